@@ -1,0 +1,485 @@
+/**
+ * @file gpusvd.h
+ * @brief gpusvd: SVD, QR and eigenvalue factorizations on NVIDIA GPUs with a LAPACK (CPU)
+ *        reference and fallback. The one public header of the library.
+ *
+ * Conventions (the same for every routine):
+ * - Matrices are column-major (Fortran order), as in LAPACK. Dimensions, leading dimensions,
+ *   strides and batch counts are int64_t; workspace sizes are bytes (size_t).
+ * - Every function returns a gpusvdStatus_t describing the *call* (bad argument, no memory, no
+ *   device). The numerical outcome of each matrix is reported in `info`, LAPACK style.
+ * - Arguments are checked before any work; an invalid one gives GPUSVD_STATUS_INVALID_VALUE,
+ *   changes no output, and gpusvdGetErrorMessage() names the routine, the argument and its value.
+ * - A matrix containing NaN or Inf is not factorized: its info is GPUSVD_INFO_NONFINITE and its
+ *   outputs are set to NaN; the other matrices of a batch are unaffected.
+ * - Zero-size problems (m, n, k or batchCount equal to 0) succeed without reading or writing any
+ *   matrix; pointers to arrays of size zero may be NULL. info entries are set to 0.
+ * - Host forms take host pointers and run on the backend chosen with gpusvdSetBackend();
+ *   `_gpu` forms take device pointers (info too), run asynchronously on the handle's stream and
+ *   return GPUSVD_STATUS_NO_DEVICE where there is no usable GPU.
+ * - Nothing prints, aborts or exits. A handle must not be used by two threads at once; distinct
+ *   handles may be used concurrently from any number of threads.
+ */
+#ifndef GPUSVD_H
+#define GPUSVD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define GPUSVD_VERSION_MAJOR 0
+#define GPUSVD_VERSION_MINOR 1
+#define GPUSVD_VERSION_PATCH 0
+/** Encoded version: MAJOR * 10000 + MINOR * 100 + PATCH (compare with gpusvdGetVersion()). */
+#define GPUSVD_VERSION (GPUSVD_VERSION_MAJOR * 10000 + GPUSVD_VERSION_MINOR * 100 + GPUSVD_VERSION_PATCH)
+
+#if defined(GPUSVD_BUILDING_LIBRARY)
+#define GPUSVD_API __attribute__((visibility("default")))
+#else
+#define GPUSVD_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Opaque library context: backend, stream, workspace, Jacobi settings, last error. */
+typedef struct gpusvdContext *gpusvdHandle_t;
+
+/** Outcome of a call. */
+typedef enum {
+    GPUSVD_STATUS_SUCCESS = 0,         /**< the call completed (check info per matrix) */
+    GPUSVD_STATUS_INVALID_VALUE = 1,   /**< an argument is invalid; nothing was changed */
+    GPUSVD_STATUS_ALLOC_FAILED = 2,    /**< host or device memory could not be allocated */
+    GPUSVD_STATUS_NO_DEVICE = 3,       /**< a GPU was required and none is usable */
+    GPUSVD_STATUS_NOT_SUPPORTED = 4,   /**< this routine/size is not available on this backend */
+    GPUSVD_STATUS_EXECUTION_FAILED = 5,/**< a kernel or library call failed at run time */
+    GPUSVD_STATUS_INTERNAL_ERROR = 6   /**< a bug in gpusvd: please report it */
+} gpusvdStatus_t;
+
+/** Where work runs. AUTO: the GPU when a usable one is present and the routine has GPU
+ *  kernels, else the CPU. */
+typedef enum {
+    GPUSVD_BACKEND_AUTO = 0,
+    GPUSVD_BACKEND_CPU = 1,
+    GPUSVD_BACKEND_GPU = 2
+} gpusvdBackend_t;
+
+/** Whether singular/eigen vectors are computed. */
+typedef enum { GPUSVD_JOB_NOVEC = 0, GPUSVD_JOB_VEC = 1 } gpusvdJob_t;
+
+/** Upper or lower bidiagonal. */
+typedef enum { GPUSVD_UPPER = 0, GPUSVD_LOWER = 1 } gpusvdUplo_t;
+
+/** Gram-Schmidt flavour. MGS: loss of orthogonality ~ eps * cond(A).
+ *  MGS2: reorthogonalised, ||I - Q^T Q|| = O(eps) for numerically full-rank A. */
+typedef enum { GPUSVD_ORTH_MGS = 0, GPUSVD_ORTH_MGS2 = 1 } gpusvdOrth_t;
+
+/** info value of a matrix holding NaN or Inf: it is not factorized and its outputs are NaN.
+ *  (Positive info values keep LAPACK's per-routine meaning; 0 is success.) */
+#define GPUSVD_INFO_NONFINITE (-1)
+
+/* ------------------------------------------------------------------------------------------ */
+/* Handle                                                                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+/** Create a handle (backend AUTO, default stream, library-managed workspace, default Jacobi
+ *  settings). @param[out] handle receives the new handle; NULL on failure.
+ *  @return SUCCESS, INVALID_VALUE (handle is NULL) or ALLOC_FAILED. */
+GPUSVD_API gpusvdStatus_t gpusvdCreate(gpusvdHandle_t *handle);
+
+/** Destroy a handle and release its cached workspace. NULL is accepted and ignored. */
+GPUSVD_API gpusvdStatus_t gpusvdDestroy(gpusvdHandle_t handle);
+
+/** Choose the backend. GPU without a usable device gives NO_DEVICE and leaves the setting
+ *  unchanged. A routine without GPU kernels returns NOT_SUPPORTED on backend GPU (never a silent
+ *  fallback); AUTO uses the CPU for it. */
+GPUSVD_API gpusvdStatus_t gpusvdSetBackend(gpusvdHandle_t handle, gpusvdBackend_t backend);
+
+/** The backend AUTO resolves to on this machine (CPU or GPU), or the one set explicitly.
+ *  @param[out] resolved never AUTO. */
+GPUSVD_API gpusvdStatus_t gpusvdGetBackend(gpusvdHandle_t handle, gpusvdBackend_t *resolved);
+
+/** Set the CUDA stream (a cudaStream_t passed as void*; NULL = legacy default stream) used by
+ *  GPU work on this handle. Accepted without a GPU (it is then never used). */
+GPUSVD_API gpusvdStatus_t gpusvdSetStream(gpusvdHandle_t handle, void *cudaStream);
+/** @param[out] cudaStream the stream set with gpusvdSetStream (NULL by default). */
+GPUSVD_API gpusvdStatus_t gpusvdGetStream(gpusvdHandle_t handle, void **cudaStream);
+
+/** Give the handle user-owned workspace (both may be NULL with size 0: library-managed, the
+ *  default). A routine whose `_bufferSize` exceeds what was given returns INVALID_VALUE.
+ *  The buffers must stay valid until replaced or the handle is destroyed. */
+GPUSVD_API gpusvdStatus_t gpusvdSetWorkspace(gpusvdHandle_t handle, void *deviceBuffer,
+                                             size_t deviceBytes, void *hostBuffer,
+                                             size_t hostBytes);
+
+/** Jacobi convergence tolerance: columns i, j count as orthogonal when
+ *  |a_i^T a_j| <= tol * ||a_i|| * ||a_j||. 0 restores the default, sqrt(max(m,n)) * eps (eps =
+ *  unit roundoff of the precision). Must be 0 or in (0, 1). The CPU backend (LAPACK ?gesvj)
+ *  cannot go below 2 eps and uses max(tol, 2 eps). */
+GPUSVD_API gpusvdStatus_t gpusvdSetJacobiTolerance(gpusvdHandle_t handle, double tol);
+
+/** Maximum number of Jacobi sweeps, >= 1 (default 30). The CPU backend (LAPACK ?gesvj) always
+ *  uses LAPACK's fixed limit of 30 sweeps. */
+GPUSVD_API gpusvdStatus_t gpusvdSetJacobiMaxSweeps(gpusvdHandle_t handle, int maxSweeps);
+
+/** Statistics of the last gesvj / gesvj_batched call on this handle (batched: the maximum over
+ *  the batch). @param[out] sweeps sweeps used (may be NULL); @param[out] offNorm largest
+ *  |cos(a_i, a_j)| over column pairs in the last sweep (may be NULL). Both 0 before any call. */
+GPUSVD_API gpusvdStatus_t gpusvdGetJacobiStats(gpusvdHandle_t handle, int *sweeps,
+                                               double *offNorm);
+
+/** Human-readable detail of the last failed call on `handle` ("" after a success). With
+ *  handle == NULL: the last failure of a call made with a NULL handle on this thread. The
+ *  string stays valid until the next call on the same handle (or thread, for NULL). */
+GPUSVD_API const char *gpusvdGetErrorMessage(gpusvdHandle_t handle);
+
+/** Name of a status, e.g. "GPUSVD_STATUS_INVALID_VALUE"; "GPUSVD_STATUS_UNKNOWN" otherwise. */
+GPUSVD_API const char *gpusvdGetStatusName(gpusvdStatus_t status);
+
+/** Version of the loaded library, encoded like GPUSVD_VERSION. */
+GPUSVD_API int gpusvdGetVersion(void);
+/** Version of the loaded library as "MAJOR.MINOR.PATCH". */
+GPUSVD_API const char *gpusvdGetVersionString(void);
+/** One line describing the build and this machine: version, CUDA compiled in or not, CUDA
+ *  architectures, BLAS/LAPACK vendor, the GPU found (or why none is usable). */
+GPUSVD_API const char *gpusvdGetBuildInfo(void);
+
+/* ------------------------------------------------------------------------------------------ */
+/* One-sided Jacobi SVD                                                                        */
+/* ------------------------------------------------------------------------------------------ */
+
+/**
+ * Economy SVD by one-sided Jacobi: A (m x n) = U (m x k) diag(S) V^T (V is n x k), k = min(m,n).
+ *
+ * @param jobu   GPUSVD_JOB_VEC: compute U; NOVEC: U is not referenced (may be NULL).
+ * @param jobv   GPUSVD_JOB_VEC: compute V; NOVEC: V is not referenced (may be NULL).
+ * @param m,n    rows and columns, >= 0.
+ * @param A      m x n, leading dimension lda >= max(1,m). Destroyed on exit.
+ * @param S      k singular values, non-negative and descending.
+ * @param U      m x k orthonormal columns, ldu >= max(1,m) when jobu = VEC. Columns belonging to
+ *               zero singular values are an orthonormal completion (U^T U = I always).
+ * @param V      n x k orthonormal columns, ldv >= max(1,n) when jobv = VEC.
+ * @param info   0: converged. >0: not converged within the sweep limit (outputs hold the best
+ *               result so far). GPUSVD_INFO_NONFINITE: A holds NaN/Inf, outputs are NaN.
+ * The CPU backend uses LAPACK ?gesvj (m < n through the transpose); it needs m, n, m*n and the
+ * leading dimensions below 2^31 (NOT_SUPPORTED otherwise).
+ */
+GPUSVD_API gpusvdStatus_t gpusvd_sgesvj(gpusvdHandle_t handle, gpusvdJob_t jobu, gpusvdJob_t jobv,
+                                        int64_t m, int64_t n, float *A, int64_t lda, float *S,
+                                        float *U, int64_t ldu, float *V, int64_t ldv, int *info);
+/** @copydoc gpusvd_sgesvj */
+GPUSVD_API gpusvdStatus_t gpusvd_dgesvj(gpusvdHandle_t handle, gpusvdJob_t jobu, gpusvdJob_t jobv,
+                                        int64_t m, int64_t n, double *A, int64_t lda, double *S,
+                                        double *U, int64_t ldu, double *V, int64_t ldv, int *info);
+/** Device-memory form of gpusvd_sgesvj (all arrays and info on the device; asynchronous). */
+GPUSVD_API gpusvdStatus_t gpusvd_sgesvj_gpu(gpusvdHandle_t handle, gpusvdJob_t jobu,
+                                            gpusvdJob_t jobv, int64_t m, int64_t n, float *A,
+                                            int64_t lda, float *S, float *U, int64_t ldu, float *V,
+                                            int64_t ldv, int *info);
+/** Device-memory form of gpusvd_dgesvj (all arrays and info on the device; asynchronous). */
+GPUSVD_API gpusvdStatus_t gpusvd_dgesvj_gpu(gpusvdHandle_t handle, gpusvdJob_t jobu,
+                                            gpusvdJob_t jobv, int64_t m, int64_t n, double *A,
+                                            int64_t lda, double *S, double *U, int64_t ldu,
+                                            double *V, int64_t ldv, int *info);
+/** Workspace that gesvj needs on this handle's backend: @param[out] deviceBytes for the GPU
+ *  path, @param[out] hostBytes for the CPU path (either may be NULL). */
+GPUSVD_API gpusvdStatus_t gpusvd_sgesvj_bufferSize(gpusvdHandle_t handle, gpusvdJob_t jobu,
+                                                   gpusvdJob_t jobv, int64_t m, int64_t n,
+                                                   size_t *deviceBytes, size_t *hostBytes);
+/** @copydoc gpusvd_sgesvj_bufferSize */
+GPUSVD_API gpusvdStatus_t gpusvd_dgesvj_bufferSize(gpusvdHandle_t handle, gpusvdJob_t jobu,
+                                                   gpusvdJob_t jobv, int64_t m, int64_t n,
+                                                   size_t *deviceBytes, size_t *hostBytes);
+
+/**
+ * Batched gesvj: for b = 0..batchCount-1, matrix b is A + b*strideA (m x n, lda) with outputs
+ * S + b*strideS (k values), U + b*strideU (m x k, ldu), V + b*strideV (n x k, ldv), info[b].
+ * Strides must keep matrices apart: strideA >= lda*n, strideS >= k, strideU >= ldu*k,
+ * strideV >= ldv*k. info is an array of batchCount entries with gesvj's meanings.
+ * The CPU backend runs matrices in parallel over all cores (OpenMP), OpenBLAS single-threaded.
+ */
+GPUSVD_API gpusvdStatus_t gpusvd_sgesvj_batched(gpusvdHandle_t handle, gpusvdJob_t jobu,
+                                                gpusvdJob_t jobv, int64_t m, int64_t n, float *A,
+                                                int64_t lda, int64_t strideA, float *S,
+                                                int64_t strideS, float *U, int64_t ldu,
+                                                int64_t strideU, float *V, int64_t ldv,
+                                                int64_t strideV, int64_t batchCount, int *info);
+/** @copydoc gpusvd_sgesvj_batched */
+GPUSVD_API gpusvdStatus_t gpusvd_dgesvj_batched(gpusvdHandle_t handle, gpusvdJob_t jobu,
+                                                gpusvdJob_t jobv, int64_t m, int64_t n, double *A,
+                                                int64_t lda, int64_t strideA, double *S,
+                                                int64_t strideS, double *U, int64_t ldu,
+                                                int64_t strideU, double *V, int64_t ldv,
+                                                int64_t strideV, int64_t batchCount, int *info);
+/** Device-memory form of gpusvd_sgesvj_batched. */
+GPUSVD_API gpusvdStatus_t gpusvd_sgesvj_batched_gpu(gpusvdHandle_t handle, gpusvdJob_t jobu,
+                                                    gpusvdJob_t jobv, int64_t m, int64_t n,
+                                                    float *A, int64_t lda, int64_t strideA,
+                                                    float *S, int64_t strideS, float *U,
+                                                    int64_t ldu, int64_t strideU, float *V,
+                                                    int64_t ldv, int64_t strideV,
+                                                    int64_t batchCount, int *info);
+/** Device-memory form of gpusvd_dgesvj_batched. */
+GPUSVD_API gpusvdStatus_t gpusvd_dgesvj_batched_gpu(gpusvdHandle_t handle, gpusvdJob_t jobu,
+                                                    gpusvdJob_t jobv, int64_t m, int64_t n,
+                                                    double *A, int64_t lda, int64_t strideA,
+                                                    double *S, int64_t strideS, double *U,
+                                                    int64_t ldu, int64_t strideU, double *V,
+                                                    int64_t ldv, int64_t strideV,
+                                                    int64_t batchCount, int *info);
+/** Workspace of gesvj_batched (see gpusvd_sgesvj_bufferSize). */
+GPUSVD_API gpusvdStatus_t gpusvd_sgesvj_batched_bufferSize(gpusvdHandle_t handle,
+                                                           gpusvdJob_t jobu, gpusvdJob_t jobv,
+                                                           int64_t m, int64_t n,
+                                                           int64_t batchCount,
+                                                           size_t *deviceBytes,
+                                                           size_t *hostBytes);
+/** @copydoc gpusvd_sgesvj_batched_bufferSize */
+GPUSVD_API gpusvdStatus_t gpusvd_dgesvj_batched_bufferSize(gpusvdHandle_t handle,
+                                                           gpusvdJob_t jobu, gpusvdJob_t jobv,
+                                                           int64_t m, int64_t n,
+                                                           int64_t batchCount,
+                                                           size_t *deviceBytes,
+                                                           size_t *hostBytes);
+
+/* ------------------------------------------------------------------------------------------ */
+/* QR by Gram-Schmidt, explicit Q                                                              */
+/* ------------------------------------------------------------------------------------------ */
+
+/**
+ * QR with explicit Q: A (m x n) = Q R, k = min(m,n).
+ *
+ * @param orth  GPUSVD_ORTH_MGS or GPUSVD_ORTH_MGS2 (see gpusvdOrth_t).
+ * @param A     m x n, lda >= max(1,m). On exit its first k columns hold Q (orthonormal); for
+ *              m < n columns k..n-1 are overwritten with unspecified values.
+ * @param R     k x n upper trapezoidal, ldr >= max(1,k), R(j,j) >= 0; entries below the
+ *              diagonal are set to zero.
+ * @param info  0; or j > 0: column j (1-based) is the first found dependent, meaning its part
+ *              orthogonal to columns 1..j-1 is at most m * eps * ||A(:,j)||. Such a column
+ *              gets R(j,j) = 0 and a Q column that completes Q orthonormally.
+ *              GPUSVD_INFO_NONFINITE: A holds NaN/Inf; Q and R are NaN.
+ * The CPU backend uses Householder QR (LAPACK ?geqrf + ?orgqr) with signs fixed so R(j,j) >= 0
+ * in both orth modes: its Q is orthonormal to O(eps), which meets both modes' bounds.
+ */
+GPUSVD_API gpusvdStatus_t gpusvd_sgeqrf_mgs(gpusvdHandle_t handle, gpusvdOrth_t orth, int64_t m,
+                                            int64_t n, float *A, int64_t lda, float *R,
+                                            int64_t ldr, int *info);
+/** @copydoc gpusvd_sgeqrf_mgs */
+GPUSVD_API gpusvdStatus_t gpusvd_dgeqrf_mgs(gpusvdHandle_t handle, gpusvdOrth_t orth, int64_t m,
+                                            int64_t n, double *A, int64_t lda, double *R,
+                                            int64_t ldr, int *info);
+/** Device-memory form of gpusvd_sgeqrf_mgs. */
+GPUSVD_API gpusvdStatus_t gpusvd_sgeqrf_mgs_gpu(gpusvdHandle_t handle, gpusvdOrth_t orth,
+                                                int64_t m, int64_t n, float *A, int64_t lda,
+                                                float *R, int64_t ldr, int *info);
+/** Device-memory form of gpusvd_dgeqrf_mgs. */
+GPUSVD_API gpusvdStatus_t gpusvd_dgeqrf_mgs_gpu(gpusvdHandle_t handle, gpusvdOrth_t orth,
+                                                int64_t m, int64_t n, double *A, int64_t lda,
+                                                double *R, int64_t ldr, int *info);
+/** Workspace of geqrf_mgs (see gpusvd_sgesvj_bufferSize). */
+GPUSVD_API gpusvdStatus_t gpusvd_sgeqrf_mgs_bufferSize(gpusvdHandle_t handle, gpusvdOrth_t orth,
+                                                       int64_t m, int64_t n, size_t *deviceBytes,
+                                                       size_t *hostBytes);
+/** @copydoc gpusvd_sgeqrf_mgs_bufferSize */
+GPUSVD_API gpusvdStatus_t gpusvd_dgeqrf_mgs_bufferSize(gpusvdHandle_t handle, gpusvdOrth_t orth,
+                                                       int64_t m, int64_t n, size_t *deviceBytes,
+                                                       size_t *hostBytes);
+
+/** Batched geqrf_mgs: matrix b is A + b*strideA (strideA >= lda*n), R + b*strideR
+ *  (strideR >= ldr*n), info[b]. */
+GPUSVD_API gpusvdStatus_t gpusvd_sgeqrf_mgs_batched(gpusvdHandle_t handle, gpusvdOrth_t orth,
+                                                    int64_t m, int64_t n, float *A, int64_t lda,
+                                                    int64_t strideA, float *R, int64_t ldr,
+                                                    int64_t strideR, int64_t batchCount,
+                                                    int *info);
+/** @copydoc gpusvd_sgeqrf_mgs_batched */
+GPUSVD_API gpusvdStatus_t gpusvd_dgeqrf_mgs_batched(gpusvdHandle_t handle, gpusvdOrth_t orth,
+                                                    int64_t m, int64_t n, double *A, int64_t lda,
+                                                    int64_t strideA, double *R, int64_t ldr,
+                                                    int64_t strideR, int64_t batchCount,
+                                                    int *info);
+/** Device-memory form of gpusvd_sgeqrf_mgs_batched. */
+GPUSVD_API gpusvdStatus_t gpusvd_sgeqrf_mgs_batched_gpu(gpusvdHandle_t handle, gpusvdOrth_t orth,
+                                                        int64_t m, int64_t n, float *A,
+                                                        int64_t lda, int64_t strideA, float *R,
+                                                        int64_t ldr, int64_t strideR,
+                                                        int64_t batchCount, int *info);
+/** Device-memory form of gpusvd_dgeqrf_mgs_batched. */
+GPUSVD_API gpusvdStatus_t gpusvd_dgeqrf_mgs_batched_gpu(gpusvdHandle_t handle, gpusvdOrth_t orth,
+                                                        int64_t m, int64_t n, double *A,
+                                                        int64_t lda, int64_t strideA, double *R,
+                                                        int64_t ldr, int64_t strideR,
+                                                        int64_t batchCount, int *info);
+/** Workspace of geqrf_mgs_batched (see gpusvd_sgesvj_bufferSize). */
+GPUSVD_API gpusvdStatus_t gpusvd_sgeqrf_mgs_batched_bufferSize(gpusvdHandle_t handle,
+                                                               gpusvdOrth_t orth, int64_t m,
+                                                               int64_t n, int64_t batchCount,
+                                                               size_t *deviceBytes,
+                                                               size_t *hostBytes);
+/** @copydoc gpusvd_sgeqrf_mgs_batched_bufferSize */
+GPUSVD_API gpusvdStatus_t gpusvd_dgeqrf_mgs_batched_bufferSize(gpusvdHandle_t handle,
+                                                               gpusvdOrth_t orth, int64_t m,
+                                                               int64_t n, int64_t batchCount,
+                                                               size_t *deviceBytes,
+                                                               size_t *hostBytes);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Eigenvalues of many small general matrices                                                  */
+/* ------------------------------------------------------------------------------------------ */
+
+/**
+ * Eigenvalues and optionally right eigenvectors of batchCount general n x n matrices, with the
+ * conventions of LAPACK dgeev (balancing on).
+ *
+ * @param jobvr   GPUSVD_JOB_VEC: right eigenvectors in VR; NOVEC: VR not referenced.
+ * @param A       matrix b at A + b*strideA, lda >= max(1,n), strideA >= lda*n. Destroyed.
+ * @param wr,wi   real and imaginary parts, matrix b at wr/wi + b*strideW (strideW >= n).
+ *                Complex conjugate pairs are adjacent, positive imaginary part first.
+ * @param VR      matrix b at VR + b*strideVR, ldvr >= max(1,n), strideVR >= ldvr*n. For a real
+ *                eigenvalue j, column j is its vector; for a pair (j, j+1), columns j and j+1
+ *                are the real and imaginary parts of the vector of wr[j] + i wi[j]. Each vector
+ *                has unit 2-norm with its largest component real.
+ * @param info    batchCount entries: 0; >0: the QR algorithm failed, eigenvalues info..n
+ *                (1-based) converged (LAPACK's meaning); GPUSVD_INFO_NONFINITE: NaN/Inf input,
+ *                outputs NaN.
+ */
+GPUSVD_API gpusvdStatus_t gpusvd_sgeev_batched(gpusvdHandle_t handle, gpusvdJob_t jobvr,
+                                               int64_t n, float *A, int64_t lda, int64_t strideA,
+                                               float *wr, float *wi, int64_t strideW, float *VR,
+                                               int64_t ldvr, int64_t strideVR,
+                                               int64_t batchCount, int *info);
+/** @copydoc gpusvd_sgeev_batched */
+GPUSVD_API gpusvdStatus_t gpusvd_dgeev_batched(gpusvdHandle_t handle, gpusvdJob_t jobvr,
+                                               int64_t n, double *A, int64_t lda,
+                                               int64_t strideA, double *wr, double *wi,
+                                               int64_t strideW, double *VR, int64_t ldvr,
+                                               int64_t strideVR, int64_t batchCount, int *info);
+/** Device-memory form of gpusvd_sgeev_batched. */
+GPUSVD_API gpusvdStatus_t gpusvd_sgeev_batched_gpu(gpusvdHandle_t handle, gpusvdJob_t jobvr,
+                                                   int64_t n, float *A, int64_t lda,
+                                                   int64_t strideA, float *wr, float *wi,
+                                                   int64_t strideW, float *VR, int64_t ldvr,
+                                                   int64_t strideVR, int64_t batchCount,
+                                                   int *info);
+/** Device-memory form of gpusvd_dgeev_batched. */
+GPUSVD_API gpusvdStatus_t gpusvd_dgeev_batched_gpu(gpusvdHandle_t handle, gpusvdJob_t jobvr,
+                                                   int64_t n, double *A, int64_t lda,
+                                                   int64_t strideA, double *wr, double *wi,
+                                                   int64_t strideW, double *VR, int64_t ldvr,
+                                                   int64_t strideVR, int64_t batchCount,
+                                                   int *info);
+/** Workspace of geev_batched (see gpusvd_sgesvj_bufferSize). */
+GPUSVD_API gpusvdStatus_t gpusvd_sgeev_batched_bufferSize(gpusvdHandle_t handle,
+                                                          gpusvdJob_t jobvr, int64_t n,
+                                                          int64_t batchCount,
+                                                          size_t *deviceBytes,
+                                                          size_t *hostBytes);
+/** @copydoc gpusvd_sgeev_batched_bufferSize */
+GPUSVD_API gpusvdStatus_t gpusvd_dgeev_batched_bufferSize(gpusvdHandle_t handle,
+                                                          gpusvdJob_t jobvr, int64_t n,
+                                                          int64_t batchCount,
+                                                          size_t *deviceBytes,
+                                                          size_t *hostBytes);
+
+/* ------------------------------------------------------------------------------------------ */
+/* SVD of a bidiagonal matrix                                                                  */
+/* ------------------------------------------------------------------------------------------ */
+
+/**
+ * SVD of the n x n bidiagonal B with diagonal d and off-diagonal e: B = U diag(d) VT.
+ *
+ * @param uplo  GPUSVD_UPPER: e is the superdiagonal; GPUSVD_LOWER: the subdiagonal.
+ * @param jobz  GPUSVD_JOB_VEC: compute U and VT; NOVEC: they are not referenced.
+ * @param d     n entries; on exit the singular values, non-negative and descending.
+ * @param e     n-1 entries (may be NULL when n <= 1); destroyed on exit.
+ * @param U     n x n, ldu >= max(1,n) when jobz = VEC.
+ * @param VT    n x n, ldvt >= max(1,n) when jobz = VEC.
+ * @param info  0; >0: LAPACK ?bdsdc's meaning (a singular value failed to converge);
+ *              GPUSVD_INFO_NONFINITE: d or e holds NaN/Inf, outputs NaN.
+ * The CPU backend uses LAPACK ?bdsdc (values only: dqds through ?bdsqr; vectors: divide and
+ * conquer, which needs 3n^2 + 4n workspace elements).
+ */
+GPUSVD_API gpusvdStatus_t gpusvd_sbdsvd(gpusvdHandle_t handle, gpusvdUplo_t uplo,
+                                        gpusvdJob_t jobz, int64_t n, float *d, float *e, float *U,
+                                        int64_t ldu, float *VT, int64_t ldvt, int *info);
+/** @copydoc gpusvd_sbdsvd */
+GPUSVD_API gpusvdStatus_t gpusvd_dbdsvd(gpusvdHandle_t handle, gpusvdUplo_t uplo,
+                                        gpusvdJob_t jobz, int64_t n, double *d, double *e,
+                                        double *U, int64_t ldu, double *VT, int64_t ldvt,
+                                        int *info);
+/** Device-memory form of gpusvd_sbdsvd. */
+GPUSVD_API gpusvdStatus_t gpusvd_sbdsvd_gpu(gpusvdHandle_t handle, gpusvdUplo_t uplo,
+                                            gpusvdJob_t jobz, int64_t n, float *d, float *e,
+                                            float *U, int64_t ldu, float *VT, int64_t ldvt,
+                                            int *info);
+/** Device-memory form of gpusvd_dbdsvd. */
+GPUSVD_API gpusvdStatus_t gpusvd_dbdsvd_gpu(gpusvdHandle_t handle, gpusvdUplo_t uplo,
+                                            gpusvdJob_t jobz, int64_t n, double *d, double *e,
+                                            double *U, int64_t ldu, double *VT, int64_t ldvt,
+                                            int *info);
+/** Workspace of bdsvd (see gpusvd_sgesvj_bufferSize). */
+GPUSVD_API gpusvdStatus_t gpusvd_sbdsvd_bufferSize(gpusvdHandle_t handle, gpusvdUplo_t uplo,
+                                                   gpusvdJob_t jobz, int64_t n,
+                                                   size_t *deviceBytes, size_t *hostBytes);
+/** @copydoc gpusvd_sbdsvd_bufferSize */
+GPUSVD_API gpusvdStatus_t gpusvd_dbdsvd_bufferSize(gpusvdHandle_t handle, gpusvdUplo_t uplo,
+                                                   gpusvdJob_t jobz, int64_t n,
+                                                   size_t *deviceBytes, size_t *hostBytes);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Principal component analysis                                                                */
+/* ------------------------------------------------------------------------------------------ */
+
+/**
+ * PCA of X (m samples x n features), mean-centred; the top k principal components.
+ *
+ * @param m,n          samples (m >= 2 unless m*n == 0) and features.
+ * @param X            m x n, ldx >= max(1,m). Not modified.
+ * @param k            number of components, 0 <= k <= min(m,n).
+ * @param components   n x k, ldc >= max(1,n): the principal axes (right singular vectors of the
+ *                     centred X), orthonormal columns. Sign convention: in each column the entry
+ *                     of largest magnitude (the first one on ties) is positive.
+ * @param explainedVariance  k values sigma_j^2 / (m - 1), descending.
+ * @param scores       optional (NULL: skipped) m x k, lds >= max(1,m): centred X times
+ *                     components.
+ * @param mean         optional (NULL: skipped) n column means of X.
+ * @param info         0; >0: the SVD did not converge; GPUSVD_INFO_NONFINITE: X holds NaN/Inf,
+ *                     outputs NaN.
+ * The CPU backend centres a copy of X (m*n workspace), takes its QR when m > n, and the SVD of
+ * R (or of the centred copy when m <= n) with LAPACK ?gesdd.
+ */
+GPUSVD_API gpusvdStatus_t gpusvd_spca(gpusvdHandle_t handle, int64_t m, int64_t n, const float *X,
+                                      int64_t ldx, int64_t k, float *components, int64_t ldc,
+                                      float *explainedVariance, float *scores, int64_t lds,
+                                      float *mean, int *info);
+/** @copydoc gpusvd_spca */
+GPUSVD_API gpusvdStatus_t gpusvd_dpca(gpusvdHandle_t handle, int64_t m, int64_t n,
+                                      const double *X, int64_t ldx, int64_t k,
+                                      double *components, int64_t ldc, double *explainedVariance,
+                                      double *scores, int64_t lds, double *mean, int *info);
+/** Device-memory form of gpusvd_spca. */
+GPUSVD_API gpusvdStatus_t gpusvd_spca_gpu(gpusvdHandle_t handle, int64_t m, int64_t n,
+                                          const float *X, int64_t ldx, int64_t k,
+                                          float *components, int64_t ldc,
+                                          float *explainedVariance, float *scores, int64_t lds,
+                                          float *mean, int *info);
+/** Device-memory form of gpusvd_dpca. */
+GPUSVD_API gpusvdStatus_t gpusvd_dpca_gpu(gpusvdHandle_t handle, int64_t m, int64_t n,
+                                          const double *X, int64_t ldx, int64_t k,
+                                          double *components, int64_t ldc,
+                                          double *explainedVariance, double *scores, int64_t lds,
+                                          double *mean, int *info);
+/** Workspace of pca (see gpusvd_sgesvj_bufferSize). */
+GPUSVD_API gpusvdStatus_t gpusvd_spca_bufferSize(gpusvdHandle_t handle, int64_t m, int64_t n,
+                                                 int64_t k, size_t *deviceBytes,
+                                                 size_t *hostBytes);
+/** @copydoc gpusvd_spca_bufferSize */
+GPUSVD_API gpusvdStatus_t gpusvd_dpca_bufferSize(gpusvdHandle_t handle, int64_t m, int64_t n,
+                                                 int64_t k, size_t *deviceBytes,
+                                                 size_t *hostBytes);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GPUSVD_H */
