@@ -1,0 +1,84 @@
+// Entry points of bdsvd: validate once, then dispatch.
+#include "api_common.hpp"
+#include "cpu/bdsvd.hpp"
+
+namespace gpusvd {
+namespace {
+
+constexpr bool kBdsvdOnGpu = false;  // GPU kernels: issue "GPU bidiagonal SVD"
+
+template <class T>
+gpusvdStatus_t bdsvd_entry(const char *name, Form form, gpusvdHandle_t h, gpusvdUplo_t uplo,
+                           gpusvdJob_t jobz, int64_t n, T *d, T *e, T *U, int64_t ldu, T *VT,
+                           int64_t ldvt, int *info) {
+    Args a(h, name);
+    a.uplo("uplo", uplo).job("jobz", jobz).nonneg("n", n);
+    const bool wv = jobz == GPUSVD_JOB_VEC;
+    if (wv) a.ld("ldu", ldu, n, "n").ld("ldvt", ldvt, n, "n");
+    a.extent("d", n, 1, n, 0, 1, sizeof(T));
+    if (wv) a.extent("U", n, n, ldu, 0, 1, sizeof(T)).extent("VT", n, n, ldvt, 0, 1, sizeof(T));
+    a.ptr("d", d, n > 0).ptr("e", e, n > 1).ptr("U", U, n > 0 && wv).ptr("VT", VT, n > 0 && wv);
+    a.ptr("info", info, true);
+    if (form == Form::Device) {
+        require_device_form(a, kBdsvdOnGpu);
+        return a.status();
+    }
+    resolve_host_form(a, kBdsvdOnGpu);
+    a.lapack_int("n", n);
+    if (wv) {
+        a.lapack_int("ldu", ldu).lapack_int("ldvt", ldvt);
+        // ?bdsdc indexes its 3n^2 + 4n workspace with 32-bit integers.
+        a.lapack_int("3 n^2 + 4 n (LAPACK ?bdsdc workspace)", sat_mul(3 * n + 4, n));
+    }
+    if (!a.ok()) return a.status();
+    if (n == 0) {
+        *info = 0;
+        return GPUSVD_STATUS_SUCCESS;
+    }
+    gpusvdStatus_t st;
+    void *ws = host_workspace(h, name, cpu::bdsvd_bytes<T>(wv, n), &st);
+    if (!ws) return st;
+    *info = cpu::bdsvd<T>(uplo == GPUSVD_LOWER, wv, n, d, e, U, ldu, VT, ldvt, ws);
+    return GPUSVD_STATUS_SUCCESS;
+}
+
+template <class T>
+gpusvdStatus_t bdsvd_size(const char *name, gpusvdHandle_t h, gpusvdUplo_t uplo,
+                          gpusvdJob_t jobz, int64_t n, size_t *dev, size_t *host) {
+    Args a(h, name);
+    a.uplo("uplo", uplo).job("jobz", jobz).nonneg("n", n).range("n", n, 0, int64_t(1) << 40,
+                                                                "must be <= 2^40");
+    if (!a.ok()) return a.status();
+    set_sizes(dev, host, 0, n > 0 ? cpu::bdsvd_bytes<T>(jobz == GPUSVD_JOB_VEC, n) : 0);
+    return GPUSVD_STATUS_SUCCESS;
+}
+
+}  // namespace
+}  // namespace gpusvd
+
+using gpusvd::Form;
+
+#define GPUSVD_BDSVD(X, T)                                                                         \
+    GPUSVD_API gpusvdStatus_t gpusvd_##X##bdsvd(gpusvdHandle_t h, gpusvdUplo_t uplo,              \
+                                                gpusvdJob_t jobz, int64_t n, T *d, T *e, T *U,     \
+                                                int64_t ldu, T *VT, int64_t ldvt, int *info) {     \
+        return gpusvd::bdsvd_entry<T>("gpusvd_" #X "bdsvd", Form::Host, h, uplo, jobz, n, d, e, U, \
+                                      ldu, VT, ldvt, info);                                        \
+    }                                                                                              \
+    GPUSVD_API gpusvdStatus_t gpusvd_##X##bdsvd_gpu(gpusvdHandle_t h, gpusvdUplo_t uplo,          \
+                                                    gpusvdJob_t jobz, int64_t n, T *d, T *e, T *U, \
+                                                    int64_t ldu, T *VT, int64_t ldvt, int *info) { \
+        return gpusvd::bdsvd_entry<T>("gpusvd_" #X "bdsvd_gpu", Form::Device, h, uplo, jobz, n, d, \
+                                      e, U, ldu, VT, ldvt, info);                                  \
+    }                                                                                              \
+    GPUSVD_API gpusvdStatus_t gpusvd_##X##bdsvd_bufferSize(gpusvdHandle_t h, gpusvdUplo_t uplo,   \
+                                                           gpusvdJob_t jobz, int64_t n,            \
+                                                           size_t *dev, size_t *host) {            \
+        return gpusvd::bdsvd_size<T>("gpusvd_" #X "bdsvd_bufferSize", h, uplo, jobz, n, dev,       \
+                                     host);                                                        \
+    }
+
+extern "C" {
+GPUSVD_BDSVD(s, float)
+GPUSVD_BDSVD(d, double)
+}

@@ -1,0 +1,107 @@
+// Entry points of geqrf_mgs and geqrf_mgs_batched: validate once, then dispatch.
+#include "api_common.hpp"
+#include "cpu/batch.hpp"
+#include "cpu/geqrf.hpp"
+
+namespace gpusvd {
+namespace {
+
+constexpr bool kGeqrfOnGpu = false;  // GPU kernels: issue "GPU Gram-Schmidt QR"
+
+template <class T>
+gpusvdStatus_t geqrf_entry(const char *name, Form form, bool batched, gpusvdHandle_t h,
+                           gpusvdOrth_t orth, int64_t m, int64_t n, T *A, int64_t lda, int64_t sA,
+                           T *R, int64_t ldr, int64_t sR, int64_t batch, int *info) {
+    Args a(h, name);
+    a.orth("orth", orth).nonneg("m", m).nonneg("n", n);
+    if (batched) a.nonneg("batchCount", batch);
+    const int64_t k = std::min(m, n);
+    a.ld("lda", lda, m, "m").ld("ldr", ldr, k, "min(m, n)");
+    if (batched) {
+        a.stride("strideA", sA, sat_mul(lda, n), batch, "lda * n");
+        a.stride("strideR", sR, sat_mul(ldr, n), batch, "ldr * n");
+    }
+    a.extent("A", m, n, lda, sA, batch, sizeof(T)).extent("R", k, n, ldr, sR, batch, sizeof(T));
+    const bool work = k > 0 && batch > 0;
+    a.ptr("A", A, work).ptr("R", R, work).ptr("info", info, batch > 0);
+    if (form == Form::Device) {
+        require_device_form(a, kGeqrfOnGpu);
+        return a.status();
+    }
+    resolve_host_form(a, kGeqrfOnGpu);
+    a.lapack_int("m", m).lapack_int("n", n).lapack_int("lda", lda).lapack_int("ldr", ldr);
+    if (!a.ok()) return a.status();
+    if (!work) {
+        zero_info(info, batch);
+        return GPUSVD_STATUS_SUCCESS;
+    }
+    const int threads = cpu::batch_threads(batch);
+    const size_t per = cpu::geqrf_bytes<T>(m, n);
+    gpusvdStatus_t st;
+    char *ws = static_cast<char *>(host_workspace(h, name, batch_bytes(per, threads), &st));
+    if (!ws) return st;
+    cpu::for_each_matrix(batch, threads, [&](int64_t b, int t) {
+        info[b] = cpu::geqrf<T>(m, n, A + b * sA, lda, R + b * sR, ldr, ws + per * t);
+    });
+    return GPUSVD_STATUS_SUCCESS;
+}
+
+template <class T>
+gpusvdStatus_t geqrf_size(const char *name, gpusvdHandle_t h, gpusvdOrth_t orth, int64_t m,
+                          int64_t n, int64_t batch, size_t *dev, size_t *host) {
+    Args a(h, name);
+    a.orth("orth", orth).nonneg("m", m).nonneg("n", n).nonneg("batchCount", batch);
+    a.lapack_int("m", m).lapack_int("n", n);
+    if (!a.ok()) return a.status();
+    const bool work = m > 0 && n > 0 && batch > 0;
+    set_sizes(dev, host, 0,
+              work ? batch_bytes(cpu::geqrf_bytes<T>(m, n), cpu::batch_threads(batch)) : 0);
+    return GPUSVD_STATUS_SUCCESS;
+}
+
+}  // namespace
+}  // namespace gpusvd
+
+using gpusvd::Form;
+
+#define GPUSVD_GEQRF(X, T)                                                                        \
+    GPUSVD_API gpusvdStatus_t gpusvd_##X##geqrf_mgs(gpusvdHandle_t h, gpusvdOrth_t orth,         \
+                                                    int64_t m, int64_t n, T *A, int64_t lda,      \
+                                                    T *R, int64_t ldr, int *info) {               \
+        return gpusvd::geqrf_entry<T>("gpusvd_" #X "geqrf_mgs", Form::Host, false, h, orth, m, n, \
+                                      A, lda, 0, R, ldr, 0, 1, info);                             \
+    }                                                                                             \
+    GPUSVD_API gpusvdStatus_t gpusvd_##X##geqrf_mgs_gpu(gpusvdHandle_t h, gpusvdOrth_t orth,     \
+                                                        int64_t m, int64_t n, T *A, int64_t lda,  \
+                                                        T *R, int64_t ldr, int *info) {           \
+        return gpusvd::geqrf_entry<T>("gpusvd_" #X "geqrf_mgs_gpu", Form::Device, false, h, orth, \
+                                      m, n, A, lda, 0, R, ldr, 0, 1, info);                       \
+    }                                                                                             \
+    GPUSVD_API gpusvdStatus_t gpusvd_##X##geqrf_mgs_bufferSize(                                   \
+        gpusvdHandle_t h, gpusvdOrth_t orth, int64_t m, int64_t n, size_t *dev, size_t *host) {   \
+        return gpusvd::geqrf_size<T>("gpusvd_" #X "geqrf_mgs_bufferSize", h, orth, m, n, 1, dev,  \
+                                     host);                                                       \
+    }                                                                                             \
+    GPUSVD_API gpusvdStatus_t gpusvd_##X##geqrf_mgs_batched(                                      \
+        gpusvdHandle_t h, gpusvdOrth_t orth, int64_t m, int64_t n, T *A, int64_t lda, int64_t sA, \
+        T *R, int64_t ldr, int64_t sR, int64_t batch, int *info) {                                \
+        return gpusvd::geqrf_entry<T>("gpusvd_" #X "geqrf_mgs_batched", Form::Host, true, h,     \
+                                      orth, m, n, A, lda, sA, R, ldr, sR, batch, info);           \
+    }                                                                                             \
+    GPUSVD_API gpusvdStatus_t gpusvd_##X##geqrf_mgs_batched_gpu(                                  \
+        gpusvdHandle_t h, gpusvdOrth_t orth, int64_t m, int64_t n, T *A, int64_t lda, int64_t sA, \
+        T *R, int64_t ldr, int64_t sR, int64_t batch, int *info) {                                \
+        return gpusvd::geqrf_entry<T>("gpusvd_" #X "geqrf_mgs_batched_gpu", Form::Device, true,  \
+                                      h, orth, m, n, A, lda, sA, R, ldr, sR, batch, info);        \
+    }                                                                                             \
+    GPUSVD_API gpusvdStatus_t gpusvd_##X##geqrf_mgs_batched_bufferSize(                           \
+        gpusvdHandle_t h, gpusvdOrth_t orth, int64_t m, int64_t n, int64_t batch, size_t *dev,    \
+        size_t *host) {                                                                           \
+        return gpusvd::geqrf_size<T>("gpusvd_" #X "geqrf_mgs_batched_bufferSize", h, orth, m, n,  \
+                                     batch, dev, host);                                           \
+    }
+
+extern "C" {
+GPUSVD_GEQRF(s, float)
+GPUSVD_GEQRF(d, double)
+}

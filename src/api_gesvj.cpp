@@ -1,0 +1,143 @@
+// Entry points of gesvj and gesvj_batched: validate once, then dispatch.
+#include <atomic>
+
+#include "api_common.hpp"
+#include "cpu/batch.hpp"
+#include "cpu/gesvj.hpp"
+
+namespace gpusvd {
+namespace {
+
+constexpr bool kGesvjOnGpu = false;  // GPU kernels: issue "GPU one-sided Jacobi SVD"
+
+template <class T>
+gpusvdStatus_t gesvj_entry(const char *name, Form form, bool batched, gpusvdHandle_t h,
+                           gpusvdJob_t jobu, gpusvdJob_t jobv, int64_t m, int64_t n, T *A,
+                           int64_t lda, int64_t sA, T *S, int64_t sS, T *U, int64_t ldu,
+                           int64_t sU, T *V, int64_t ldv, int64_t sV, int64_t batch, int *info) {
+    Args a(h, name);
+    a.job("jobu", jobu).job("jobv", jobv).nonneg("m", m).nonneg("n", n);
+    if (batched) a.nonneg("batchCount", batch);
+    const bool wu = jobu == GPUSVD_JOB_VEC, wv = jobv == GPUSVD_JOB_VEC;
+    const int64_t k = std::min(m, n);
+    a.ld("lda", lda, m, "m");
+    if (wu) a.ld("ldu", ldu, m, "m");
+    if (wv) a.ld("ldv", ldv, n, "n");
+    if (batched) {
+        a.stride("strideA", sA, sat_mul(lda, n), batch, "lda * n");
+        a.stride("strideS", sS, k, batch, "min(m, n)");
+        if (wu) a.stride("strideU", sU, sat_mul(ldu, k), batch, "ldu * min(m, n)");
+        if (wv) a.stride("strideV", sV, sat_mul(ldv, k), batch, "ldv * min(m, n)");
+    }
+    a.extent("A", m, n, lda, sA, batch, sizeof(T)).extent("S", k, 1, k, sS, batch, sizeof(T));
+    if (wu) a.extent("U", m, k, ldu, sU, batch, sizeof(T));
+    if (wv) a.extent("V", n, k, ldv, sV, batch, sizeof(T));
+    const bool work = k > 0 && batch > 0;
+    a.ptr("A", A, work).ptr("S", S, work).ptr("U", U, work && wu).ptr("V", V, work && wv);
+    a.ptr("info", info, batch > 0);
+    if (form == Form::Device) {
+        require_device_form(a, kGesvjOnGpu);
+        return a.status();
+    }
+    resolve_host_form(a, kGesvjOnGpu);
+    a.lapack_int("m", m).lapack_int("n", n).lapack_int("m * n", sat_mul(m, n));
+    a.lapack_int("lda", lda);
+    if (wu) a.lapack_int("ldu", ldu);
+    if (wv) a.lapack_int("ldv", ldv);
+    if (!a.ok()) return a.status();
+
+    h->last_sweeps = 0;
+    h->last_off_norm = 0.0;
+    if (!work) {
+        zero_info(info, batch);
+        return GPUSVD_STATUS_SUCCESS;
+    }
+    const int threads = cpu::batch_threads(batch);
+    const size_t per = cpu::gesvj_bytes<T>(m, n);
+    gpusvdStatus_t st;
+    char *ws = static_cast<char *>(host_workspace(h, name, batch_bytes(per, threads), &st));
+    if (!ws) return st;
+
+    std::atomic<int> sweeps{0};
+    std::atomic<double> off{0.0};
+    const double tol = h->jacobi_tol;
+    cpu::for_each_matrix(batch, threads, [&](int64_t b, int t) {
+        cpu::JacobiStats js;
+        info[b] = cpu::gesvj<T>(wu, wv, m, n, A + b * sA, lda, S + b * sS, wu ? U + b * sU : nullptr,
+                                ldu, wv ? V + b * sV : nullptr, ldv, tol, ws + per * t, &js);
+        int s = sweeps.load();
+        while (js.sweeps > s && !sweeps.compare_exchange_weak(s, js.sweeps)) {}
+        double o = off.load();
+        while (js.off_norm > o && !off.compare_exchange_weak(o, js.off_norm)) {}
+    });
+    h->last_sweeps = sweeps.load();
+    h->last_off_norm = off.load();
+    return GPUSVD_STATUS_SUCCESS;
+}
+
+template <class T>
+gpusvdStatus_t gesvj_size(const char *name, gpusvdHandle_t h, gpusvdJob_t jobu, gpusvdJob_t jobv,
+                          int64_t m, int64_t n, int64_t batch, size_t *dev, size_t *host) {
+    Args a(h, name);
+    a.job("jobu", jobu).job("jobv", jobv).nonneg("m", m).nonneg("n", n).nonneg("batchCount", batch);
+    if (!a.ok()) return a.status();
+    const bool work = m > 0 && n > 0 && batch > 0;
+    set_sizes(dev, host, 0,
+              work ? batch_bytes(cpu::gesvj_bytes<T>(m, n), cpu::batch_threads(batch)) : 0);
+    return GPUSVD_STATUS_SUCCESS;
+}
+
+}  // namespace
+}  // namespace gpusvd
+
+using gpusvd::Form;
+
+#define GPUSVD_GESVJ(X, T)                                                                        \
+    GPUSVD_API gpusvdStatus_t gpusvd_##X##gesvj(gpusvdHandle_t h, gpusvdJob_t jobu,              \
+                                                gpusvdJob_t jobv, int64_t m, int64_t n, T *A,     \
+                                                int64_t lda, T *S, T *U, int64_t ldu, T *V,       \
+                                                int64_t ldv, int *info) {                         \
+        return gpusvd::gesvj_entry<T>("gpusvd_" #X "gesvj", Form::Host, false, h, jobu, jobv, m, \
+                                      n, A, lda, 0, S, 0, U, ldu, 0, V, ldv, 0, 1, info);         \
+    }                                                                                             \
+    GPUSVD_API gpusvdStatus_t gpusvd_##X##gesvj_gpu(gpusvdHandle_t h, gpusvdJob_t jobu,          \
+                                                    gpusvdJob_t jobv, int64_t m, int64_t n, T *A, \
+                                                    int64_t lda, T *S, T *U, int64_t ldu, T *V,   \
+                                                    int64_t ldv, int *info) {                     \
+        return gpusvd::gesvj_entry<T>("gpusvd_" #X "gesvj_gpu", Form::Device, false, h, jobu,    \
+                                      jobv, m, n, A, lda, 0, S, 0, U, ldu, 0, V, ldv, 0, 1,       \
+                                      info);                                                      \
+    }                                                                                             \
+    GPUSVD_API gpusvdStatus_t gpusvd_##X##gesvj_bufferSize(gpusvdHandle_t h, gpusvdJob_t jobu,   \
+                                                           gpusvdJob_t jobv, int64_t m,           \
+                                                           int64_t n, size_t *dev, size_t *host) { \
+        return gpusvd::gesvj_size<T>("gpusvd_" #X "gesvj_bufferSize", h, jobu, jobv, m, n, 1,    \
+                                     dev, host);                                                  \
+    }                                                                                             \
+    GPUSVD_API gpusvdStatus_t gpusvd_##X##gesvj_batched(                                          \
+        gpusvdHandle_t h, gpusvdJob_t jobu, gpusvdJob_t jobv, int64_t m, int64_t n, T *A,         \
+        int64_t lda, int64_t sA, T *S, int64_t sS, T *U, int64_t ldu, int64_t sU, T *V,           \
+        int64_t ldv, int64_t sV, int64_t batch, int *info) {                                      \
+        return gpusvd::gesvj_entry<T>("gpusvd_" #X "gesvj_batched", Form::Host, true, h, jobu,   \
+                                      jobv, m, n, A, lda, sA, S, sS, U, ldu, sU, V, ldv, sV,      \
+                                      batch, info);                                               \
+    }                                                                                             \
+    GPUSVD_API gpusvdStatus_t gpusvd_##X##gesvj_batched_gpu(                                      \
+        gpusvdHandle_t h, gpusvdJob_t jobu, gpusvdJob_t jobv, int64_t m, int64_t n, T *A,         \
+        int64_t lda, int64_t sA, T *S, int64_t sS, T *U, int64_t ldu, int64_t sU, T *V,           \
+        int64_t ldv, int64_t sV, int64_t batch, int *info) {                                      \
+        return gpusvd::gesvj_entry<T>("gpusvd_" #X "gesvj_batched_gpu", Form::Device, true, h,   \
+                                      jobu, jobv, m, n, A, lda, sA, S, sS, U, ldu, sU, V, ldv,    \
+                                      sV, batch, info);                                           \
+    }                                                                                             \
+    GPUSVD_API gpusvdStatus_t gpusvd_##X##gesvj_batched_bufferSize(                               \
+        gpusvdHandle_t h, gpusvdJob_t jobu, gpusvdJob_t jobv, int64_t m, int64_t n,               \
+        int64_t batch, size_t *dev, size_t *host) {                                               \
+        return gpusvd::gesvj_size<T>("gpusvd_" #X "gesvj_batched_bufferSize", h, jobu, jobv, m,  \
+                                     n, batch, dev, host);                                        \
+    }
+
+extern "C" {
+GPUSVD_GESVJ(s, float)
+GPUSVD_GESVJ(d, double)
+}

@@ -1,0 +1,81 @@
+// Entry points of pca: validate once, then dispatch.
+#include "api_common.hpp"
+#include "cpu/pca.hpp"
+
+namespace gpusvd {
+namespace {
+
+constexpr bool kPcaOnGpu = false;  // GPU path: issue "GPU Gram-Schmidt QR and PCA"
+
+template <class T>
+gpusvdStatus_t pca_entry(const char *name, Form form, gpusvdHandle_t h, int64_t m, int64_t n,
+                         const T *X, int64_t ldx, int64_t k, T *C, int64_t ldc, T *var, T *scores,
+                         int64_t lds, T *mean, int *info) {
+    Args a(h, name);
+    a.nonneg("m", m).nonneg("n", n).range("k", k, 0, std::min(m, n), "must be in [0, min(m, n)]");
+    const bool work = m > 0 && n > 0 && k > 0;
+    if (work && m < 2)
+        a.range("m", m, 2, INT64_MAX, "must be >= 2: the sample variance needs two samples");
+    a.ld("ldx", ldx, m, "m").ld("ldc", ldc, n, "n");
+    if (scores) a.ld("lds", lds, m, "m");
+    a.extent("X", m, n, ldx, 0, 1, sizeof(T)).extent("components", n, k, ldc, 0, 1, sizeof(T));
+    if (scores) a.extent("scores", m, k, lds, 0, 1, sizeof(T));
+    a.ptr("X", X, work).ptr("components", C, work).ptr("explainedVariance", var, work);
+    a.ptr("info", info, true);
+    if (form == Form::Device) {
+        require_device_form(a, kPcaOnGpu);
+        return a.status();
+    }
+    resolve_host_form(a, kPcaOnGpu);
+    a.lapack_int("m", m).lapack_int("n", n).lapack_int("ldx", ldx).lapack_int("ldc", ldc);
+    if (scores) a.lapack_int("lds", lds);
+    if (!a.ok()) return a.status();
+    *info = 0;
+    if (!work) return GPUSVD_STATUS_SUCCESS;
+    gpusvdStatus_t st;
+    void *ws = host_workspace(h, name, cpu::pca_bytes<T>(m, n, k), &st);
+    if (!ws) return st;
+    *info = cpu::pca<T>(m, n, X, ldx, k, C, ldc, var, scores, lds, mean, ws);
+    return GPUSVD_STATUS_SUCCESS;
+}
+
+template <class T>
+gpusvdStatus_t pca_size(const char *name, gpusvdHandle_t h, int64_t m, int64_t n, int64_t k,
+                        size_t *dev, size_t *host) {
+    Args a(h, name);
+    a.nonneg("m", m).nonneg("n", n).range("k", k, 0, std::min(m, n), "must be in [0, min(m, n)]");
+    a.lapack_int("m", m).lapack_int("n", n);
+    if (!a.ok()) return a.status();
+    set_sizes(dev, host, 0, m > 0 && n > 0 && k > 0 ? cpu::pca_bytes<T>(m, n, k) : 0);
+    return GPUSVD_STATUS_SUCCESS;
+}
+
+}  // namespace
+}  // namespace gpusvd
+
+using gpusvd::Form;
+
+#define GPUSVD_PCA(X_, T)                                                                          \
+    GPUSVD_API gpusvdStatus_t gpusvd_##X_##pca(gpusvdHandle_t h, int64_t m, int64_t n,            \
+                                               const T *X, int64_t ldx, int64_t k, T *C,           \
+                                               int64_t ldc, T *var, T *scores, int64_t lds,        \
+                                               T *mean, int *info) {                               \
+        return gpusvd::pca_entry<T>("gpusvd_" #X_ "pca", Form::Host, h, m, n, X, ldx, k, C, ldc,   \
+                                    var, scores, lds, mean, info);                                 \
+    }                                                                                              \
+    GPUSVD_API gpusvdStatus_t gpusvd_##X_##pca_gpu(gpusvdHandle_t h, int64_t m, int64_t n,        \
+                                                   const T *X, int64_t ldx, int64_t k, T *C,       \
+                                                   int64_t ldc, T *var, T *scores, int64_t lds,    \
+                                                   T *mean, int *info) {                           \
+        return gpusvd::pca_entry<T>("gpusvd_" #X_ "pca_gpu", Form::Device, h, m, n, X, ldx, k, C,  \
+                                    ldc, var, scores, lds, mean, info);                            \
+    }                                                                                              \
+    GPUSVD_API gpusvdStatus_t gpusvd_##X_##pca_bufferSize(gpusvdHandle_t h, int64_t m, int64_t n, \
+                                                          int64_t k, size_t *dev, size_t *host) {  \
+        return gpusvd::pca_size<T>("gpusvd_" #X_ "pca_bufferSize", h, m, n, k, dev, host);         \
+    }
+
+extern "C" {
+GPUSVD_PCA(s, float)
+GPUSVD_PCA(d, double)
+}

@@ -1,0 +1,39 @@
+// The handle (gpusvdContext) and the error/workspace machinery every routine shares.
+#pragma once
+
+#include <cstddef>
+#include <cstdarg>
+#include <string>
+
+#include "gpusvd.h"
+
+struct gpusvdContext {
+    gpusvdBackend_t backend = GPUSVD_BACKEND_AUTO;  // as requested by the user
+    void *stream = nullptr;
+    void *user_dev_ws = nullptr;
+    size_t user_dev_bytes = 0;
+    void *user_host_ws = nullptr;
+    size_t user_host_bytes = 0;
+    void *host_cache = nullptr;  // library-managed host workspace, grown on demand
+    size_t host_cache_bytes = 0;
+    double jacobi_tol = 0.0;  // 0: default sqrt(max(m,n)) * eps
+    int jacobi_max_sweeps = 30;
+    int last_sweeps = 0;
+    double last_off_norm = 0.0;
+    std::string error;
+};
+
+namespace gpusvd {
+
+/// Record a failure on h (or on the calling thread's slot when h is null) and return status.
+gpusvdStatus_t fail(gpusvdHandle_t h, gpusvdStatus_t status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/// Clear h's error message at the start of a call.
+void begin_call(gpusvdHandle_t h);
+
+/// Host workspace of `bytes` from the user's buffer or the handle's cache. On failure returns
+/// nullptr after recording INVALID_VALUE (user buffer too small) or ALLOC_FAILED in *status.
+void *host_workspace(gpusvdHandle_t h, const char *routine, size_t bytes, gpusvdStatus_t *status);
+
+}  // namespace gpusvd

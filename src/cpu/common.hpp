@@ -1,0 +1,71 @@
+// Small pieces every CPU routine uses: workspace layout, NaN/Inf screening, sorting.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <utility>
+
+namespace gpusvd::cpu {
+
+/// Carves typed, 64-byte aligned arrays out of one workspace. With base == nullptr it only
+/// counts, so the same layout code gives both the _bufferSize answer and the pointers.
+class Bump {
+public:
+    explicit Bump(void *base = nullptr) : base_(static_cast<char *>(base)) {}
+    template <class T>
+    T *take(int64_t count) {
+        off_ = (off_ + 63) & ~size_t(63);
+        T *p = base_ ? reinterpret_cast<T *>(base_ + off_) : nullptr;
+        off_ += static_cast<size_t>(count > 0 ? count : 0) * sizeof(T);
+        return p;
+    }
+    size_t bytes() const { return (off_ + 63) & ~size_t(63); }
+
+private:
+    char *base_;
+    size_t off_ = 0;
+};
+
+template <class T>
+bool has_nonfinite(int64_t m, int64_t n, const T *a, int64_t lda) {
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < m; ++i)
+            if (!std::isfinite(a[i + j * lda])) return true;
+    return false;
+}
+
+template <class T>
+void fill_nan(int64_t m, int64_t n, T *a, int64_t lda) {
+    if (!a) return;
+    const T nan = std::numeric_limits<T>::quiet_NaN();
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < m; ++i) a[i + j * lda] = nan;
+}
+
+template <class T>
+void swap_columns(int64_t m, T *a, int64_t lda, int64_t i, int64_t j) {
+    for (int64_t r = 0; r < m; ++r) std::swap(a[r + i * lda], a[r + j * lda]);
+}
+
+/// Sort s[0..k) descending, applying the same permutation to the columns of U (m x k) and of
+/// V (n x k) and/or the rows of VT (k x n) where given. Selection sort: k swaps at most, and the
+/// input is almost always already sorted.
+template <class T>
+void sort_descending(int64_t k, T *s, int64_t m, T *u, int64_t ldu, int64_t n, T *v, int64_t ldv,
+                     T *vt = nullptr, int64_t ldvt = 0) {
+    for (int64_t i = 0; i + 1 < k; ++i) {
+        int64_t best = i;
+        for (int64_t j = i + 1; j < k; ++j)
+            if (s[j] > s[best]) best = j;
+        if (best == i) continue;
+        std::swap(s[i], s[best]);
+        if (u) swap_columns(m, u, ldu, i, best);
+        if (v) swap_columns(n, v, ldv, i, best);
+        if (vt)
+            for (int64_t c = 0; c < n; ++c) std::swap(vt[i + c * ldvt], vt[best + c * ldvt]);
+    }
+}
+
+}  // namespace gpusvd::cpu

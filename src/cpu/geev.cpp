@@ -1,0 +1,55 @@
+#include "cpu/geev.hpp"
+
+#include <algorithm>
+
+#include "cpu/common.hpp"
+#include "cpu/lapack.hpp"
+#include "gpusvd.h"
+
+namespace gpusvd::cpu {
+
+namespace {
+
+template <class T>
+lapack_int lwork_for(bool want_vr, int64_t n) {
+    const lapack_int ni = static_cast<lapack_int>(n), ld = std::max<lapack_int>(1, ni);
+    T q = 0, dummy = 0;
+    lapack::geev(want_vr ? 'V' : 'N', ni, &dummy, ld, &dummy, &dummy, &dummy, want_vr ? ld : 1,
+                 &q, -1);
+    return std::max(lapack::query_size(q), lapack_int(1));
+}
+
+}  // namespace
+
+template <class T>
+size_t geev_bytes(bool want_vr, int64_t n) {
+    Bump b;
+    b.take<T>(lwork_for<T>(want_vr, n));
+    return b.bytes();
+}
+
+template <class T>
+int geev(bool want_vr, int64_t n, T *A, int64_t lda, T *wr, T *wi, T *VR, int64_t ldvr,
+         void *work) {
+    if (has_nonfinite(n, n, A, lda)) {
+        fill_nan(n, 1, wr, n);
+        fill_nan(n, 1, wi, n);
+        if (want_vr) fill_nan(n, n, VR, ldvr);
+        return GPUSVD_INFO_NONFINITE;
+    }
+    const lapack_int lwork = lwork_for<T>(want_vr, n);
+    T *w = static_cast<T *>(work);
+    T dummy = 0;
+    return static_cast<int>(lapack::geev(
+        want_vr ? 'V' : 'N', static_cast<lapack_int>(n), A, static_cast<lapack_int>(lda), wr, wi,
+        want_vr ? VR : &dummy, static_cast<lapack_int>(want_vr ? ldvr : 1), w, lwork));
+}
+
+#define GPUSVD_INSTANTIATE(T)                    \
+    template size_t geev_bytes<T>(bool, int64_t); \
+    template int geev<T>(bool, int64_t, T *, int64_t, T *, T *, T *, int64_t, void *);
+GPUSVD_INSTANTIATE(float)
+GPUSVD_INSTANTIATE(double)
+#undef GPUSVD_INSTANTIATE
+
+}  // namespace gpusvd::cpu

@@ -1,0 +1,136 @@
+#include "cpu/gesvj.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "cpu/common.hpp"
+#include "cpu/lapack.hpp"
+#include "gpusvd.h"
+
+namespace gpusvd::cpu {
+
+namespace {
+
+template <class T>
+struct GesvjWork {
+    T *transposed;  // n x m copy of A when m < n
+    T *lapack;      // ?gesvj's WORK
+    T *rownorm;     // for the orthonormal completion
+};
+
+template <class T>
+GesvjWork<T> layout(Bump &b, int64_t m, int64_t n) {
+    const int64_t rows = std::max(m, n), cols = std::min(m, n);
+    GesvjWork<T> w;
+    w.transposed = b.take<T>(m < n ? m * n : 0);
+    w.lapack = b.take<T>(std::max<int64_t>(6, rows + cols));
+    w.rownorm = b.take<T>(rows);
+    return w;
+}
+
+// Columns of U (rows x cols) that ?gesvj left zero (zero or underflowed singular values) are
+// replaced by unit vectors orthogonal to all the others, so U^T U = I whenever U is returned.
+// Each new column starts from the e_i least represented in the current span (largest
+// ||(I - U U^T) e_i||, at least sqrt(1 - r/rows)) and is orthogonalised twice.
+template <class T>
+void complete_orthonormal(int64_t rows, int64_t cols, T *U, int64_t ldu, T *rownorm) {
+    auto col = [&](int64_t j) { return U + j * ldu; };
+    auto good = [&](int64_t j) {
+        T s = 0;
+        for (int64_t i = 0; i < rows; ++i) s += col(j)[i] * col(j)[i];
+        return std::abs(s - T(1)) < T(0.5);
+    };
+    for (int64_t j = 0; j < cols; ++j) {
+        if (good(j)) continue;
+        // rownorm_i = sum over accepted columns c of U(i,c)^2
+        std::fill(rownorm, rownorm + rows, T(0));
+        for (int64_t c = 0; c < cols; ++c) {
+            if (c == j || (c > j && !good(c))) continue;
+            for (int64_t i = 0; i < rows; ++i) rownorm[i] += col(c)[i] * col(c)[i];
+        }
+        const int64_t pick = std::min_element(rownorm, rownorm + rows) - rownorm;
+        T *v = col(j);
+        std::fill(v, v + rows, T(0));
+        v[pick] = T(1);
+        for (int pass = 0; pass < 2; ++pass)
+            for (int64_t c = 0; c < cols; ++c) {
+                if (c == j || (c > j && !good(c))) continue;
+                T dot = 0;
+                for (int64_t i = 0; i < rows; ++i) dot += col(c)[i] * v[i];
+                for (int64_t i = 0; i < rows; ++i) v[i] -= dot * col(c)[i];
+            }
+        T nrm = 0;
+        for (int64_t i = 0; i < rows; ++i) nrm += v[i] * v[i];
+        nrm = std::sqrt(nrm);
+        for (int64_t i = 0; i < rows; ++i) v[i] /= nrm;
+    }
+}
+
+// rows >= cols: A (rows x cols) = Uo diag(S) Vo^T with Uo rows x cols, Vo cols x cols.
+template <class T>
+int gesvj_tall(int64_t rows, int64_t cols, T *A, int64_t lda, T *S, T *Uo, int64_t ldu, T *Vo,
+               int64_t ldv, double tol, const GesvjWork<T> &w, JacobiStats *stats) {
+    // ?gesvj's CTOL is relative to its EPS = unit roundoff and must exceed 1.
+    const double u = std::numeric_limits<T>::epsilon() / 2;
+    const double t = tol > 0 ? tol : std::sqrt(double(rows)) * u;
+    const int64_t lwork = std::max<int64_t>(6, rows + cols);
+    w.lapack[0] = static_cast<T>(std::max(t / u, 2.0));
+    const lapack_int info = lapack::gesvj(
+        'G', 'C', Vo ? 'V' : 'N', static_cast<lapack_int>(rows), static_cast<lapack_int>(cols),
+        A, static_cast<lapack_int>(lda), S, 0, Vo ? Vo : S,
+        static_cast<lapack_int>(Vo ? ldv : 1), w.lapack, static_cast<lapack_int>(lwork));
+    const T scale = w.lapack[0];
+    if (scale != T(1))
+        for (int64_t j = 0; j < cols; ++j) S[j] *= scale;
+    stats->sweeps = static_cast<int>(std::lround(w.lapack[3]));
+    stats->off_norm = w.lapack[4];
+    if (Uo) {
+        for (int64_t j = 0; j < cols; ++j) std::copy(A + j * lda, A + j * lda + rows, Uo + j * ldu);
+    }
+    sort_descending(cols, S, rows, Uo, ldu, cols, Vo, ldv);
+    if (Uo) complete_orthonormal(rows, cols, Uo, ldu, w.rownorm);
+    return static_cast<int>(info);
+}
+
+}  // namespace
+
+template <class T>
+size_t gesvj_bytes(int64_t m, int64_t n) {
+    Bump b;
+    layout<T>(b, m, n);
+    return b.bytes();
+}
+
+template <class T>
+int gesvj(bool want_u, bool want_v, int64_t m, int64_t n, T *A, int64_t lda, T *S, T *U,
+          int64_t ldu, T *V, int64_t ldv, double tol, void *work, JacobiStats *stats) {
+    const int64_t k = std::min(m, n);
+    *stats = JacobiStats{};
+    if (has_nonfinite(m, n, A, lda)) {
+        fill_nan(k, 1, S, k);
+        if (want_u) fill_nan(m, k, U, ldu);
+        if (want_v) fill_nan(n, k, V, ldv);
+        return GPUSVD_INFO_NONFINITE;
+    }
+    Bump b(work);
+    const GesvjWork<T> w = layout<T>(b, m, n);
+    if (m >= n)
+        return gesvj_tall(m, n, A, lda, S, want_u ? U : nullptr, ldu, want_v ? V : nullptr, ldv,
+                          tol, w, stats);
+    // A^T = U' S V'^T, so A = V' S U'^T: the roles of U and V swap.
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < m; ++i) w.transposed[j + i * n] = A[i + j * lda];
+    return gesvj_tall(n, m, w.transposed, n, S, want_v ? V : nullptr, ldv, want_u ? U : nullptr,
+                      ldu, tol, w, stats);
+}
+
+#define GPUSVD_INSTANTIATE(T)                                                                 \
+    template size_t gesvj_bytes<T>(int64_t, int64_t);                                         \
+    template int gesvj<T>(bool, bool, int64_t, int64_t, T *, int64_t, T *, T *, int64_t, T *, \
+                          int64_t, double, void *, JacobiStats *);
+GPUSVD_INSTANTIATE(float)
+GPUSVD_INSTANTIATE(double)
+#undef GPUSVD_INSTANTIATE
+
+}  // namespace gpusvd::cpu
