@@ -76,8 +76,11 @@ int gesvj_tall(int64_t rows, int64_t cols, T *A, int64_t lda, T *S, T *Uo, int64
     const double t = tol > 0 ? tol : std::sqrt(double(rows)) * u;
     const int64_t lwork = std::max<int64_t>(6, rows + cols);
     w.lapack[0] = static_cast<T>(std::max(t / u, 2.0));
+    // JOBU = 'C' passes our tolerance, but ?gesvj's one-column quick return then leaves U
+    // unnormalised; one column needs no tolerance, so use 'U' there.
+    const char jobu = cols == 1 ? 'U' : 'C';
     const lapack_int info = lapack::gesvj(
-        'G', 'C', Vo ? 'V' : 'N', static_cast<lapack_int>(rows), static_cast<lapack_int>(cols),
+        'G', jobu, Vo ? 'V' : 'N', static_cast<lapack_int>(rows), static_cast<lapack_int>(cols),
         A, static_cast<lapack_int>(lda), S, 0, Vo ? Vo : S,
         static_cast<lapack_int>(Vo ? ldv : 1), w.lapack, static_cast<lapack_int>(lwork));
     const T scale = w.lapack[0];
