@@ -5,12 +5,26 @@
 #include <cstdint>
 
 #include "backend.hpp"
+#include "cpu/batch.hpp"
 
 namespace gpusvd {
 
-/// Host workspace for `threads` copies of a per-matrix layout of `per_matrix` bytes.
-inline size_t batch_bytes(size_t per_matrix, int threads) {
-    return per_matrix * static_cast<size_t>(threads);
+/// Host workspace of a CPU batch: one per-matrix layout of `per_matrix` bytes per thread.
+inline size_t batch_bytes(size_t per_matrix, int64_t batch) {
+    return per_matrix * static_cast<size_t>(cpu::batch_threads(batch));
+}
+
+/// Runs f(b, workspace of matrix b) over a batch on the CPU, in parallel.
+template <class F>
+gpusvdStatus_t run_cpu_batch(gpusvdHandle_t h, const char *routine, int64_t batch,
+                             size_t per_matrix, F &&f) {
+    const int threads = cpu::batch_threads(batch);
+    gpusvdStatus_t st;
+    char *ws = static_cast<char *>(
+        host_workspace(h, routine, per_matrix * static_cast<size_t>(threads), &st));
+    if (!ws) return st;
+    cpu::for_each_matrix(batch, threads, [&](int64_t b, int t) { f(b, ws + per_matrix * t); });
+    return GPUSVD_STATUS_SUCCESS;
 }
 
 inline void set_sizes(size_t *dev, size_t *host, size_t dev_bytes, size_t host_bytes) {

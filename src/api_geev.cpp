@@ -1,6 +1,5 @@
 // Entry points of geev_batched: validate once, then dispatch.
 #include "api_common.hpp"
-#include "cpu/batch.hpp"
 #include "cpu/geev.hpp"
 
 namespace gpusvd {
@@ -10,8 +9,8 @@ constexpr bool kGeevOnGpu = false;  // GPU kernels: issue "GPU batched eigenvalu
 
 template <class T>
 gpusvdStatus_t geev_entry(const char *name, Form form, gpusvdHandle_t h, gpusvdJob_t jobvr,
-                          int64_t n, T *A, int64_t lda, int64_t sA, T *wr, T *wi, int64_t sW,
-                          T *VR, int64_t ldvr, int64_t sVR, int64_t batch, int *info) {
+                          int64_t n, T *A, int64_t lda, int64_t sA, T *wr, T *wi, int64_t sW, T *VR,
+                          int64_t ldvr, int64_t sVR, int64_t batch, int *info) {
     Args a(h, name);
     a.job("jobvr", jobvr).nonneg("n", n).nonneg("batchCount", batch);
     const bool wv = jobvr == GPUSVD_JOB_VEC;
@@ -37,16 +36,10 @@ gpusvdStatus_t geev_entry(const char *name, Form form, gpusvdHandle_t h, gpusvdJ
         zero_info(info, batch);
         return GPUSVD_STATUS_SUCCESS;
     }
-    const int threads = cpu::batch_threads(batch);
-    const size_t per = cpu::geev_bytes<T>(wv, n);
-    gpusvdStatus_t st;
-    char *ws = static_cast<char *>(host_workspace(h, name, batch_bytes(per, threads), &st));
-    if (!ws) return st;
-    cpu::for_each_matrix(batch, threads, [&](int64_t b, int t) {
+    return run_cpu_batch(h, name, batch, cpu::geev_bytes<T>(wv, n), [&](int64_t b, void *ws) {
         info[b] = cpu::geev<T>(wv, n, A + b * sA, lda, wr + b * sW, wi + b * sW,
-                               wv ? VR + b * sVR : nullptr, ldvr, ws + per * t);
+                               wv ? VR + b * sVR : nullptr, ldvr, ws);
     });
-    return GPUSVD_STATUS_SUCCESS;
 }
 
 template <class T>
@@ -57,9 +50,7 @@ gpusvdStatus_t geev_size(const char *name, gpusvdHandle_t h, gpusvdJob_t jobvr, 
     if (!a.ok()) return a.status();
     const bool work = n > 0 && batch > 0;
     set_sizes(dev, host, 0,
-              work ? batch_bytes(cpu::geev_bytes<T>(jobvr == GPUSVD_JOB_VEC, n),
-                                 cpu::batch_threads(batch))
-                   : 0);
+              work ? batch_bytes(cpu::geev_bytes<T>(jobvr == GPUSVD_JOB_VEC, n), batch) : 0);
     return GPUSVD_STATUS_SUCCESS;
 }
 

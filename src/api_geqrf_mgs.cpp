@@ -1,6 +1,5 @@
 // Entry points of geqrf_mgs and geqrf_mgs_batched: validate once, then dispatch.
 #include "api_common.hpp"
-#include "cpu/batch.hpp"
 #include "cpu/geqrf.hpp"
 
 namespace gpusvd {
@@ -35,15 +34,9 @@ gpusvdStatus_t geqrf_entry(const char *name, Form form, bool batched, gpusvdHand
         zero_info(info, batch);
         return GPUSVD_STATUS_SUCCESS;
     }
-    const int threads = cpu::batch_threads(batch);
-    const size_t per = cpu::geqrf_bytes<T>(m, n);
-    gpusvdStatus_t st;
-    char *ws = static_cast<char *>(host_workspace(h, name, batch_bytes(per, threads), &st));
-    if (!ws) return st;
-    cpu::for_each_matrix(batch, threads, [&](int64_t b, int t) {
-        info[b] = cpu::geqrf<T>(m, n, A + b * sA, lda, R + b * sR, ldr, ws + per * t);
+    return run_cpu_batch(h, name, batch, cpu::geqrf_bytes<T>(m, n), [&](int64_t b, void *ws) {
+        info[b] = cpu::geqrf<T>(m, n, A + b * sA, lda, R + b * sR, ldr, ws);
     });
-    return GPUSVD_STATUS_SUCCESS;
 }
 
 template <class T>
@@ -54,8 +47,7 @@ gpusvdStatus_t geqrf_size(const char *name, gpusvdHandle_t h, gpusvdOrth_t orth,
     a.lapack_int("m", m).lapack_int("n", n);
     if (!a.ok()) return a.status();
     const bool work = m > 0 && n > 0 && batch > 0;
-    set_sizes(dev, host, 0,
-              work ? batch_bytes(cpu::geqrf_bytes<T>(m, n), cpu::batch_threads(batch)) : 0);
+    set_sizes(dev, host, 0, work ? batch_bytes(cpu::geqrf_bytes<T>(m, n), batch) : 0);
     return GPUSVD_STATUS_SUCCESS;
 }
 
@@ -64,41 +56,41 @@ gpusvdStatus_t geqrf_size(const char *name, gpusvdHandle_t h, gpusvdOrth_t orth,
 
 using gpusvd::Form;
 
-#define GPUSVD_GEQRF(X, T)                                                                        \
-    GPUSVD_API gpusvdStatus_t gpusvd_##X##geqrf_mgs(gpusvdHandle_t h, gpusvdOrth_t orth,         \
-                                                    int64_t m, int64_t n, T *A, int64_t lda,      \
-                                                    T *R, int64_t ldr, int *info) {               \
-        return gpusvd::geqrf_entry<T>("gpusvd_" #X "geqrf_mgs", Form::Host, false, h, orth, m, n, \
-                                      A, lda, 0, R, ldr, 0, 1, info);                             \
-    }                                                                                             \
-    GPUSVD_API gpusvdStatus_t gpusvd_##X##geqrf_mgs_gpu(gpusvdHandle_t h, gpusvdOrth_t orth,     \
-                                                        int64_t m, int64_t n, T *A, int64_t lda,  \
-                                                        T *R, int64_t ldr, int *info) {           \
-        return gpusvd::geqrf_entry<T>("gpusvd_" #X "geqrf_mgs_gpu", Form::Device, false, h, orth, \
-                                      m, n, A, lda, 0, R, ldr, 0, 1, info);                       \
-    }                                                                                             \
-    GPUSVD_API gpusvdStatus_t gpusvd_##X##geqrf_mgs_bufferSize(                                   \
-        gpusvdHandle_t h, gpusvdOrth_t orth, int64_t m, int64_t n, size_t *dev, size_t *host) {   \
-        return gpusvd::geqrf_size<T>("gpusvd_" #X "geqrf_mgs_bufferSize", h, orth, m, n, 1, dev,  \
-                                     host);                                                       \
-    }                                                                                             \
-    GPUSVD_API gpusvdStatus_t gpusvd_##X##geqrf_mgs_batched(                                      \
-        gpusvdHandle_t h, gpusvdOrth_t orth, int64_t m, int64_t n, T *A, int64_t lda, int64_t sA, \
-        T *R, int64_t ldr, int64_t sR, int64_t batch, int *info) {                                \
-        return gpusvd::geqrf_entry<T>("gpusvd_" #X "geqrf_mgs_batched", Form::Host, true, h,     \
-                                      orth, m, n, A, lda, sA, R, ldr, sR, batch, info);           \
-    }                                                                                             \
-    GPUSVD_API gpusvdStatus_t gpusvd_##X##geqrf_mgs_batched_gpu(                                  \
-        gpusvdHandle_t h, gpusvdOrth_t orth, int64_t m, int64_t n, T *A, int64_t lda, int64_t sA, \
-        T *R, int64_t ldr, int64_t sR, int64_t batch, int *info) {                                \
-        return gpusvd::geqrf_entry<T>("gpusvd_" #X "geqrf_mgs_batched_gpu", Form::Device, true,  \
-                                      h, orth, m, n, A, lda, sA, R, ldr, sR, batch, info);        \
-    }                                                                                             \
-    GPUSVD_API gpusvdStatus_t gpusvd_##X##geqrf_mgs_batched_bufferSize(                           \
-        gpusvdHandle_t h, gpusvdOrth_t orth, int64_t m, int64_t n, int64_t batch, size_t *dev,    \
-        size_t *host) {                                                                           \
-        return gpusvd::geqrf_size<T>("gpusvd_" #X "geqrf_mgs_batched_bufferSize", h, orth, m, n,  \
-                                     batch, dev, host);                                           \
+#define GPUSVD_GEQRF(X, T)                                                                         \
+    GPUSVD_API gpusvdStatus_t gpusvd_##X##geqrf_mgs(gpusvdHandle_t h, gpusvdOrth_t orth,           \
+                                                    int64_t m, int64_t n, T *A, int64_t lda, T *R, \
+                                                    int64_t ldr, int *info) {                      \
+        return gpusvd::geqrf_entry<T>("gpusvd_" #X "geqrf_mgs", Form::Host, false, h, orth, m, n,  \
+                                      A, lda, 0, R, ldr, 0, 1, info);                              \
+    }                                                                                              \
+    GPUSVD_API gpusvdStatus_t gpusvd_##X##geqrf_mgs_gpu(gpusvdHandle_t h, gpusvdOrth_t orth,       \
+                                                        int64_t m, int64_t n, T *A, int64_t lda,   \
+                                                        T *R, int64_t ldr, int *info) {            \
+        return gpusvd::geqrf_entry<T>("gpusvd_" #X "geqrf_mgs_gpu", Form::Device, false, h, orth,  \
+                                      m, n, A, lda, 0, R, ldr, 0, 1, info);                        \
+    }                                                                                              \
+    GPUSVD_API gpusvdStatus_t gpusvd_##X##geqrf_mgs_bufferSize(                                    \
+        gpusvdHandle_t h, gpusvdOrth_t orth, int64_t m, int64_t n, size_t *dev, size_t *host) {    \
+        return gpusvd::geqrf_size<T>("gpusvd_" #X "geqrf_mgs_bufferSize", h, orth, m, n, 1, dev,   \
+                                     host);                                                        \
+    }                                                                                              \
+    GPUSVD_API gpusvdStatus_t gpusvd_##X##geqrf_mgs_batched(                                       \
+        gpusvdHandle_t h, gpusvdOrth_t orth, int64_t m, int64_t n, T *A, int64_t lda, int64_t sA,  \
+        T *R, int64_t ldr, int64_t sR, int64_t batch, int *info) {                                 \
+        return gpusvd::geqrf_entry<T>("gpusvd_" #X "geqrf_mgs_batched", Form::Host, true, h, orth, \
+                                      m, n, A, lda, sA, R, ldr, sR, batch, info);                  \
+    }                                                                                              \
+    GPUSVD_API gpusvdStatus_t gpusvd_##X##geqrf_mgs_batched_gpu(                                   \
+        gpusvdHandle_t h, gpusvdOrth_t orth, int64_t m, int64_t n, T *A, int64_t lda, int64_t sA,  \
+        T *R, int64_t ldr, int64_t sR, int64_t batch, int *info) {                                 \
+        return gpusvd::geqrf_entry<T>("gpusvd_" #X "geqrf_mgs_batched_gpu", Form::Device, true, h, \
+                                      orth, m, n, A, lda, sA, R, ldr, sR, batch, info);            \
+    }                                                                                              \
+    GPUSVD_API gpusvdStatus_t gpusvd_##X##geqrf_mgs_batched_bufferSize(                            \
+        gpusvdHandle_t h, gpusvdOrth_t orth, int64_t m, int64_t n, int64_t batch, size_t *dev,     \
+        size_t *host) {                                                                            \
+        return gpusvd::geqrf_size<T>("gpusvd_" #X "geqrf_mgs_batched_bufferSize", h, orth, m, n,   \
+                                     batch, dev, host);                                            \
     }
 
 extern "C" {

@@ -2,7 +2,6 @@
 #include <atomic>
 
 #include "api_common.hpp"
-#include "cpu/batch.hpp"
 #include "cpu/gesvj.hpp"
 
 namespace gpusvd {
@@ -13,8 +12,8 @@ constexpr bool kGesvjOnGpu = false;  // GPU kernels: issue "GPU one-sided Jacobi
 template <class T>
 gpusvdStatus_t gesvj_entry(const char *name, Form form, bool batched, gpusvdHandle_t h,
                            gpusvdJob_t jobu, gpusvdJob_t jobv, int64_t m, int64_t n, T *A,
-                           int64_t lda, int64_t sA, T *S, int64_t sS, T *U, int64_t ldu,
-                           int64_t sU, T *V, int64_t ldv, int64_t sV, int64_t batch, int *info) {
+                           int64_t lda, int64_t sA, T *S, int64_t sS, T *U, int64_t ldu, int64_t sU,
+                           T *V, int64_t ldv, int64_t sV, int64_t batch, int *info) {
     Args a(h, name);
     a.job("jobu", jobu).job("jobv", jobv).nonneg("m", m).nonneg("n", n);
     if (batched) a.nonneg("batchCount", batch);
@@ -52,27 +51,25 @@ gpusvdStatus_t gesvj_entry(const char *name, Form form, bool batched, gpusvdHand
         zero_info(info, batch);
         return GPUSVD_STATUS_SUCCESS;
     }
-    const int threads = cpu::batch_threads(batch);
-    const size_t per = cpu::gesvj_bytes<T>(m, n);
-    gpusvdStatus_t st;
-    char *ws = static_cast<char *>(host_workspace(h, name, batch_bytes(per, threads), &st));
-    if (!ws) return st;
-
     std::atomic<int> sweeps{0};
     std::atomic<double> off{0.0};
     const double tol = h->jacobi_tol;
-    cpu::for_each_matrix(batch, threads, [&](int64_t b, int t) {
-        cpu::JacobiStats js;
-        info[b] = cpu::gesvj<T>(wu, wv, m, n, A + b * sA, lda, S + b * sS, wu ? U + b * sU : nullptr,
-                                ldu, wv ? V + b * sV : nullptr, ldv, tol, ws + per * t, &js);
-        int s = sweeps.load();
-        while (js.sweeps > s && !sweeps.compare_exchange_weak(s, js.sweeps)) {}
-        double o = off.load();
-        while (js.off_norm > o && !off.compare_exchange_weak(o, js.off_norm)) {}
-    });
+    const gpusvdStatus_t st =
+        run_cpu_batch(h, name, batch, cpu::gesvj_bytes<T>(m, n), [&](int64_t b, void *ws) {
+            cpu::JacobiStats js;
+            info[b] =
+                cpu::gesvj<T>(wu, wv, m, n, A + b * sA, lda, S + b * sS, wu ? U + b * sU : nullptr,
+                              ldu, wv ? V + b * sV : nullptr, ldv, tol, ws, &js);
+            int s = sweeps.load();
+            while (js.sweeps > s && !sweeps.compare_exchange_weak(s, js.sweeps)) {
+            }
+            double o = off.load();
+            while (js.off_norm > o && !off.compare_exchange_weak(o, js.off_norm)) {
+            }
+        });
     h->last_sweeps = sweeps.load();
     h->last_off_norm = off.load();
-    return GPUSVD_STATUS_SUCCESS;
+    return st;
 }
 
 template <class T>
@@ -82,8 +79,7 @@ gpusvdStatus_t gesvj_size(const char *name, gpusvdHandle_t h, gpusvdJob_t jobu, 
     a.job("jobu", jobu).job("jobv", jobv).nonneg("m", m).nonneg("n", n).nonneg("batchCount", batch);
     if (!a.ok()) return a.status();
     const bool work = m > 0 && n > 0 && batch > 0;
-    set_sizes(dev, host, 0,
-              work ? batch_bytes(cpu::gesvj_bytes<T>(m, n), cpu::batch_threads(batch)) : 0);
+    set_sizes(dev, host, 0, work ? batch_bytes(cpu::gesvj_bytes<T>(m, n), batch) : 0);
     return GPUSVD_STATUS_SUCCESS;
 }
 
@@ -92,49 +88,46 @@ gpusvdStatus_t gesvj_size(const char *name, gpusvdHandle_t h, gpusvdJob_t jobu, 
 
 using gpusvd::Form;
 
-#define GPUSVD_GESVJ(X, T)                                                                        \
-    GPUSVD_API gpusvdStatus_t gpusvd_##X##gesvj(gpusvdHandle_t h, gpusvdJob_t jobu,              \
-                                                gpusvdJob_t jobv, int64_t m, int64_t n, T *A,     \
-                                                int64_t lda, T *S, T *U, int64_t ldu, T *V,       \
-                                                int64_t ldv, int *info) {                         \
-        return gpusvd::gesvj_entry<T>("gpusvd_" #X "gesvj", Form::Host, false, h, jobu, jobv, m, \
-                                      n, A, lda, 0, S, 0, U, ldu, 0, V, ldv, 0, 1, info);         \
-    }                                                                                             \
-    GPUSVD_API gpusvdStatus_t gpusvd_##X##gesvj_gpu(gpusvdHandle_t h, gpusvdJob_t jobu,          \
-                                                    gpusvdJob_t jobv, int64_t m, int64_t n, T *A, \
-                                                    int64_t lda, T *S, T *U, int64_t ldu, T *V,   \
-                                                    int64_t ldv, int *info) {                     \
-        return gpusvd::gesvj_entry<T>("gpusvd_" #X "gesvj_gpu", Form::Device, false, h, jobu,    \
-                                      jobv, m, n, A, lda, 0, S, 0, U, ldu, 0, V, ldv, 0, 1,       \
-                                      info);                                                      \
-    }                                                                                             \
-    GPUSVD_API gpusvdStatus_t gpusvd_##X##gesvj_bufferSize(gpusvdHandle_t h, gpusvdJob_t jobu,   \
-                                                           gpusvdJob_t jobv, int64_t m,           \
-                                                           int64_t n, size_t *dev, size_t *host) { \
-        return gpusvd::gesvj_size<T>("gpusvd_" #X "gesvj_bufferSize", h, jobu, jobv, m, n, 1,    \
-                                     dev, host);                                                  \
-    }                                                                                             \
-    GPUSVD_API gpusvdStatus_t gpusvd_##X##gesvj_batched(                                          \
-        gpusvdHandle_t h, gpusvdJob_t jobu, gpusvdJob_t jobv, int64_t m, int64_t n, T *A,         \
-        int64_t lda, int64_t sA, T *S, int64_t sS, T *U, int64_t ldu, int64_t sU, T *V,           \
-        int64_t ldv, int64_t sV, int64_t batch, int *info) {                                      \
-        return gpusvd::gesvj_entry<T>("gpusvd_" #X "gesvj_batched", Form::Host, true, h, jobu,   \
-                                      jobv, m, n, A, lda, sA, S, sS, U, ldu, sU, V, ldv, sV,      \
-                                      batch, info);                                               \
-    }                                                                                             \
-    GPUSVD_API gpusvdStatus_t gpusvd_##X##gesvj_batched_gpu(                                      \
-        gpusvdHandle_t h, gpusvdJob_t jobu, gpusvdJob_t jobv, int64_t m, int64_t n, T *A,         \
-        int64_t lda, int64_t sA, T *S, int64_t sS, T *U, int64_t ldu, int64_t sU, T *V,           \
-        int64_t ldv, int64_t sV, int64_t batch, int *info) {                                      \
-        return gpusvd::gesvj_entry<T>("gpusvd_" #X "gesvj_batched_gpu", Form::Device, true, h,   \
-                                      jobu, jobv, m, n, A, lda, sA, S, sS, U, ldu, sU, V, ldv,    \
-                                      sV, batch, info);                                           \
-    }                                                                                             \
-    GPUSVD_API gpusvdStatus_t gpusvd_##X##gesvj_batched_bufferSize(                               \
-        gpusvdHandle_t h, gpusvdJob_t jobu, gpusvdJob_t jobv, int64_t m, int64_t n,               \
-        int64_t batch, size_t *dev, size_t *host) {                                               \
-        return gpusvd::gesvj_size<T>("gpusvd_" #X "gesvj_batched_bufferSize", h, jobu, jobv, m,  \
-                                     n, batch, dev, host);                                        \
+#define GPUSVD_GESVJ(X, T)                                                                         \
+    GPUSVD_API gpusvdStatus_t gpusvd_##X##gesvj(                                                   \
+        gpusvdHandle_t h, gpusvdJob_t jobu, gpusvdJob_t jobv, int64_t m, int64_t n, T *A,          \
+        int64_t lda, T *S, T *U, int64_t ldu, T *V, int64_t ldv, int *info) {                      \
+        return gpusvd::gesvj_entry<T>("gpusvd_" #X "gesvj", Form::Host, false, h, jobu, jobv, m,   \
+                                      n, A, lda, 0, S, 0, U, ldu, 0, V, ldv, 0, 1, info);          \
+    }                                                                                              \
+    GPUSVD_API gpusvdStatus_t gpusvd_##X##gesvj_gpu(                                               \
+        gpusvdHandle_t h, gpusvdJob_t jobu, gpusvdJob_t jobv, int64_t m, int64_t n, T *A,          \
+        int64_t lda, T *S, T *U, int64_t ldu, T *V, int64_t ldv, int *info) {                      \
+        return gpusvd::gesvj_entry<T>("gpusvd_" #X "gesvj_gpu", Form::Device, false, h, jobu,      \
+                                      jobv, m, n, A, lda, 0, S, 0, U, ldu, 0, V, ldv, 0, 1, info); \
+    }                                                                                              \
+    GPUSVD_API gpusvdStatus_t gpusvd_##X##gesvj_bufferSize(gpusvdHandle_t h, gpusvdJob_t jobu,     \
+                                                           gpusvdJob_t jobv, int64_t m, int64_t n, \
+                                                           size_t *dev, size_t *host) {            \
+        return gpusvd::gesvj_size<T>("gpusvd_" #X "gesvj_bufferSize", h, jobu, jobv, m, n, 1, dev, \
+                                     host);                                                        \
+    }                                                                                              \
+    GPUSVD_API gpusvdStatus_t gpusvd_##X##gesvj_batched(                                           \
+        gpusvdHandle_t h, gpusvdJob_t jobu, gpusvdJob_t jobv, int64_t m, int64_t n, T *A,          \
+        int64_t lda, int64_t sA, T *S, int64_t sS, T *U, int64_t ldu, int64_t sU, T *V,            \
+        int64_t ldv, int64_t sV, int64_t batch, int *info) {                                       \
+        return gpusvd::gesvj_entry<T>("gpusvd_" #X "gesvj_batched", Form::Host, true, h, jobu,     \
+                                      jobv, m, n, A, lda, sA, S, sS, U, ldu, sU, V, ldv, sV,       \
+                                      batch, info);                                                \
+    }                                                                                              \
+    GPUSVD_API gpusvdStatus_t gpusvd_##X##gesvj_batched_gpu(                                       \
+        gpusvdHandle_t h, gpusvdJob_t jobu, gpusvdJob_t jobv, int64_t m, int64_t n, T *A,          \
+        int64_t lda, int64_t sA, T *S, int64_t sS, T *U, int64_t ldu, int64_t sU, T *V,            \
+        int64_t ldv, int64_t sV, int64_t batch, int *info) {                                       \
+        return gpusvd::gesvj_entry<T>("gpusvd_" #X "gesvj_batched_gpu", Form::Device, true, h,     \
+                                      jobu, jobv, m, n, A, lda, sA, S, sS, U, ldu, sU, V, ldv, sV, \
+                                      batch, info);                                                \
+    }                                                                                              \
+    GPUSVD_API gpusvdStatus_t gpusvd_##X##gesvj_batched_bufferSize(                                \
+        gpusvdHandle_t h, gpusvdJob_t jobu, gpusvdJob_t jobv, int64_t m, int64_t n, int64_t batch, \
+        size_t *dev, size_t *host) {                                                               \
+        return gpusvd::gesvj_size<T>("gpusvd_" #X "gesvj_batched_bufferSize", h, jobu, jobv, m, n, \
+                                     batch, dev, host);                                            \
     }
 
 extern "C" {
