@@ -1,0 +1,27 @@
+// Operation counts used for the GFLOP, GFLOP/s and floor columns (nominal; stated once here):
+//   geqrf (m >= n)      2mn^2 - 2n^3/3                     (LAWN 41)
+//   orgqr (m x k, k)    2mk^2 - 2k^3/3                     (LAWN 41, n = k)
+//   gesvj / gesvdj      sweeps * n(n-1)/2 * (8m + 6n)      per column pair: dot 2m, rotation of
+//                       the two columns of A 6m, of V 6n; an upper bound, as converged pairs are
+//                       skipped. sweeps: the library's own count (LAPACK work(4) or
+//                       cusolverDnXgesvdjGetSweeps), mean over a batch
+//   geev                10n^3 values only, 26n^3 with right vectors (Golub & Van Loan: real
+//                       Schur form T only 10n^3, T and Q 25n^3; back-substitution ~n^3)
+//   bdsdc               values 20n^2 (dqds); vectors 8n^3/3 (divide and conquer, no deflation)
+//   gesdd n x n, U, VT  21n^3 (Golub & Van Loan R-SVD count at m = n)
+//   pca                 2mn (centre) + geqrf + gesdd(n x n) [+ orgqr + 2mnk for the scores]
+// Bytes: each input read once and each output written once (the bandwidth floor).
+#pragma once
+
+namespace bench {
+
+inline double geqrf_flops(double m, double n) {
+    return m >= n ? 2 * m * n * n - 2 * n * n * n / 3 : 2 * n * m * m - 2 * m * m * m / 3;
+}
+inline double orgqr_flops(double m, double k) { return 2 * m * k * k - 2 * k * k * k / 3; }
+inline double jacobi_flops(double sweeps, double m, double n, bool v) {
+    return sweeps * n * (n - 1) / 2 * (8 * m + (v ? 6 * n : 0));
+}
+inline double geev_flops(double n, bool vectors) { return (vectors ? 26.0 : 10.0) * n * n * n; }
+
+}  // namespace bench

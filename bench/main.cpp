@@ -1,0 +1,197 @@
+// gpusvd-bench: gpusvd vs LAPACKE (CPU backend overhead) and, when built with CUDA and a GPU is
+// present, gpusvd's `_gpu` forms vs cuSOLVER vs LAPACK on the host CPUs, in one run.
+//
+//   gpusvd-bench [--quick] [--reps N] [--filter SUBSTRING] [--csv FILE] [--budget SECONDS]
+//                [--gesvdj-sizes N1,N2,...] [--no-gpu] [--no-host]
+#include <dlfcn.h>
+#include <omp.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "bench.hpp"
+#include "lapack_ref.hpp"
+#include "matgen.hpp"
+
+namespace bench {
+
+void fill_random(double *p, size_t n, uint64_t seed) { gpusvd_util::fill_uniform(p, n, seed); }
+void fill_random(float *p, size_t n, uint64_t seed) { gpusvd_util::fill_uniform(p, n, seed); }
+
+Ceilings measure_host_ceilings(bool quick) {
+    Ceilings c;
+    const int n = quick ? 512 : 2000;
+    const auto A = random_vector<double>(size_t(n) * n, 1),
+               B = random_vector<double>(size_t(n) * n, 2);
+    std::vector<double> C(size_t(n) * n);
+    const Stat g = time_host(
+        Budget{3, 5.0}, [] {},
+        [&] {
+            ref::gemm(n, n, n, A.data(), n, B.data(), n, C.data(), n);
+            return true;
+        });
+    if (g.ok()) c.gflops = 2.0 * n * n * n / (g.ms * 1e6);
+    const size_t bytes = size_t(quick ? 64 : 512) << 20;
+    std::vector<char> src(bytes, 1), dst(bytes, 2);
+    const Stat m = time_host(
+        Budget{3, 5.0}, [] {},
+        [&] {
+            std::memcpy(dst.data(), src.data(), bytes);
+            return true;
+        });
+    if (m.ok()) c.gbs = 2.0 * double(bytes) / (m.ms * 1e6);
+    return c;
+}
+
+}  // namespace bench
+
+namespace {
+
+void usage(std::FILE *f) {
+    std::fprintf(f,
+                 "usage: gpusvd-bench [--quick] [--reps N] [--filter SUBSTRING] [--csv FILE]\n"
+                 "                    [--budget SECONDS] [--gesvdj-sizes N1,N2,...] [--no-gpu]\n"
+                 "                    [--no-host]\n"
+                 "  --quick          small sizes (whole run < 30 s on 2 cores)\n"
+                 "  --reps N         timed runs per measurement after one warm-up (default 5);\n"
+                 "                   the median is reported\n"
+                 "  --filter S       only rows whose \"table case size\" contains S (tables are\n"
+                 "                   cpu:<routine> and gpu:<routine>, e.g. --filter gpu: )\n"
+                 "  --csv FILE       also write every row to FILE\n"
+                 "  --budget S       stop repeating a measurement after S seconds (default 20,\n"
+                 "                   quick 5); a warm-up longer than S/2 is the only sample\n"
+                 "  --gesvdj-sizes   single-matrix Jacobi sizes of the GPU table (default\n"
+                 "                   1024,2048; quick 256)\n"
+                 "  --no-gpu         skip the cuSOLVER/GPU tables\n"
+                 "  --no-host        skip the host-LAPACK column of the GPU tables\n");
+}
+
+bool parse_sizes(const char *s, std::vector<int64_t> *out) {
+    out->clear();
+    while (*s) {
+        char *end = nullptr;
+        const long long v = std::strtoll(s, &end, 10);
+        if (end == s || v <= 0) return false;
+        out->push_back(v);
+        s = end;
+        if (*s == ',')
+            ++s;
+        else if (*s)
+            return false;
+    }
+    return !out->empty();
+}
+
+std::string cpu_model() {
+    std::ifstream f("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(f, line))
+        if (line.rfind("model name", 0) == 0) {
+            const size_t c = line.find(':');
+            return c == std::string::npos ? line : line.substr(c + 2);
+        }
+    return "unknown CPU";
+}
+
+const char *openblas_config() {
+    using F = char *(*)(void);
+    static F f = reinterpret_cast<F>(dlsym(RTLD_DEFAULT, "openblas_get_config"));
+    return f ? f() : "not OpenBLAS";
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    bench::Options o;
+    bool budget_set = false, sizes_set = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        auto value = [&]() -> const char * {
+            if (i + 1 >= argc) {
+                std::fprintf(stderr, "gpusvd-bench: %s needs a value\n", a.c_str());
+                std::exit(2);
+            }
+            return argv[++i];
+        };
+        if (a == "--quick") {
+            o.quick = true;
+        } else if (a == "--reps") {
+            o.reps = std::atoi(value());
+            if (o.reps < 1) {
+                std::fprintf(stderr, "gpusvd-bench: --reps must be >= 1\n");
+                return 2;
+            }
+        } else if (a == "--filter") {
+            o.filter = value();
+        } else if (a == "--csv") {
+            o.csv = value();
+        } else if (a == "--budget") {
+            o.budget_s = std::atof(value());
+            budget_set = true;
+            if (!(o.budget_s > 0)) {
+                std::fprintf(stderr, "gpusvd-bench: --budget must be > 0\n");
+                return 2;
+            }
+        } else if (a == "--gesvdj-sizes") {
+            if (!parse_sizes(value(), &o.gesvdj_n)) {
+                std::fprintf(stderr, "gpusvd-bench: --gesvdj-sizes wants N1,N2,... (N > 0)\n");
+                return 2;
+            }
+            sizes_set = true;
+        } else if (a == "--no-gpu") {
+            o.gpu = false;
+        } else if (a == "--no-host") {
+            o.host_on_gpu_rows = false;
+        } else if (a == "--help" || a == "-h") {
+            usage(stdout);
+            return 0;
+        } else {
+            std::fprintf(stderr, "gpusvd-bench: unknown argument %s\n", a.c_str());
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (!budget_set && o.quick) o.budget_s = 5.0;
+    if (!sizes_set)
+        o.gesvdj_n = o.quick ? std::vector<int64_t>{256} : std::vector<int64_t>{1024, 2048};
+
+    std::printf(
+        "gpusvd-bench: gpusvd %s, %s sizes, median of %d runs after a warm-up, budget %g s "
+        "per measurement%s%s\n",
+        gpusvdGetVersionString(), o.quick ? "quick" : "full", o.reps, o.budget_s,
+        o.filter.empty() ? "" : ", filter ", o.filter.c_str());
+    std::printf("build: %s\n", gpusvdGetBuildInfo());
+    std::printf("host: %s, %d OpenMP threads, OpenBLAS %d threads (%s)\n", cpu_model().c_str(),
+                omp_get_max_threads(), bench::ref::get_blas_threads(), openblas_config());
+    const bench::Ceilings host = bench::measure_host_ceilings(o.quick);
+    std::printf(
+        "host ceilings (floor column of the CPU tables): dgemm %.1f GFLOP/s, memcpy "
+        "%.1f GB/s (read + write)\n",
+        host.gflops, host.gbs);
+
+    bool gpu = false;
+#ifdef GPUSVD_BENCH_CUDA
+    std::string gpu_desc;
+    gpu = o.gpu && bench::gpu_present(&gpu_desc);
+    std::printf("GPU: %s\n", gpu_desc.empty() ? "not used (--no-gpu)" : gpu_desc.c_str());
+#else
+    std::printf("GPU: bench built without CUDA (GPUSVD_ENABLE_CUDA=OFF): no cuSOLVER rows\n");
+#endif
+    std::fflush(stdout);
+
+    bench::Report rep(o);
+    int rc = bench::run_cpu_rows(o, rep, host);
+#ifdef GPUSVD_BENCH_CUDA
+    if (gpu && bench::run_cusolver_rows(o, rep, host) != 0) rc = 1;
+#endif
+    (void)gpu;
+    if (!rep.write_csv()) rc = 1;
+    if (rep.any_failed()) rc = 1;
+    std::printf("\n%s\n", rc ? "gpusvd-bench: FAILED (see errors/MISMATCH above)"
+                             : "gpusvd-bench: all rows ran and agree");
+    return rc;
+}

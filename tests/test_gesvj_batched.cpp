@@ -1,0 +1,189 @@
+// gpusvd_Xgesvj_batched: every matrix of a batch is factorized accurately, strides and leading
+// dimensions are respected, a NaN/Inf matrix affects only itself.
+#include "test_common.hpp"
+
+using namespace gpusvd_test;
+
+namespace {
+
+constexpr double kSvdThreshold = 50.0;
+
+template <typename T>
+class GesvjBatchedTest : public ::testing::Test {
+protected:
+    Handle h;
+};
+TYPED_TEST_SUITE(GesvjBatchedTest, Precisions, PrecisionName);
+
+/// A batch of `batch` matrices m x n with padded leading dimensions and strides; matrix b gets
+/// a different spectrum type. `bad` >= 0 puts a NaN (or Inf) into that matrix.
+template <typename T>
+void run_batch(gpusvdHandle_t h, int64_t m, int64_t n, int64_t batch, int64_t bad, bool use_inf,
+               bool tight) {
+    const int64_t k = std::min(m, n);
+    const int64_t lda = tight ? m : m + 1, ldu = tight ? m : m + 2, ldv = tight ? n : n + 1;
+    const int64_t sA = lda * n + (tight ? 0 : 5), sS = k + (tight ? 0 : 3),
+                  sU = ldu * k + (tight ? 0 : 2), sV = ldv * k + (tight ? 0 : 7);
+    const T pad = sentinel<T>();
+    Rng rng(uint64_t(1000 + m * 31 + n));
+
+    std::vector<std::vector<T>> orig(sz(batch));
+    std::vector<T> A(sz(sA * batch), pad), S(sz(sS * batch), pad),
+        U(sz(sU * batch), pad), V(sz(sV * batch), pad);
+    const auto &modes = all_sigma_modes();
+    for (int64_t b = 0; b < batch; ++b) {
+        orig[sz(b)] = (b % 3 == 0) ? gaussian<T>(rng, m, n)
+                                       : prescribed_sv<T>(rng, m, n,
+                                                          modes[sz(b) % modes.size()], 1e4);
+        if (b == bad) orig[sz(b)][sz((m * n) / 2)] =
+            use_inf ? std::numeric_limits<T>::infinity() : nan_v<T>();
+        for (int64_t j = 0; j < n; ++j)
+            for (int64_t i = 0; i < m; ++i)
+                A[sz(b * sA + i + j * lda)] = orig[sz(b)][sz(i + j * m)];
+    }
+    std::vector<int> info(sz(batch), -777);
+    GPUSVD_ASSERT_OK(h, Api<T>::gesvj_batched(h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, m, n, A.data(),
+                                              lda, sA, S.data(), sS, U.data(), ldu, sU, V.data(),
+                                              ldv, sV, batch, info.data()));
+    for (int64_t b = 0; b < batch; ++b) {
+        SCOPED_TRACE(testing::Message() << "matrix " << b << " of " << batch);
+        const T *Sb = S.data() + b * sS, *Ub = U.data() + b * sU, *Vb = V.data() + b * sV;
+        if (b == bad) {
+            EXPECT_EQ(info[sz(b)], GPUSVD_INFO_NONFINITE);
+            EXPECT_TRUE(all_nan(k, 1, Sb, k));
+            EXPECT_TRUE(all_nan(m, k, Ub, ldu));
+            EXPECT_TRUE(all_nan(n, k, Vb, ldv));
+        } else {
+            const std::vector<T> &A0 = orig[sz(b)];
+            EXPECT_EQ(info[sz(b)], 0);
+            EXPECT_TRUE(is_sorted_desc_nonneg(k, Sb));
+            EXPECT_LT(svd_residual(m, n, A0.data(), m, Sb, Ub, ldu, Vb, ldv), kSvdThreshold);
+            EXPECT_LT(orthogonality(m, k, Ub, ldu), kSvdThreshold);
+            EXPECT_LT(orthogonality(n, k, Vb, ldv), kSvdThreshold);
+            const std::vector<T> Sref = ref_singular_values(m, n, A0.data(), m);
+            EXPECT_LT(sv_compare(k, Sb, Sref.data()), kSvdThreshold);
+        }
+        // Nothing between the matrices was written.
+        EXPECT_TRUE(padding_intact(m, k, Ub, ldu, pad));
+        EXPECT_TRUE(padding_intact(n, k, Vb, ldv, pad));
+        for (int64_t i = k; i < sS; ++i) EXPECT_EQ(Sb[i], pad);
+        for (int64_t i = ldu * k; i < sU; ++i) EXPECT_EQ(Ub[i], pad);
+        for (int64_t i = ldv * k; i < sV; ++i) EXPECT_EQ(Vb[i], pad);
+        for (int64_t i = lda * n; i < sA; ++i) EXPECT_EQ(A[sz(b * sA + i)], pad);
+    }
+}
+
+TYPED_TEST(GesvjBatchedTest, PaddedStrides) {
+    using T = TypeParam;
+    for (auto mn : {std::pair<int64_t, int64_t>{17, 11}, {11, 17}, {8, 8}, {1, 5}, {5, 1}, {1, 1}}) {
+        SCOPED_TRACE(testing::Message() << mn.first << " x " << mn.second);
+        run_batch<T>(this->h, mn.first, mn.second, 7, -1, false, false);
+    }
+}
+
+TYPED_TEST(GesvjBatchedTest, TightStrides) {
+    using T = TypeParam;
+    for (auto mn : {std::pair<int64_t, int64_t>{13, 9}, {9, 13}, {6, 6}}) {
+        SCOPED_TRACE(testing::Message() << mn.first << " x " << mn.second);
+        run_batch<T>(this->h, mn.first, mn.second, 5, -1, false, true);
+    }
+}
+
+TYPED_TEST(GesvjBatchedTest, NonFiniteMatrixIsolated) {
+    using T = TypeParam;
+    run_batch<T>(this->h, 12, 7, 6, 2, false, false);  // NaN in matrix 2
+    run_batch<T>(this->h, 7, 12, 6, 0, true, false);   // Inf in matrix 0
+    run_batch<T>(this->h, 9, 9, 4, 3, false, true);    // NaN in the last matrix
+}
+
+TYPED_TEST(GesvjBatchedTest, ManySmallMatrices) {
+    using T = TypeParam;
+    run_batch<T>(this->h, 4, 3, 64, -1, false, false);
+}
+
+TYPED_TEST(GesvjBatchedTest, BatchOfOneAcceptsZeroStrides) {
+    // Strides are only constrained when there is more than one matrix.
+    using T = TypeParam;
+    Rng rng(11);
+    const int64_t m = 10, n = 6;
+    const std::vector<T> A0 = gaussian<T>(rng, m, n);
+    std::vector<T> A = A0, S(n), U(m * n), V(n * n);
+    int info = -1;
+    GPUSVD_ASSERT_OK(this->h, Api<T>::gesvj_batched(this->h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, m, n,
+                                                    A.data(), m, 0, S.data(), 0, U.data(), m, 0,
+                                                    V.data(), n, 0, 1, &info));
+    EXPECT_EQ(info, 0);
+    EXPECT_LT(svd_residual(m, n, A0.data(), m, S.data(), U.data(), m, V.data(), n), kSvdThreshold);
+}
+
+TYPED_TEST(GesvjBatchedTest, ValuesOnlyMatchesVectors) {
+    using T = TypeParam;
+    Rng rng(12);
+    const int64_t m = 9, n = 14, k = 9, batch = 5;
+    const std::vector<T> A0 = gaussian<T>(rng, m, n * batch);  // batch matrices side by side
+    std::vector<T> A = A0, S(sz(k * batch)), S2(sz(k * batch));
+    std::vector<int> info(batch, -1);
+    GPUSVD_ASSERT_OK(this->h, Api<T>::gesvj_batched(this->h, GPUSVD_JOB_NOVEC, GPUSVD_JOB_NOVEC, m,
+                                                    n, A.data(), m, m * n, S.data(), k, nullptr, 0,
+                                                    0, nullptr, 0, 0, batch, info.data()));
+    for (int b = 0; b < batch; ++b) {
+        EXPECT_EQ(info[sz(b)], 0);
+        const std::vector<T> Sref = ref_singular_values(m, n, A0.data() + b * m * n, m);
+        EXPECT_LT(sv_compare(k, S.data() + b * k, Sref.data()), kSvdThreshold);
+    }
+    // Only U: V not referenced.
+    A = A0;
+    std::vector<T> U(sz(m * k * batch));
+    GPUSVD_ASSERT_OK(this->h, Api<T>::gesvj_batched(this->h, GPUSVD_JOB_VEC, GPUSVD_JOB_NOVEC, m,
+                                                    n, A.data(), m, m * n, S2.data(), k, U.data(),
+                                                    m, m * k, nullptr, 0, 0, batch, info.data()));
+    for (int b = 0; b < batch; ++b) {
+        EXPECT_EQ(info[sz(b)], 0);
+        EXPECT_LT(sv_compare(k, S2.data() + b * k, S.data() + b * k), kSvdThreshold);
+        EXPECT_LT(orthogonality(m, k, U.data() + b * m * k, m), kSvdThreshold);
+    }
+}
+
+TYPED_TEST(GesvjBatchedTest, JacobiStatsAreBatchMaximum) {
+    using T = TypeParam;
+    Rng rng(13);
+    const int64_t m = 20, n = 12, batch = 3;
+    // matrix 0 has orthogonal columns already (a confirming sweep suffices), the others random.
+    std::vector<T> A0(sz(m * n * batch));
+    random_orthonormal(rng, m, n, A0.data(), m);
+    for (int64_t j = 0; j < n; ++j)  // distinct column norms
+        for (int64_t i = 0; i < m; ++i) A0[sz(i + j * m)] *= T(n - j);
+    gaussian(rng, m, n * (batch - 1), A0.data() + m * n, m);
+    std::vector<T> A = A0, S(sz(n * batch));
+    std::vector<int> info(batch, -1);
+    GPUSVD_ASSERT_OK(this->h, Api<T>::gesvj_batched(this->h, GPUSVD_JOB_NOVEC, GPUSVD_JOB_NOVEC, m,
+                                                    n, A.data(), m, m * n, S.data(), n, nullptr, 0,
+                                                    0, nullptr, 0, 0, batch, info.data()));
+    int sweeps_batch = 0;
+    double off_batch = -1;
+    GPUSVD_ASSERT_OK(this->h, gpusvdGetJacobiStats(this->h, &sweeps_batch, &off_batch));
+
+    int max_single = 0;
+    double max_off = 0;
+    for (int64_t b = 0; b < batch; ++b) {
+        std::vector<T> Ab(A0.begin() + b * m * n, A0.begin() + (b + 1) * m * n), Sb(n);
+        int inf1 = -1;
+        GPUSVD_ASSERT_OK(this->h, Api<T>::gesvj(this->h, GPUSVD_JOB_NOVEC, GPUSVD_JOB_NOVEC, m, n,
+                                                Ab.data(), m, Sb.data(), nullptr, 0, nullptr, 0,
+                                                &inf1));
+        EXPECT_EQ(inf1, 0);
+        int sw = 0;
+        double off = 0;
+        GPUSVD_ASSERT_OK(this->h, gpusvdGetJacobiStats(this->h, &sw, &off));
+        max_single = std::max(max_single, sw);
+        max_off = std::max(max_off, off);
+        if (b == 0) {
+            EXPECT_LE(sw, 2) << "orthogonal columns need at most a confirming sweep";
+        }
+    }
+    EXPECT_EQ(sweeps_batch, max_single);
+    EXPECT_EQ(off_batch, max_off);
+    EXPECT_GE(sweeps_batch, 2);
+}
+
+}  // namespace
