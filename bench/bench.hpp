@@ -52,6 +52,7 @@ public:
                    const std::string &foot = "");
     bool write_csv() const;
     bool any_failed() const { return failed_; }
+    size_t rows() const { return all_.size(); }
     void fail() { failed_ = true; }
 
 private:

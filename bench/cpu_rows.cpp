@@ -38,7 +38,9 @@ template <class T>
 std::vector<T> nans(size_t n) {
     return std::vector<T>(n, std::numeric_limits<T>::quiet_NaN());
 }
-std::string dims(int64_t m, int64_t n) { return std::to_string(m) + "x" + std::to_string(n); }
+std::string dims(int64_t m, int64_t n) {
+    return std::to_string(m) + "x" + std::to_string(n);
+}
 std::string bdims(int64_t b, int64_t m, int64_t n) {
     return std::to_string(b) + " x " + dims(m, n);
 }

@@ -18,10 +18,14 @@ namespace bench {
 inline double geqrf_flops(double m, double n) {
     return m >= n ? 2 * m * n * n - 2 * n * n * n / 3 : 2 * n * m * m - 2 * m * m * m / 3;
 }
-inline double orgqr_flops(double m, double k) { return 2 * m * k * k - 2 * k * k * k / 3; }
+inline double orgqr_flops(double m, double k) {
+    return 2 * m * k * k - 2 * k * k * k / 3;
+}
 inline double jacobi_flops(double sweeps, double m, double n, bool v) {
     return sweeps * n * (n - 1) / 2 * (8 * m + (v ? 6 * n : 0));
 }
-inline double geev_flops(double n, bool vectors) { return (vectors ? 26.0 : 10.0) * n * n * n; }
+inline double geev_flops(double n, bool vectors) {
+    return (vectors ? 26.0 : 10.0) * n * n * n;
+}
 
 }  // namespace bench

@@ -36,8 +36,9 @@ gpusvdStatus_t geev_entry(const char *name, Form form, gpusvdHandle_t h, gpusvdJ
         zero_info(info, batch);
         return GPUSVD_STATUS_SUCCESS;
     }
-    return run_cpu_batch(h, name, batch, cpu::geev_bytes<T>(wv, n), [&](int64_t b, void *ws) {
-        info[b] = cpu::geev<T>(wv, n, A + b * sA, lda, wr + b * sW, wi + b * sW,
+    const cpu::GeevPlan plan = cpu::geev_plan<T>(wv, n);
+    return run_cpu_batch(h, name, batch, plan.bytes, [&](int64_t b, void *ws) {
+        info[b] = cpu::geev<T>(plan, A + b * sA, lda, wr + b * sW, wi + b * sW,
                                wv ? VR + b * sVR : nullptr, ldvr, ws);
     });
 }
@@ -50,7 +51,7 @@ gpusvdStatus_t geev_size(const char *name, gpusvdHandle_t h, gpusvdJob_t jobvr, 
     if (!a.ok()) return a.status();
     const bool work = n > 0 && batch > 0;
     set_sizes(dev, host, 0,
-              work ? batch_bytes(cpu::geev_bytes<T>(jobvr == GPUSVD_JOB_VEC, n), batch) : 0);
+              work ? batch_bytes(cpu::geev_plan<T>(jobvr == GPUSVD_JOB_VEC, n).bytes, batch) : 0);
     return GPUSVD_STATUS_SUCCESS;
 }
 

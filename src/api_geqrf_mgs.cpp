@@ -34,8 +34,9 @@ gpusvdStatus_t geqrf_entry(const char *name, Form form, bool batched, gpusvdHand
         zero_info(info, batch);
         return GPUSVD_STATUS_SUCCESS;
     }
-    return run_cpu_batch(h, name, batch, cpu::geqrf_bytes<T>(m, n), [&](int64_t b, void *ws) {
-        info[b] = cpu::geqrf<T>(m, n, A + b * sA, lda, R + b * sR, ldr, ws);
+    const cpu::GeqrfPlan plan = cpu::geqrf_plan<T>(m, n);
+    return run_cpu_batch(h, name, batch, plan.bytes, [&](int64_t b, void *ws) {
+        info[b] = cpu::geqrf<T>(plan, A + b * sA, lda, R + b * sR, ldr, ws);
     });
 }
 
@@ -47,7 +48,7 @@ gpusvdStatus_t geqrf_size(const char *name, gpusvdHandle_t h, gpusvdOrth_t orth,
     a.lapack_int("m", m).lapack_int("n", n);
     if (!a.ok()) return a.status();
     const bool work = m > 0 && n > 0 && batch > 0;
-    set_sizes(dev, host, 0, work ? batch_bytes(cpu::geqrf_bytes<T>(m, n), batch) : 0);
+    set_sizes(dev, host, 0, work ? batch_bytes(cpu::geqrf_plan<T>(m, n).bytes, batch) : 0);
     return GPUSVD_STATUS_SUCCESS;
 }
 

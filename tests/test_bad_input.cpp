@@ -44,7 +44,9 @@ template <typename T>
 struct GesvjArgs {
     gpusvdHandle_t h;
     bool batched;
-    gpusvdJob_t jobu = GPUSVD_JOB_VEC, jobv = GPUSVD_JOB_VEC;
+    // Enum arguments are kept as int (a C caller may pass any int; loading an out-of-range
+    // value through a C++ enum lvalue would be UB in the test itself).
+    int jobu = GPUSVD_JOB_VEC, jobv = GPUSVD_JOB_VEC;
     int64_t m = 5, n = 3, lda = 6, ldu = 5, ldv = 4, batch = 2;
     int64_t sA = 6 * 3, sS = 3, sU = 5 * 3, sV = 4 * 3;
     std::vector<T> A = random_vec<T>(64, 1), S = sentinels<T>(16), U = sentinels<T>(64),
@@ -59,9 +61,9 @@ struct GesvjArgs {
     }
     gpusvdStatus_t call() {
         if (batched)
-            return Api<T>::gesvj_batched(h, jobu, jobv, m, n, pA, lda, sA, pS, sS, pU, ldu, sU, pV,
+            return Api<T>::gesvj_batched(h, gpusvdJob_t(jobu), gpusvdJob_t(jobv), m, n, pA, lda, sA, pS, sS, pU, ldu, sU, pV,
                                          ldv, sV, batch, pinfo);
-        return Api<T>::gesvj(h, jobu, jobv, m, n, pA, lda, pS, pU, ldu, pV, ldv, pinfo);
+        return Api<T>::gesvj(h, gpusvdJob_t(jobu), gpusvdJob_t(jobv), m, n, pA, lda, pS, pU, ldu, pV, ldv, pinfo);
     }
     std::vector<unsigned char> state() const {
         std::vector<unsigned char> s;
@@ -75,7 +77,7 @@ template <typename T>
 struct GeqrfArgs {
     gpusvdHandle_t h;
     bool batched;
-    gpusvdOrth_t orth = GPUSVD_ORTH_MGS2;
+    int orth = GPUSVD_ORTH_MGS2;
     int64_t m = 5, n = 3, lda = 6, ldr = 4, batch = 2, sA = 18, sR = 12;
     std::vector<T> A = random_vec<T>(64, 2), R = sentinels<T>(64);
     std::vector<int> info = std::vector<int>(4, -777);
@@ -88,9 +90,9 @@ struct GeqrfArgs {
     }
     gpusvdStatus_t call() {
         if (batched)
-            return Api<T>::geqrf_mgs_batched(h, orth, m, n, pA, lda, sA, pR, ldr, sR, batch,
+            return Api<T>::geqrf_mgs_batched(h, gpusvdOrth_t(orth), m, n, pA, lda, sA, pR, ldr, sR, batch,
                                              pinfo);
-        return Api<T>::geqrf_mgs(h, orth, m, n, pA, lda, pR, ldr, pinfo);
+        return Api<T>::geqrf_mgs(h, gpusvdOrth_t(orth), m, n, pA, lda, pR, ldr, pinfo);
     }
     std::vector<unsigned char> state() const {
         std::vector<unsigned char> s;
@@ -102,7 +104,7 @@ struct GeqrfArgs {
 template <typename T>
 struct GeevArgs {
     gpusvdHandle_t h;
-    gpusvdJob_t jobvr = GPUSVD_JOB_VEC;
+    int jobvr = GPUSVD_JOB_VEC;
     int64_t n = 4, lda = 5, sA = 20, sW = 4, ldvr = 4, sVR = 16, batch = 2;
     std::vector<T> A = random_vec<T>(64, 3), wr = sentinels<T>(16), wi = sentinels<T>(16),
                    VR = sentinels<T>(64);
@@ -113,7 +115,7 @@ struct GeevArgs {
     GeevArgs(gpusvdHandle_t handle, bool) : h(handle) {}
     std::string name() const { return std::string("gpusvd_") + prec<T>() + "geev_batched"; }
     gpusvdStatus_t call() {
-        return Api<T>::geev_batched(h, jobvr, n, pA, lda, sA, pwr, pwi, sW, pVR, ldvr, sVR, batch,
+        return Api<T>::geev_batched(h, gpusvdJob_t(jobvr), n, pA, lda, sA, pwr, pwi, sW, pVR, ldvr, sVR, batch,
                                     pinfo);
     }
     std::vector<unsigned char> state() const {
@@ -127,8 +129,7 @@ struct GeevArgs {
 template <typename T>
 struct BdsvdArgs {
     gpusvdHandle_t h;
-    gpusvdUplo_t uplo = GPUSVD_UPPER;
-    gpusvdJob_t jobz = GPUSVD_JOB_VEC;
+    int uplo = GPUSVD_UPPER, jobz = GPUSVD_JOB_VEC;
     int64_t n = 4, ldu = 5, ldvt = 4;
     std::vector<T> d = random_vec<T>(8, 4), e = random_vec<T>(8, 5), U = sentinels<T>(32),
                    VT = sentinels<T>(32);
@@ -139,7 +140,7 @@ struct BdsvdArgs {
     BdsvdArgs(gpusvdHandle_t handle, bool) : h(handle) {}
     std::string name() const { return std::string("gpusvd_") + prec<T>() + "bdsvd"; }
     gpusvdStatus_t call() {
-        return Api<T>::bdsvd(h, uplo, jobz, n, pd, pe, pU, ldu, pVT, ldvt, pinfo);
+        return Api<T>::bdsvd(h, gpusvdUplo_t(uplo), gpusvdJob_t(jobz), n, pd, pe, pU, ldu, pVT, ldvt, pinfo);
     }
     std::vector<unsigned char> state() const {
         std::vector<unsigned char> s;
@@ -191,9 +192,10 @@ void expect_status(gpusvdHandle_t h, bool batched, const char *what,
     if (expected != GPUSVD_STATUS_SUCCESS) {
         EXPECT_TRUE(a.state() == before) << a.name() << " (" << what << ") changed an output";
         EXPECT_NE(msg.find(a.name()), std::string::npos) << "message names the routine: " << msg;
-        if (arg_in_message)
+        if (arg_in_message) {
             EXPECT_NE(msg.find(arg_in_message), std::string::npos)
                 << "message names '" << arg_in_message << "': " << msg;
+        }
     }
 }
 
@@ -220,8 +222,8 @@ TYPED_TEST(BadInputTest, Gesvj) {
         gpusvdHandle_t h = this->h;
         expect_status<A>(h, b, "valid", [](A &) {}, OK);
         expect_status<A>(h, b, "NULL handle", [](A &a) { a.h = nullptr; }, INVALID, "handle");
-        expect_status<A>(h, b, "jobu = 7", [](A &a) { a.jobu = (gpusvdJob_t)7; }, INVALID, "jobu");
-        expect_status<A>(h, b, "jobv = -1", [](A &a) { a.jobv = (gpusvdJob_t)-1; }, INVALID, "jobv");
+        expect_status<A>(h, b, "jobu = 7", [](A &a) { a.jobu = 7; }, INVALID, "jobu");
+        expect_status<A>(h, b, "jobv = -1", [](A &a) { a.jobv = -1; }, INVALID, "jobv");
         expect_status<A>(h, b, "m < 0", [](A &a) { a.m = -1; }, INVALID, "-1");
         expect_status<A>(h, b, "n < 0", [](A &a) { a.n = -2; }, INVALID, "-2");
         expect_status<A>(h, b, "lda < m", [](A &a) { a.lda = 4; }, INVALID, "lda");
@@ -345,8 +347,8 @@ TYPED_TEST(BadInputTest, GeqrfMgs) {
         expect_status<A>(h, b, "valid", [](A &) {}, OK);
         expect_status<A>(h, b, "valid m < n", [](A &a) { a.m = 3, a.n = 5, a.lda = 3, a.ldr = 3, a.sA = 15, a.sR = 15; }, OK);
         expect_status<A>(h, b, "NULL handle", [](A &a) { a.h = nullptr; }, INVALID, "handle");
-        expect_status<A>(h, b, "orth = 7", [](A &a) { a.orth = (gpusvdOrth_t)7; }, INVALID, "orth");
-        expect_status<A>(h, b, "orth = -1", [](A &a) { a.orth = (gpusvdOrth_t)-1; }, INVALID, "orth");
+        expect_status<A>(h, b, "orth = 7", [](A &a) { a.orth = 7; }, INVALID, "orth");
+        expect_status<A>(h, b, "orth = -1", [](A &a) { a.orth = -1; }, INVALID, "orth");
         expect_status<A>(h, b, "m < 0", [](A &a) { a.m = -1; }, INVALID, "m");
         expect_status<A>(h, b, "n < 0", [](A &a) { a.n = -1; }, INVALID, "n");
         expect_status<A>(h, b, "lda < m", [](A &a) { a.lda = 4; }, INVALID, "lda");
@@ -406,7 +408,7 @@ TYPED_TEST(BadInputTest, GeevBatched) {
     const bool b = true;
     expect_status<A>(h, b, "valid", [](A &) {}, OK);
     expect_status<A>(h, b, "NULL handle", [](A &a) { a.h = nullptr; }, INVALID, "handle");
-    expect_status<A>(h, b, "jobvr = 7", [](A &a) { a.jobvr = (gpusvdJob_t)7; }, INVALID, "jobvr");
+    expect_status<A>(h, b, "jobvr = 7", [](A &a) { a.jobvr = 7; }, INVALID, "jobvr");
     expect_status<A>(h, b, "n < 0", [](A &a) { a.n = -1; }, INVALID, "n");
     expect_status<A>(h, b, "batchCount < 0", [](A &a) { a.batch = -1; }, INVALID, "batchCount");
     expect_status<A>(h, b, "lda < n", [](A &a) { a.lda = 3, a.sA = 12; }, INVALID, "lda");
@@ -464,8 +466,8 @@ TYPED_TEST(BadInputTest, Bdsvd) {
     const bool b = false;
     expect_status<A>(h, b, "valid", [](A &) {}, OK);
     expect_status<A>(h, b, "NULL handle", [](A &a) { a.h = nullptr; }, INVALID, "handle");
-    expect_status<A>(h, b, "uplo = 7", [](A &a) { a.uplo = (gpusvdUplo_t)7; }, INVALID, "uplo");
-    expect_status<A>(h, b, "jobz = 2", [](A &a) { a.jobz = (gpusvdJob_t)2; }, INVALID, "jobz");
+    expect_status<A>(h, b, "uplo = 7", [](A &a) { a.uplo = 7; }, INVALID, "uplo");
+    expect_status<A>(h, b, "jobz = 2", [](A &a) { a.jobz = 2; }, INVALID, "jobz");
     expect_status<A>(h, b, "n < 0", [](A &a) { a.n = -4; }, INVALID, "-4");
     expect_status<A>(h, b, "ldu < n", [](A &a) { a.ldu = 3; }, INVALID, "ldu");
     expect_status<A>(h, b, "ldvt < n", [](A &a) { a.ldvt = 3; }, INVALID, "ldvt");

@@ -82,6 +82,18 @@ TYPED_TEST(GeqrfMgsTest, RandomShapes) {
         }
 }
 
+TYPED_TEST(GeqrfMgsTest, AllSmallShapes) {
+    using T = TypeParam;
+    Rng rng(29);
+    for (int64_t m = 1; m <= 9; ++m)
+        for (int64_t n = 1; n <= 9; ++n)
+            for (gpusvdOrth_t o : kOrths) {
+                SCOPED_TRACE(testing::Message() << orth_name(o) << " " << m << " x " << n);
+                const std::vector<T> A = gaussian<T>(rng, m, n);
+                check_qr<T>(this->h, o, m, n, A, 0);
+            }
+}
+
 TYPED_TEST(GeqrfMgsTest, PrescribedConditioning) {
     using T = TypeParam;
     Rng rng(22);

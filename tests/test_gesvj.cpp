@@ -100,6 +100,18 @@ TYPED_TEST(GesvjTest, RandomShapes) {
     }
 }
 
+TYPED_TEST(GesvjTest, AllSmallShapes) {
+    // Every shape up to 9 x 9: edge cases of blocking/pairing in future kernels.
+    using T = TypeParam;
+    Rng rng(102);
+    for (int64_t m = 1; m <= 9; ++m)
+        for (int64_t n = 1; n <= 9; ++n) {
+            SCOPED_TRACE(testing::Message() << m << " x " << n);
+            const std::vector<T> A = gaussian<T>(rng, m, n);
+            check_gesvj<T>(this->h, m, n, A);
+        }
+}
+
 TYPED_TEST(GesvjTest, PrescribedSpectra) {
     using T = TypeParam;
     Rng rng(202);

@@ -182,7 +182,7 @@ TYPED_TEST(GesvjBatchedTest, JacobiStatsAreBatchMaximum) {
         }
     }
     EXPECT_EQ(sweeps_batch, max_single);
-    EXPECT_EQ(off_batch, max_off);
+    EXPECT_NEAR(off_batch, max_off, 1e-3 * max_off);
     EXPECT_GE(sweeps_batch, 2);
 }
 

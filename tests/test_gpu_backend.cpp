@@ -58,29 +58,40 @@ struct DevBuf {
     }
 };
 
+struct FormResult {
+    const char *name;
+    gpusvdStatus_t status;
+    std::string message;  // gpusvdGetErrorMessage right after the call
+};
+
 /// Calls every `_gpu` form once with valid arguments on the given arrays (host or device
 /// pointers) and returns the statuses in a fixed order.
 template <typename T>
-std::vector<std::pair<const char *, gpusvdStatus_t>> call_all_gpu_forms(gpusvdHandle_t h, T *A,
-                                                                        T *B, T *C, T *D,
-                                                                        int *info) {
+std::vector<FormResult> call_all_gpu_forms(gpusvdHandle_t h, T *A, T *B, T *C, T *D, int *info) {
     // A: 64 elements, B: 64, C: 64, D: 64; info: 4 ints. m = 6, n = 4, batch = 2.
     const auto V = GPUSVD_JOB_VEC;
-    std::vector<std::pair<const char *, gpusvdStatus_t>> out;
-    out.emplace_back("gesvj_gpu", Api<T>::gesvj_gpu(h, V, V, 6, 4, A, 6, B, C, 6, D, 4, info));
-    out.emplace_back("gesvj_batched_gpu",
+    std::vector<FormResult> out;
+    struct Recorder {
+        gpusvdHandle_t h;
+        std::vector<FormResult> &out;
+        void emplace_back(const char *name, gpusvdStatus_t st) {
+            out.push_back(FormResult{name, st, gpusvdGetErrorMessage(h)});
+        }
+    } rec{h, out};
+    rec.emplace_back("gesvj_gpu", Api<T>::gesvj_gpu(h, V, V, 6, 4, A, 6, B, C, 6, D, 4, info));
+    rec.emplace_back("gesvj_batched_gpu",
                      Api<T>::gesvj_batched_gpu(h, V, V, 6, 4, A, 6, 24, B, 4, C, 6, 24, D, 4, 16,
                                                2, info));
-    out.emplace_back("geqrf_mgs_gpu",
+    rec.emplace_back("geqrf_mgs_gpu",
                      Api<T>::geqrf_mgs_gpu(h, GPUSVD_ORTH_MGS2, 6, 4, A, 6, B, 4, info));
-    out.emplace_back("geqrf_mgs_batched_gpu",
+    rec.emplace_back("geqrf_mgs_batched_gpu",
                      Api<T>::geqrf_mgs_batched_gpu(h, GPUSVD_ORTH_MGS, 6, 4, A, 6, 24, B, 4, 16, 2,
                                                    info));
-    out.emplace_back("geev_batched_gpu", Api<T>::geev_batched_gpu(h, V, 4, A, 4, 16, B, C, 4, D, 4,
+    rec.emplace_back("geev_batched_gpu", Api<T>::geev_batched_gpu(h, V, 4, A, 4, 16, B, C, 4, D, 4,
                                                                   16, 2, info));
-    out.emplace_back("bdsvd_gpu",
+    rec.emplace_back("bdsvd_gpu",
                      Api<T>::bdsvd_gpu(h, GPUSVD_UPPER, V, 4, A, B, C, 4, D, 4, info));
-    out.emplace_back("pca_gpu", Api<T>::pca_gpu(h, 6, 4, A, 6, 2, B, 4, C, D, 6, D + 32, info));
+    rec.emplace_back("pca_gpu", Api<T>::pca_gpu(h, 6, 4, A, 6, 2, B, 4, C, D, 6, D + 32, info));
     return out;
 }
 
@@ -121,9 +132,9 @@ TYPED_TEST(GpuBackendTest, WithoutDeviceEverythingSaysNoDevice) {
     std::vector<int> info(4, -777);
     for (const auto &r : call_all_gpu_forms<T>(h, A.data(), B.data(), C.data(), D.data(),
                                                info.data())) {
-        EXPECT_EQ(r.second, GPUSVD_STATUS_NO_DEVICE) << r.first;
-        const std::string msg = gpusvdGetErrorMessage(h);
-        EXPECT_NE(msg.find(r.first), std::string::npos) << "message names the routine: " << msg;
+        EXPECT_EQ(r.status, GPUSVD_STATUS_NO_DEVICE) << r.name;
+        EXPECT_NE(r.message.find(r.name), std::string::npos)
+            << "message names the routine: " << r.message;
     }
     for (const auto *v : {&A, &B, &C, &D}) EXPECT_TRUE(all_equal(*v, sentinel<T>()));
     for (int i : info) EXPECT_EQ(i, -777);
@@ -186,10 +197,10 @@ TYPED_TEST(GpuBackendTest, WithDeviceFormsWithoutKernelsSayNotSupported) {
     ASSERT_TRUE(A.p && B.p && C.p && D.p && info.p);
     for (const auto &r : call_all_gpu_forms<T>(h, A.as<T>(), B.as<T>(), C.as<T>(), D.as<T>(),
                                                info.as<int>())) {
-        if (has_kernel(r.first)) {
-            EXPECT_EQ(r.second, GPUSVD_STATUS_SUCCESS) << r.first << ": " << gpusvdGetErrorMessage(h);
+        if (has_kernel(r.name)) {
+            EXPECT_EQ(r.status, GPUSVD_STATUS_SUCCESS) << r.name << ": " << r.message;
         } else {
-            EXPECT_EQ(r.second, GPUSVD_STATUS_NOT_SUPPORTED) << r.first;
+            EXPECT_EQ(r.status, GPUSVD_STATUS_NOT_SUPPORTED) << r.name << ": " << r.message;
         }
     }
     EXPECT_EQ(rt.sync_(), 0);

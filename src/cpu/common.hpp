@@ -28,13 +28,10 @@ private:
     size_t off_ = 0;
 };
 
+/// Whether a (m x n) holds NaN or Inf. Every routine screens its input with this before LAPACK
+/// sees it, so it must stay cheap next to the factorization (see scan.cpp).
 template <class T>
-bool has_nonfinite(int64_t m, int64_t n, const T *a, int64_t lda) {
-    for (int64_t j = 0; j < n; ++j)
-        for (int64_t i = 0; i < m; ++i)
-            if (!std::isfinite(a[i + j * lda])) return true;
-    return false;
-}
+bool has_nonfinite(int64_t m, int64_t n, const T *a, int64_t lda);
 
 template <class T>
 void fill_nan(int64_t m, int64_t n, T *a, int64_t lda) {

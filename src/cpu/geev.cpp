@@ -14,30 +14,33 @@ template <class T>
 lapack_int lwork_for(bool want_vr, int64_t n) {
     const lapack_int ni = static_cast<lapack_int>(n), ld = std::max<lapack_int>(1, ni);
     T q = 0, dummy = 0;
-    lapack::geev(want_vr ? 'V' : 'N', ni, &dummy, ld, &dummy, &dummy, &dummy, want_vr ? ld : 1,
-                 &q, -1);
+    lapack::geev(want_vr ? 'V' : 'N', ni, &dummy, ld, &dummy, &dummy, &dummy, want_vr ? ld : 1, &q,
+                 -1);
     return std::max(lapack::query_size(q), lapack_int(1));
 }
 
 }  // namespace
 
 template <class T>
-size_t geev_bytes(bool want_vr, int64_t n) {
+GeevPlan geev_plan(bool want_vr, int64_t n) {
+    GeevPlan p{want_vr, n, lwork_for<T>(want_vr, n), 0};
     Bump b;
-    b.take<T>(lwork_for<T>(want_vr, n));
-    return b.bytes();
+    b.take<T>(p.lwork);
+    p.bytes = b.bytes();
+    return p;
 }
 
 template <class T>
-int geev(bool want_vr, int64_t n, T *A, int64_t lda, T *wr, T *wi, T *VR, int64_t ldvr,
-         void *work) {
+int geev(const GeevPlan &plan, T *A, int64_t lda, T *wr, T *wi, T *VR, int64_t ldvr, void *work) {
+    const bool want_vr = plan.want_vr;
+    const int64_t n = plan.n;
     if (has_nonfinite(n, n, A, lda)) {
         fill_nan(n, 1, wr, n);
         fill_nan(n, 1, wi, n);
         if (want_vr) fill_nan(n, n, VR, ldvr);
         return GPUSVD_INFO_NONFINITE;
     }
-    const lapack_int lwork = lwork_for<T>(want_vr, n);
+    const lapack_int lwork = plan.lwork;
     T *w = static_cast<T *>(work);
     T dummy = 0;
     return static_cast<int>(lapack::geev(
@@ -45,9 +48,9 @@ int geev(bool want_vr, int64_t n, T *A, int64_t lda, T *wr, T *wi, T *VR, int64_
         want_vr ? VR : &dummy, static_cast<lapack_int>(want_vr ? ldvr : 1), w, lwork));
 }
 
-#define GPUSVD_INSTANTIATE(T)                    \
-    template size_t geev_bytes<T>(bool, int64_t); \
-    template int geev<T>(bool, int64_t, T *, int64_t, T *, T *, T *, int64_t, void *);
+#define GPUSVD_INSTANTIATE(T)                      \
+    template GeevPlan geev_plan<T>(bool, int64_t); \
+    template int geev<T>(const GeevPlan &, T *, int64_t, T *, T *, T *, int64_t, void *);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)
 #undef GPUSVD_INSTANTIATE

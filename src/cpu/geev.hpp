@@ -6,12 +6,19 @@
 
 namespace gpusvd::cpu {
 
+/// Sizes of one problem, worked out once per call.
+struct GeevPlan {
+    bool want_vr;
+    int64_t n;
+    int lwork;
+    size_t bytes;
+};
+
 template <class T>
-size_t geev_bytes(bool want_vr, int64_t n);
+GeevPlan geev_plan(bool want_vr, int64_t n);
 
 /// A destroyed; VR may be null when !want_vr. Returns info.
 template <class T>
-int geev(bool want_vr, int64_t n, T *A, int64_t lda, T *wr, T *wi, T *VR, int64_t ldvr,
-         void *work);
+int geev(const GeevPlan &plan, T *A, int64_t lda, T *wr, T *wi, T *VR, int64_t ldvr, void *work);
 
 }  // namespace gpusvd::cpu

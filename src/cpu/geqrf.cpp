@@ -17,75 +17,68 @@ lapack_int lwork_for(int64_t m, int64_t n) {
     const lapack_int mi = static_cast<lapack_int>(m), ni = static_cast<lapack_int>(n);
     const lapack_int k = std::min(mi, ni), ld = std::max<lapack_int>(1, mi);
     T q1 = 0, q2 = 0, dummy = 0;
-    lapack::geqrf(mi, ni, &dummy, ld, &dummy, &q1, -1);
+    lapack::geqrfp(mi, ni, &dummy, ld, &dummy, &q1, -1);
     lapack::orgqr(mi, k, k, &dummy, ld, &dummy, &q2, -1);
     return std::max({lapack::query_size(q1), lapack::query_size(q2), lapack_int(1)});
 }
 
 template <class T>
 struct GeqrfWork {
-    T *tau, *colnorm, *lapack;
-    lapack_int lwork;
+    T *tau, *lapack;
 };
 
 template <class T>
-GeqrfWork<T> layout(Bump &b, int64_t m, int64_t n) {
+GeqrfWork<T> layout(Bump &b, int64_t m, int64_t n, lapack_int lwork) {
     GeqrfWork<T> w;
     w.tau = b.take<T>(std::min(m, n));
-    w.colnorm = b.take<T>(n);
-    w.lwork = lwork_for<T>(m, n);
-    w.lapack = b.take<T>(w.lwork);
+    w.lapack = b.take<T>(lwork);
     return w;
 }
 
-// 2-norm without overflow or harmful underflow (scaled sum of squares, as LAPACK's ?lassq).
+// 2-norm without overflow or harmful underflow: scale by the largest entry (one division).
 template <class T>
 T norm2(int64_t m, const T *x) {
-    T scale = 0, ssq = 1;
-    for (int64_t i = 0; i < m; ++i) {
-        const T a = std::abs(x[i]);
-        if (a == 0) continue;
-        if (scale < a) {
-            ssq = 1 + ssq * (scale / a) * (scale / a);
-            scale = a;
-        } else {
-            ssq += (a / scale) * (a / scale);
-        }
-    }
-    return scale * std::sqrt(ssq);
+    T amax = 0;
+    for (int64_t i = 0; i < m; ++i) amax = std::max(amax, std::abs(x[i]));
+    if (amax == 0 || !std::isfinite(amax)) return amax;
+    const T inv = 1 / amax;
+    T ssq = 0;
+    for (int64_t i = 0; i < m; ++i) ssq += (x[i] * inv) * (x[i] * inv);
+    return amax * std::sqrt(ssq);
 }
 
 }  // namespace
 
 template <class T>
-size_t geqrf_bytes(int64_t m, int64_t n) {
+GeqrfPlan geqrf_plan(int64_t m, int64_t n) {
+    GeqrfPlan p{m, n, lwork_for<T>(m, n), 0};
     Bump b;
-    layout<T>(b, m, n);
-    return b.bytes();
+    layout<T>(b, m, n, p.lwork);
+    p.bytes = b.bytes();
+    return p;
 }
 
 template <class T>
-int geqrf(int64_t m, int64_t n, T *A, int64_t lda, T *R, int64_t ldr, void *work) {
-    const int64_t k = std::min(m, n);
+int geqrf(const GeqrfPlan &plan, T *A, int64_t lda, T *R, int64_t ldr, void *work) {
+    const int64_t m = plan.m, n = plan.n, k = std::min(m, n);
     if (has_nonfinite(m, n, A, lda)) {
         fill_nan(m, k, A, lda);
         fill_nan(k, n, R, ldr);
         return GPUSVD_INFO_NONFINITE;
     }
     Bump b(work);
-    const GeqrfWork<T> w = layout<T>(b, m, n);
-    for (int64_t j = 0; j < n; ++j) w.colnorm[j] = norm2(m, A + j * lda);
-
+    const GeqrfWork<T> w = layout<T>(b, m, n, plan.lwork);
     const lapack_int mi = static_cast<lapack_int>(m), ni = static_cast<lapack_int>(n);
     const lapack_int ki = static_cast<lapack_int>(k), ld = static_cast<lapack_int>(lda);
-    lapack::geqrf(mi, ni, A, ld, w.tau, w.lapack, w.lwork);
+    lapack::geqrfp(mi, ni, A, ld, w.tau, w.lapack, plan.lwork);
     for (int64_t j = 0; j < n; ++j)
         for (int64_t i = 0; i < k; ++i) R[i + j * ldr] = i <= j ? A[i + j * lda] : T(0);
-    lapack::orgqr(mi, ki, ki, A, ld, w.tau, w.lapack, w.lwork);
+    lapack::orgqr(mi, ki, ki, A, ld, w.tau, w.lapack, plan.lwork);
 
-    // Householder gives R(j,j) of either sign: flip row j of R and column j of Q together.
+    // ?geqrfp already makes R(j,j) >= 0 (no extra pass over Q); the flip below is a safeguard.
     // A column whose part orthogonal to the previous ones is at most m * eps * ||a_j|| is
     // declared dependent (R(j,j) = 0); its Householder Q column already completes Q.
+    // ||a_j|| = ||R(0:j, j)|| since Q is orthonormal: O(n^2) instead of another pass over A.
     const T thresh = static_cast<T>(m) * std::numeric_limits<T>::epsilon();
     int info = 0;
     for (int64_t j = 0; j < k; ++j) {
@@ -93,7 +86,7 @@ int geqrf(int64_t m, int64_t n, T *A, int64_t lda, T *R, int64_t ldr, void *work
             for (int64_t c = j; c < n; ++c) R[j + c * ldr] = -R[j + c * ldr];
             for (int64_t i = 0; i < m; ++i) A[i + j * lda] = -A[i + j * lda];
         }
-        if (R[j + j * ldr] <= thresh * w.colnorm[j]) {
+        if (R[j + j * ldr] <= thresh * norm2(j + 1, R + j * ldr)) {
             R[j + j * ldr] = 0;
             if (!info) info = static_cast<int>(j + 1);
         }
@@ -101,9 +94,9 @@ int geqrf(int64_t m, int64_t n, T *A, int64_t lda, T *R, int64_t ldr, void *work
     return info;
 }
 
-#define GPUSVD_INSTANTIATE(T)                                 \
-    template size_t geqrf_bytes<T>(int64_t, int64_t);         \
-    template int geqrf<T>(int64_t, int64_t, T *, int64_t, T *, int64_t, void *);
+#define GPUSVD_INSTANTIATE(T)                           \
+    template GeqrfPlan geqrf_plan<T>(int64_t, int64_t); \
+    template int geqrf<T>(const GeqrfPlan &, T *, int64_t, T *, int64_t, void *);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)
 #undef GPUSVD_INSTANTIATE

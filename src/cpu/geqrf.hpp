@@ -1,4 +1,4 @@
-// CPU QR with explicit Q (Householder ?geqrf + ?orgqr, signs fixed so R(j,j) >= 0).
+// CPU QR with explicit Q (Householder ?geqrfp, which makes R(j,j) >= 0, + ?orgqr).
 #pragma once
 
 #include <cstddef>
@@ -6,11 +6,19 @@
 
 namespace gpusvd::cpu {
 
+/// Sizes of one m x n problem, worked out once per call (LAPACK workspace queries are not free
+/// next to a 10 x 10 QR).
+struct GeqrfPlan {
+    int64_t m, n;
+    int lwork;     // elements of ?geqrf/?orgqr WORK
+    size_t bytes;  // workspace of one matrix
+};
+
 template <class T>
-size_t geqrf_bytes(int64_t m, int64_t n);
+GeqrfPlan geqrf_plan(int64_t m, int64_t n);
 
 /// Q overwrites the first min(m,n) columns of A; R is min(m,n) x n. Returns info.
 template <class T>
-int geqrf(int64_t m, int64_t n, T *A, int64_t lda, T *R, int64_t ldr, void *work);
+int geqrf(const GeqrfPlan &plan, T *A, int64_t lda, T *R, int64_t ldr, void *work);
 
 }  // namespace gpusvd::cpu

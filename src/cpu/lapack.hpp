@@ -30,6 +30,16 @@ inline lapack_int geqrf(lapack_int m, lapack_int n, double *a, lapack_int lda, d
     return LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, m, n, a, lda, tau, work, lwork);
 }
 
+/// QR with R(j,j) >= 0 (Householder vectors from ?larfgp).
+inline lapack_int geqrfp(lapack_int m, lapack_int n, float *a, lapack_int lda, float *tau,
+                         float *work, lapack_int lwork) {
+    return LAPACKE_sgeqrfp_work(LAPACK_COL_MAJOR, m, n, a, lda, tau, work, lwork);
+}
+inline lapack_int geqrfp(lapack_int m, lapack_int n, double *a, lapack_int lda, double *tau,
+                         double *work, lapack_int lwork) {
+    return LAPACKE_dgeqrfp_work(LAPACK_COL_MAJOR, m, n, a, lda, tau, work, lwork);
+}
+
 inline lapack_int orgqr(lapack_int m, lapack_int n, lapack_int k, float *a, lapack_int lda,
                         const float *tau, float *work, lapack_int lwork) {
     return LAPACKE_sorgqr_work(LAPACK_COL_MAJOR, m, n, k, a, lda, tau, work, lwork);
