@@ -65,13 +65,6 @@ size_t pca_bytes(int64_t m, int64_t n, int64_t k) {
 template <class T>
 int pca(int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *components, int64_t ldc,
         T *variance, T *scores, int64_t lds, T *mean, void *work) {
-    if (has_nonfinite(m, n, X, ldx)) {
-        fill_nan(n, k, components, ldc);
-        fill_nan(k, 1, variance, k);
-        fill_nan(m, k, scores, lds);
-        fill_nan(n, 1, mean, n);
-        return GPUSVD_INFO_NONFINITE;
-    }
     Bump b(work);
     const PcaWork<T> w = layout<T>(b, m, n, k);
     const bool tall = m > n;
@@ -80,6 +73,14 @@ int pca(int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *components,
         const T *x = X + j * ldx;
         double sum = 0;  // double accumulation keeps float means accurate for large m
         for (int64_t i = 0; i < m; ++i) sum += x[i];
+        // A NaN/Inf makes the sum non-finite, so the NaN/Inf screen costs no extra pass.
+        if (!std::isfinite(sum) && has_nonfinite(m, 1, x, ldx)) {
+            fill_nan(n, k, components, ldc);
+            fill_nan(k, 1, variance, k);
+            fill_nan(m, k, scores, lds);
+            fill_nan(n, 1, mean, n);
+            return GPUSVD_INFO_NONFINITE;
+        }
         const T mu = static_cast<T>(sum / static_cast<double>(m));
         w.mean[j] = mu;
         for (int64_t i = 0; i < m; ++i) w.xc[i + j * m] = x[i] - mu;
