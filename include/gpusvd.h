@@ -115,7 +115,8 @@ GPUSVD_API gpusvdStatus_t gpusvdSetWorkspace(gpusvdHandle_t handle, void *device
 /** Jacobi convergence tolerance: columns i, j count as orthogonal when
  *  |a_i^T a_j| <= tol * ||a_i|| * ||a_j||. 0 restores the default, sqrt(max(m,n)) * eps (eps =
  *  unit roundoff of the precision). Must be 0 or in (0, 1). The CPU backend (LAPACK ?gesvj)
- *  cannot go below 2 eps and uses max(tol, 2 eps). */
+ *  cannot go below 2 eps and uses max(tol, 2 eps) with LAPACK's own stopping test, which can end
+ *  with the largest |cos| of the last sweep up to about sqrt(n) * tol (see offNorm). */
 GPUSVD_API gpusvdStatus_t gpusvdSetJacobiTolerance(gpusvdHandle_t handle, double tol);
 
 /** Maximum number of Jacobi sweeps, >= 1 (default 30). The CPU backend (LAPACK ?gesvj) always

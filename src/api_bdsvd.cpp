@@ -28,7 +28,8 @@ gpusvdStatus_t bdsvd_entry(const char *name, Form form, gpusvdHandle_t h, gpusvd
     if (wv) {
         a.lapack_int("ldu", ldu).lapack_int("ldvt", ldvt);
         // ?bdsdc indexes its 3n^2 + 4n workspace with 32-bit integers.
-        a.lapack_int("3 n^2 + 4 n (LAPACK ?bdsdc workspace)", sat_mul(3 * n + 4, n));
+        a.lapack_int("3 n^2 + 4 n (LAPACK ?bdsdc workspace)",
+                     sat_mul(sat_add(sat_mul(3, n), 4), n));
     }
     if (!a.ok()) return a.status();
     if (n == 0) {

@@ -46,6 +46,12 @@ inline int64_t sat_mul(int64_t a, int64_t b) {
     return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
 }
 
+/// a + b, saturated at INT64_MAX.
+inline int64_t sat_add(int64_t a, int64_t b) {
+    int64_t r;
+    return __builtin_add_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
 /// Whether the device-memory form was called.
 enum class Form { Host, Device };
 
