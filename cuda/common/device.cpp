@@ -29,12 +29,12 @@ const DeviceStatus &device_status() {
         const int cc = p.major * 10 + p.minor;
         if (cc < GPUSVD_MIN_CUDA_ARCH) {
             std::snprintf(s.description, sizeof s.description,
-                          "no usable GPU (%s is sm_%d; this build needs sm_%d or newer)", p.name,
+                          "no usable GPU (%.120s is sm_%d; this build needs sm_%d or newer)", p.name,
                           cc, GPUSVD_MIN_CUDA_ARCH);
             return;
         }
         s.usable = true;
-        std::snprintf(s.description, sizeof s.description, "%s (sm_%d, %.1f GiB, device %d of %d)",
+        std::snprintf(s.description, sizeof s.description, "%.120s (sm_%d, %.1f GiB, device %d of %d)",
                       p.name, cc, p.totalGlobalMem / 1073741824.0, dev, count);
     });
     return s;

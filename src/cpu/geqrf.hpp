@@ -1,4 +1,4 @@
-// CPU QR with explicit Q (Householder ?geqrfp, which makes R(j,j) >= 0, + ?orgqr).
+// CPU QR with explicit Q (Householder ?geqrf or ?geqrfp + ?orgqr, R(j,j) >= 0).
 #pragma once
 
 #include <cstddef>
@@ -10,6 +10,7 @@ namespace gpusvd::cpu {
 /// next to a 10 x 10 QR).
 struct GeqrfPlan {
     int64_t m, n;
+    bool positive;  // ?geqrfp (R(j,j) >= 0 directly) instead of ?geqrf + sign flips
     int lwork;     // elements of ?geqrf/?orgqr WORK
     size_t bytes;  // workspace of one matrix
 };
