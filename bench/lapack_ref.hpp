@@ -1,60 +1,26 @@
 // The reference side of the CPU tables: the LAPACKE calls doing the same work as gpusvd's CPU
-// backend, as overloads on the element type (the _work forms, workspace allocated outside the
-// timed region), and OpenBLAS thread control.
+// backend (the _work forms, workspace allocated outside the timed region), and OpenBLAS thread
+// control.
 #pragma once
 
-#include <cblas.h>
 #include <dlfcn.h>
-#include <lapacke.h>
 #include <omp.h>
 
 #include <algorithm>
 #include <cstdint>
 
+#include "cpu/lapack.hpp"
+
 namespace bench::ref {
 
-#define BENCH_REF(T, X)                                                                            \
-    inline lapack_int gesvj(char ja, char ju, char jv, lapack_int m, lapack_int n, T *a,           \
-                            lapack_int lda, T *sva, lapack_int mv, T *v, lapack_int ldv, T *work,  \
-                            lapack_int lwork) {                                                    \
-        return LAPACKE_##X##gesvj_work(LAPACK_COL_MAJOR, ja, ju, jv, m, n, a, lda, sva, mv, v,     \
-                                       ldv, work, lwork);                                          \
-    }                                                                                              \
-    inline lapack_int geqrf(lapack_int m, lapack_int n, T *a, lapack_int lda, T *tau, T *work,     \
-                            lapack_int lwork) {                                                    \
-        return LAPACKE_##X##geqrf_work(LAPACK_COL_MAJOR, m, n, a, lda, tau, work, lwork);          \
-    }                                                                                              \
-    inline lapack_int orgqr(lapack_int m, lapack_int n, lapack_int k, T *a, lapack_int lda,        \
-                            const T *tau, T *work, lapack_int lwork) {                             \
-        return LAPACKE_##X##orgqr_work(LAPACK_COL_MAJOR, m, n, k, a, lda, tau, work, lwork);       \
-    }                                                                                              \
-    inline lapack_int geev(char jvr, lapack_int n, T *a, lapack_int lda, T *wr, T *wi, T *vr,      \
-                           lapack_int ldvr, T *work, lapack_int lwork) {                           \
-        T vl = 0;                                                                                  \
-        return LAPACKE_##X##geev_work(LAPACK_COL_MAJOR, 'N', jvr, n, a, lda, wr, wi, &vl, 1, vr,   \
-                                      ldvr, work, lwork);                                          \
-    }                                                                                              \
-    inline lapack_int bdsdc(char uplo, char compq, lapack_int n, T *d, T *e, T *u, lapack_int ldu, \
-                            T *vt, lapack_int ldvt, T *work, lapack_int *iwork) {                  \
-        T q = 0;                                                                                   \
-        lapack_int iq = 0;                                                                         \
-        return LAPACKE_##X##bdsdc_work(LAPACK_COL_MAJOR, uplo, compq, n, d, e, u, ldu, vt, ldvt,   \
-                                       &q, &iq, work, iwork);                                      \
-    }                                                                                              \
-    inline void gemm(int m, int n, int k, const T *a, int lda, const T *b, int ldb, T *c,          \
-                     int ldc) {                                                                    \
-        cblas_##X##gemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, k, T(1), a, lda, b, ldb,  \
-                        T(0), c, ldc);                                                             \
-    }                                                                                              \
-    inline lapack_int gesdd(char jobz, lapack_int m, lapack_int n, T *a, lapack_int lda, T *s,     \
-                            T *u, lapack_int ldu, T *vt, lapack_int ldvt, T *work,                 \
-                            lapack_int lwork, lapack_int *iwork) {                                 \
-        return LAPACKE_##X##gesdd_work(LAPACK_COL_MAJOR, jobz, m, n, a, lda, s, u, ldu, vt, ldvt,  \
-                                       work, lwork, iwork);                                        \
-    }
-BENCH_REF(float, s)
-BENCH_REF(double, d)
-#undef BENCH_REF
+// The same thin LAPACKE wrappers the library's CPU backend calls (src/cpu/lapack.hpp).
+using gpusvd::lapack::bdsdc;
+using gpusvd::lapack::geev;
+using gpusvd::lapack::gemm;
+using gpusvd::lapack::geqrf;
+using gpusvd::lapack::gesdd;
+using gpusvd::lapack::gesvj;
+using gpusvd::lapack::orgqr;
 
 /// Workspace-query result as an element count.
 template <class T>

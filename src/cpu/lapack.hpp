@@ -1,6 +1,7 @@
-// Precision-generic names for the LAPACKE *_work routines the CPU backend uses, so each
-// algorithm is written once as a template. Column-major only; arguments are validated by the
-// caller, so LAPACK's xerbla is never reached.
+// Precision-generic names for the LAPACKE *_work routines (and the one cblas GEMM) the CPU
+// backend uses, so each algorithm is written once as a template; the benchmark's reference
+// side calls the same wrappers. Column-major only; arguments are validated by the caller, so
+// LAPACK's xerbla is never reached.
 #pragma once
 
 #include <cblas.h>
@@ -8,101 +9,57 @@
 
 namespace gpusvd::lapack {
 
-inline lapack_int gesvj(char joba, char jobu, char jobv, lapack_int m, lapack_int n, float *a,
-                        lapack_int lda, float *sva, lapack_int mv, float *v, lapack_int ldv,
-                        float *work, lapack_int lwork) {
-    return LAPACKE_sgesvj_work(LAPACK_COL_MAJOR, joba, jobu, jobv, m, n, a, lda, sva, mv, v, ldv,
-                               work, lwork);
-}
-inline lapack_int gesvj(char joba, char jobu, char jobv, lapack_int m, lapack_int n, double *a,
-                        lapack_int lda, double *sva, lapack_int mv, double *v, lapack_int ldv,
-                        double *work, lapack_int lwork) {
-    return LAPACKE_dgesvj_work(LAPACK_COL_MAJOR, joba, jobu, jobv, m, n, a, lda, sva, mv, v, ldv,
-                               work, lwork);
-}
+#define GPUSVD_LAPACK_WRAPPERS(T, X)                                                               \
+    inline lapack_int gesvj(char joba, char jobu, char jobv, lapack_int m, lapack_int n, T *a,     \
+                            lapack_int lda, T *sva, lapack_int mv, T *v, lapack_int ldv, T *work,  \
+                            lapack_int lwork) {                                                    \
+        return LAPACKE_##X##gesvj_work(LAPACK_COL_MAJOR, joba, jobu, jobv, m, n, a, lda, sva, mv,  \
+                                       v, ldv, work, lwork);                                       \
+    }                                                                                              \
+    inline lapack_int geqrf(lapack_int m, lapack_int n, T *a, lapack_int lda, T *tau, T *work,     \
+                            lapack_int lwork) {                                                    \
+        return LAPACKE_##X##geqrf_work(LAPACK_COL_MAJOR, m, n, a, lda, tau, work, lwork);          \
+    }                                                                                              \
+    /* QR with R(j,j) >= 0 (Householder vectors from ?larfgp). */                                  \
+    inline lapack_int geqrfp(lapack_int m, lapack_int n, T *a, lapack_int lda, T *tau, T *work,    \
+                             lapack_int lwork) {                                                   \
+        return LAPACKE_##X##geqrfp_work(LAPACK_COL_MAJOR, m, n, a, lda, tau, work, lwork);         \
+    }                                                                                              \
+    inline lapack_int orgqr(lapack_int m, lapack_int n, lapack_int k, T *a, lapack_int lda,        \
+                            const T *tau, T *work, lapack_int lwork) {                             \
+        return LAPACKE_##X##orgqr_work(LAPACK_COL_MAJOR, m, n, k, a, lda, tau, work, lwork);       \
+    }                                                                                              \
+    /* Right eigenvectors only (no VL). */                                                         \
+    inline lapack_int geev(char jobvr, lapack_int n, T *a, lapack_int lda, T *wr, T *wi, T *vr,    \
+                           lapack_int ldvr, T *work, lapack_int lwork) {                           \
+        T vl = 0;                                                                                  \
+        return LAPACKE_##X##geev_work(LAPACK_COL_MAJOR, 'N', jobvr, n, a, lda, wr, wi, &vl, 1, vr, \
+                                      ldvr, work, lwork);                                          \
+    }                                                                                              \
+    /* COMPQ = 'N' or 'I' only (no compact Q form). */                                             \
+    inline lapack_int bdsdc(char uplo, char compq, lapack_int n, T *d, T *e, T *u, lapack_int ldu, \
+                            T *vt, lapack_int ldvt, T *work, lapack_int *iwork) {                  \
+        T q = 0;                                                                                   \
+        lapack_int iq = 0;                                                                         \
+        return LAPACKE_##X##bdsdc_work(LAPACK_COL_MAJOR, uplo, compq, n, d, e, u, ldu, vt, ldvt,   \
+                                       &q, &iq, work, iwork);                                      \
+    }                                                                                              \
+    inline lapack_int gesdd(char jobz, lapack_int m, lapack_int n, T *a, lapack_int lda, T *s,     \
+                            T *u, lapack_int ldu, T *vt, lapack_int ldvt, T *work,                 \
+                            lapack_int lwork, lapack_int *iwork) {                                 \
+        return LAPACKE_##X##gesdd_work(LAPACK_COL_MAJOR, jobz, m, n, a, lda, s, u, ldu, vt, ldvt,  \
+                                       work, lwork, iwork);                                        \
+    }                                                                                              \
+    /* C = A * B, no transposes. */                                                                \
+    inline void gemm(int m, int n, int k, const T *a, int lda, const T *b, int ldb, T *c,          \
+                     int ldc) {                                                                    \
+        cblas_##X##gemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, k, T(1), a, lda, b, ldb,  \
+                        T(0), c, ldc);                                                             \
+    }
 
-inline lapack_int geqrf(lapack_int m, lapack_int n, float *a, lapack_int lda, float *tau,
-                        float *work, lapack_int lwork) {
-    return LAPACKE_sgeqrf_work(LAPACK_COL_MAJOR, m, n, a, lda, tau, work, lwork);
-}
-inline lapack_int geqrf(lapack_int m, lapack_int n, double *a, lapack_int lda, double *tau,
-                        double *work, lapack_int lwork) {
-    return LAPACKE_dgeqrf_work(LAPACK_COL_MAJOR, m, n, a, lda, tau, work, lwork);
-}
-
-/// QR with R(j,j) >= 0 (Householder vectors from ?larfgp).
-inline lapack_int geqrfp(lapack_int m, lapack_int n, float *a, lapack_int lda, float *tau,
-                         float *work, lapack_int lwork) {
-    return LAPACKE_sgeqrfp_work(LAPACK_COL_MAJOR, m, n, a, lda, tau, work, lwork);
-}
-inline lapack_int geqrfp(lapack_int m, lapack_int n, double *a, lapack_int lda, double *tau,
-                         double *work, lapack_int lwork) {
-    return LAPACKE_dgeqrfp_work(LAPACK_COL_MAJOR, m, n, a, lda, tau, work, lwork);
-}
-
-inline lapack_int orgqr(lapack_int m, lapack_int n, lapack_int k, float *a, lapack_int lda,
-                        const float *tau, float *work, lapack_int lwork) {
-    return LAPACKE_sorgqr_work(LAPACK_COL_MAJOR, m, n, k, a, lda, tau, work, lwork);
-}
-inline lapack_int orgqr(lapack_int m, lapack_int n, lapack_int k, double *a, lapack_int lda,
-                        const double *tau, double *work, lapack_int lwork) {
-    return LAPACKE_dorgqr_work(LAPACK_COL_MAJOR, m, n, k, a, lda, tau, work, lwork);
-}
-
-inline lapack_int geev(char jobvr, lapack_int n, float *a, lapack_int lda, float *wr, float *wi,
-                       float *vr, lapack_int ldvr, float *work, lapack_int lwork) {
-    float vl = 0;
-    return LAPACKE_sgeev_work(LAPACK_COL_MAJOR, 'N', jobvr, n, a, lda, wr, wi, &vl, 1, vr, ldvr,
-                              work, lwork);
-}
-inline lapack_int geev(char jobvr, lapack_int n, double *a, lapack_int lda, double *wr,
-                       double *wi, double *vr, lapack_int ldvr, double *work, lapack_int lwork) {
-    double vl = 0;
-    return LAPACKE_dgeev_work(LAPACK_COL_MAJOR, 'N', jobvr, n, a, lda, wr, wi, &vl, 1, vr, ldvr,
-                              work, lwork);
-}
-
-inline lapack_int bdsdc(char uplo, char compq, lapack_int n, float *d, float *e, float *u,
-                        lapack_int ldu, float *vt, lapack_int ldvt, float *work,
-                        lapack_int *iwork) {
-    float q = 0;
-    lapack_int iq = 0;
-    return LAPACKE_sbdsdc_work(LAPACK_COL_MAJOR, uplo, compq, n, d, e, u, ldu, vt, ldvt, &q, &iq,
-                               work, iwork);
-}
-inline lapack_int bdsdc(char uplo, char compq, lapack_int n, double *d, double *e, double *u,
-                        lapack_int ldu, double *vt, lapack_int ldvt, double *work,
-                        lapack_int *iwork) {
-    double q = 0;
-    lapack_int iq = 0;
-    return LAPACKE_dbdsdc_work(LAPACK_COL_MAJOR, uplo, compq, n, d, e, u, ldu, vt, ldvt, &q, &iq,
-                               work, iwork);
-}
-
-inline lapack_int gesdd(char jobz, lapack_int m, lapack_int n, float *a, lapack_int lda, float *s,
-                        float *u, lapack_int ldu, float *vt, lapack_int ldvt, float *work,
-                        lapack_int lwork, lapack_int *iwork) {
-    return LAPACKE_sgesdd_work(LAPACK_COL_MAJOR, jobz, m, n, a, lda, s, u, ldu, vt, ldvt, work,
-                               lwork, iwork);
-}
-inline lapack_int gesdd(char jobz, lapack_int m, lapack_int n, double *a, lapack_int lda,
-                        double *s, double *u, lapack_int ldu, double *vt, lapack_int ldvt,
-                        double *work, lapack_int lwork, lapack_int *iwork) {
-    return LAPACKE_dgesdd_work(LAPACK_COL_MAJOR, jobz, m, n, a, lda, s, u, ldu, vt, ldvt, work,
-                               lwork, iwork);
-}
-
-/// C = A * B (column-major, no transposes).
-inline void gemm(int m, int n, int k, const float *a, int lda, const float *b, int ldb, float *c,
-                 int ldc) {
-    cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c,
-                ldc);
-}
-inline void gemm(int m, int n, int k, const double *a, int lda, const double *b, int ldb,
-                 double *c, int ldc) {
-    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0, a, lda, b, ldb, 0.0, c,
-                ldc);
-}
+GPUSVD_LAPACK_WRAPPERS(float, s)
+GPUSVD_LAPACK_WRAPPERS(double, d)
+#undef GPUSVD_LAPACK_WRAPPERS
 
 /// LAPACK's workspace query result as an element count.
 template <class T>
