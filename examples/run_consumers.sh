@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Build and run the three consumers against an installed gpusvd: ./run_consumers.sh PREFIX
+# Build and run the consumers (C/pkg-config, CMake, dlopen, Fortran, Python) against an
+# installed gpusvd: ./run_consumers.sh PREFIX
 set -euo pipefail
 prefix=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,3 +22,10 @@ cmake --build "$work/cmake" >/dev/null
 echo "== dlopen + dlsym"
 cc "$here/dlopen/dlopen.c" -I"$prefix/include" -ldl -lm -o "$work/dlopen"
 "$work/dlopen"
+
+echo "== Fortran (ISO_C_BINDING)"
+gfortran "$here/fortran/svd.f90" -L"$libdir" -lgpusvd -o "$work/svd_f"
+"$work/svd_f"
+
+echo "== Python (ctypes)"
+python3 "$here/python/svd_ctypes.py"
