@@ -75,7 +75,9 @@ typedef enum { GPUSVD_UPPER = 0, GPUSVD_LOWER = 1 } gpusvdUplo_t;
 typedef enum { GPUSVD_ORTH_MGS = 0, GPUSVD_ORTH_MGS2 = 1 } gpusvdOrth_t;
 
 /** info value of a matrix holding NaN or Inf: it is not factorized and its outputs are NaN.
- *  (Positive info values keep LAPACK's per-routine meaning; 0 is success.) */
+ *  (Positive info values keep LAPACK's per-routine meaning; 0 is success. No other negative
+ *  value is ever returned: LAPACK rejecting an argument would be a gpusvd bug, reported as
+ *  GPUSVD_STATUS_INTERNAL_ERROR.) */
 #define GPUSVD_INFO_NONFINITE (-1)
 
 /* ------------------------------------------------------------------------------------------ */
@@ -95,8 +97,9 @@ GPUSVD_API gpusvdStatus_t gpusvdDestroy(gpusvdHandle_t handle);
  *  fallback); AUTO uses the CPU for it. */
 GPUSVD_API gpusvdStatus_t gpusvdSetBackend(gpusvdHandle_t handle, gpusvdBackend_t backend);
 
-/** The backend AUTO resolves to on this machine (CPU or GPU), or the one set explicitly.
- *  @param[out] resolved never AUTO. */
+/** The backend set explicitly, or for AUTO the one it resolves to on this machine: GPU when a
+ *  usable device is present, else CPU. (Under AUTO a routine without GPU kernels still runs on
+ *  the CPU.) @param[out] resolved never AUTO. */
 GPUSVD_API gpusvdStatus_t gpusvdGetBackend(gpusvdHandle_t handle, gpusvdBackend_t *resolved);
 
 /** Set the CUDA stream (a cudaStream_t passed as void*; NULL = legacy default stream) used by
@@ -119,8 +122,8 @@ GPUSVD_API gpusvdStatus_t gpusvdSetWorkspace(gpusvdHandle_t handle, void *device
  *  with the largest |cos| of the last sweep up to about sqrt(n) * tol (see offNorm). */
 GPUSVD_API gpusvdStatus_t gpusvdSetJacobiTolerance(gpusvdHandle_t handle, double tol);
 
-/** Maximum number of Jacobi sweeps, >= 1 (default 30). The CPU backend (LAPACK ?gesvj) always
- *  uses LAPACK's fixed limit of 30 sweeps. */
+/** Maximum number of Jacobi sweeps, in [1, 2^20] (default 30). The CPU backend (LAPACK
+ *  ?gesvj) always uses LAPACK's fixed limit of 30 sweeps. */
 GPUSVD_API gpusvdStatus_t gpusvdSetJacobiMaxSweeps(gpusvdHandle_t handle, int maxSweeps);
 
 /** Statistics of the last gesvj / gesvj_batched call on this handle (batched: the maximum over
@@ -182,8 +185,10 @@ GPUSVD_API gpusvdStatus_t gpusvd_dgesvj_gpu(gpusvdHandle_t handle, gpusvdJob_t j
                                             gpusvdJob_t jobv, int64_t m, int64_t n, double *A,
                                             int64_t lda, double *S, double *U, int64_t ldu,
                                             double *V, int64_t ldv, int *info);
-/** Workspace that gesvj needs on this handle's backend: @param[out] deviceBytes for the GPU
- *  path, @param[out] hostBytes for the CPU path (either may be NULL). */
+/** Workspace that gesvj needs: @param[out] deviceBytes for the GPU path, @param[out] hostBytes
+ *  for the CPU path (either may be NULL). Batched CPU workspace grows with the calling thread's
+ *  OpenMP thread count (one per-matrix layout per thread). Sizes beyond the CPU backend's limits
+ *  give NOT_SUPPORTED, as the call itself would. */
 GPUSVD_API gpusvdStatus_t gpusvd_sgesvj_bufferSize(gpusvdHandle_t handle, gpusvdJob_t jobu,
                                                    gpusvdJob_t jobv, int64_t m, int64_t n,
                                                    size_t *deviceBytes, size_t *hostBytes);
@@ -197,7 +202,9 @@ GPUSVD_API gpusvdStatus_t gpusvd_dgesvj_bufferSize(gpusvdHandle_t handle, gpusvd
  * S + b*strideS (k values), U + b*strideU (m x k, ldu), V + b*strideV (n x k, ldv), info[b].
  * Strides must keep matrices apart: strideA >= lda*n, strideS >= k, strideU >= ldu*k,
  * strideV >= ldv*k. info is an array of batchCount entries with gesvj's meanings.
- * The CPU backend runs matrices in parallel over all cores (OpenMP), OpenBLAS single-threaded.
+ * The CPU backend runs matrices in parallel over all cores (OpenMP); while it does, a pthread
+ * OpenBLAS is held single-threaded process-wide (restored when the last batched call ends), so
+ * other threads' large LAPACK calls run single-threaded meanwhile.
  */
 GPUSVD_API gpusvdStatus_t gpusvd_sgesvj_batched(gpusvdHandle_t handle, gpusvdJob_t jobu,
                                                 gpusvdJob_t jobv, int64_t m, int64_t n, float *A,
@@ -259,8 +266,9 @@ GPUSVD_API gpusvdStatus_t gpusvd_dgesvj_batched_bufferSize(gpusvdHandle_t handle
  *              orthogonal to columns 1..j-1 is at most m * eps * ||A(:,j)||. Such a column
  *              gets R(j,j) = 0 and a Q column that completes Q orthonormally.
  *              GPUSVD_INFO_NONFINITE: A holds NaN/Inf; Q and R are NaN.
- * The CPU backend uses Householder QR (LAPACK ?geqrf + ?orgqr) with signs fixed so R(j,j) >= 0
- * in both orth modes: its Q is orthonormal to O(eps), which meets both modes' bounds.
+ * The CPU backend uses Householder QR in both orth modes (LAPACK ?geqrf with the signs fixed
+ * afterwards, or ?geqrfp above 256 KiB, then ?orgqr): its Q is orthonormal to O(eps), which
+ * meets both modes' bounds.
  */
 GPUSVD_API gpusvdStatus_t gpusvd_sgeqrf_mgs(gpusvdHandle_t handle, gpusvdOrth_t orth, int64_t m,
                                             int64_t n, float *A, int64_t lda, float *R,
@@ -434,7 +442,7 @@ GPUSVD_API gpusvdStatus_t gpusvd_dbdsvd_bufferSize(gpusvdHandle_t handle, gpusvd
 /**
  * PCA of X (m samples x n features), mean-centred; the top k principal components.
  *
- * @param m,n          samples (m >= 2 unless m*n == 0) and features.
+ * @param m,n          samples (m >= 2 unless m, n or k is 0) and features.
  * @param X            m x n, ldx >= max(1,m). Not modified.
  * @param k            number of components, 0 <= k <= min(m,n).
  * @param components   n x k, ldc >= max(1,n): the principal axes (right singular vectors of the

@@ -7,6 +7,14 @@ namespace {
 
 constexpr bool kBdsvdOnGpu = false;  // GPU kernels: issue "GPU bidiagonal SVD"
 
+// LAPACK takes 32-bit integers and indexes ?bdsdc's 3n^2 + 4n workspace with them.
+inline void cpu_size_limits(Args &a, bool vectors, int64_t n) {
+    a.lapack_int("n", n);
+    if (vectors)
+        a.lapack_int("3 n^2 + 4 n (LAPACK ?bdsdc workspace)",
+                     sat_mul(sat_add(sat_mul(3, n), 4), n));
+}
+
 template <class T>
 gpusvdStatus_t bdsvd_entry(const char *name, Form form, gpusvdHandle_t h, gpusvdUplo_t uplo,
                            gpusvdJob_t jobz, int64_t n, T *d, T *e, T *U, int64_t ldu, T *VT,
@@ -24,13 +32,8 @@ gpusvdStatus_t bdsvd_entry(const char *name, Form form, gpusvdHandle_t h, gpusvd
         return a.status();
     }
     resolve_host_form(a, kBdsvdOnGpu);
-    a.lapack_int("n", n);
-    if (wv) {
-        a.lapack_int("ldu", ldu).lapack_int("ldvt", ldvt);
-        // ?bdsdc indexes its 3n^2 + 4n workspace with 32-bit integers.
-        a.lapack_int("3 n^2 + 4 n (LAPACK ?bdsdc workspace)",
-                     sat_mul(sat_add(sat_mul(3, n), 4), n));
-    }
+    cpu_size_limits(a, wv, n);
+    if (wv) a.lapack_int("ldu", ldu).lapack_int("ldvt", ldvt);
     if (!a.ok()) return a.status();
     if (n == 0) {
         *info = 0;
@@ -40,15 +43,15 @@ gpusvdStatus_t bdsvd_entry(const char *name, Form form, gpusvdHandle_t h, gpusvd
     void *ws = host_workspace(h, name, cpu::bdsvd_bytes<T>(wv, n), &st);
     if (!ws) return st;
     *info = cpu::bdsvd<T>(uplo == GPUSVD_LOWER, wv, n, d, e, U, ldu, VT, ldvt, ws);
-    return GPUSVD_STATUS_SUCCESS;
+    return check_lapack(h, name, info, 1);
 }
 
 template <class T>
-gpusvdStatus_t bdsvd_size(const char *name, gpusvdHandle_t h, gpusvdUplo_t uplo,
-                          gpusvdJob_t jobz, int64_t n, size_t *dev, size_t *host) {
+gpusvdStatus_t bdsvd_size(const char *name, gpusvdHandle_t h, gpusvdUplo_t uplo, gpusvdJob_t jobz,
+                          int64_t n, size_t *dev, size_t *host) {
     Args a(h, name);
-    a.uplo("uplo", uplo).job("jobz", jobz).nonneg("n", n).range("n", n, 0, int64_t(1) << 40,
-                                                                "must be <= 2^40");
+    a.uplo("uplo", uplo).job("jobz", jobz).nonneg("n", n);
+    cpu_size_limits(a, jobz == GPUSVD_JOB_VEC, n);
     if (!a.ok()) return a.status();
     set_sizes(dev, host, 0, n > 0 ? cpu::bdsvd_bytes<T>(jobz == GPUSVD_JOB_VEC, n) : 0);
     return GPUSVD_STATUS_SUCCESS;
@@ -60,19 +63,19 @@ gpusvdStatus_t bdsvd_size(const char *name, gpusvdHandle_t h, gpusvdUplo_t uplo,
 using gpusvd::Form;
 
 #define GPUSVD_BDSVD(X, T)                                                                         \
-    GPUSVD_API gpusvdStatus_t gpusvd_##X##bdsvd(gpusvdHandle_t h, gpusvdUplo_t uplo,              \
+    GPUSVD_API gpusvdStatus_t gpusvd_##X##bdsvd(gpusvdHandle_t h, gpusvdUplo_t uplo,               \
                                                 gpusvdJob_t jobz, int64_t n, T *d, T *e, T *U,     \
                                                 int64_t ldu, T *VT, int64_t ldvt, int *info) {     \
         return gpusvd::bdsvd_entry<T>("gpusvd_" #X "bdsvd", Form::Host, h, uplo, jobz, n, d, e, U, \
                                       ldu, VT, ldvt, info);                                        \
     }                                                                                              \
-    GPUSVD_API gpusvdStatus_t gpusvd_##X##bdsvd_gpu(gpusvdHandle_t h, gpusvdUplo_t uplo,          \
+    GPUSVD_API gpusvdStatus_t gpusvd_##X##bdsvd_gpu(gpusvdHandle_t h, gpusvdUplo_t uplo,           \
                                                     gpusvdJob_t jobz, int64_t n, T *d, T *e, T *U, \
                                                     int64_t ldu, T *VT, int64_t ldvt, int *info) { \
         return gpusvd::bdsvd_entry<T>("gpusvd_" #X "bdsvd_gpu", Form::Device, h, uplo, jobz, n, d, \
                                       e, U, ldu, VT, ldvt, info);                                  \
     }                                                                                              \
-    GPUSVD_API gpusvdStatus_t gpusvd_##X##bdsvd_bufferSize(gpusvdHandle_t h, gpusvdUplo_t uplo,   \
+    GPUSVD_API gpusvdStatus_t gpusvd_##X##bdsvd_bufferSize(gpusvdHandle_t h, gpusvdUplo_t uplo,    \
                                                            gpusvdJob_t jobz, int64_t n,            \
                                                            size_t *dev, size_t *host) {            \
         return gpusvd::bdsvd_size<T>("gpusvd_" #X "bdsvd_bufferSize", h, uplo, jobz, n, dev,       \

@@ -6,25 +6,44 @@
 
 #include "backend.hpp"
 #include "cpu/batch.hpp"
+#include "cpu/common.hpp"
 
 namespace gpusvd {
 
 /// Host workspace of a CPU batch: one per-matrix layout of `per_matrix` bytes per thread.
 inline size_t batch_bytes(size_t per_matrix, int64_t batch) {
-    return per_matrix * static_cast<size_t>(cpu::batch_threads(batch));
+    size_t total;
+    return __builtin_mul_overflow(per_matrix, static_cast<size_t>(cpu::batch_threads(batch)),
+                                  &total)
+               ? ~size_t(0)
+               : total;
 }
 
-/// Runs f(b, workspace of matrix b) over a batch on the CPU, in parallel.
+/// INTERNAL_ERROR if LAPACK rejected an argument for any matrix (a gpusvd bug: arguments are
+/// validated before LAPACK sees them).
+inline gpusvdStatus_t check_lapack(gpusvdHandle_t h, const char *routine, int *info,
+                                   int64_t count) {
+    for (int64_t b = 0; b < count; ++b)
+        if (info[b] == cpu::kLapackArgumentError) {
+            info[b] = 0;
+            return fail(h, GPUSVD_STATUS_INTERNAL_ERROR,
+                        "%s: LAPACK rejected an argument (matrix %lld); this is a gpusvd bug, "
+                        "please report it",
+                        routine, static_cast<long long>(b));
+        }
+    return GPUSVD_STATUS_SUCCESS;
+}
+
+/// Runs f(b, workspace of matrix b) over a batch on the CPU, in parallel; f sets info[b].
 template <class F>
 gpusvdStatus_t run_cpu_batch(gpusvdHandle_t h, const char *routine, int64_t batch,
-                             size_t per_matrix, F &&f) {
+                             size_t per_matrix, int *info, F &&f) {
     const int threads = cpu::batch_threads(batch);
     gpusvdStatus_t st;
-    char *ws = static_cast<char *>(
-        host_workspace(h, routine, per_matrix * static_cast<size_t>(threads), &st));
+    char *ws = static_cast<char *>(host_workspace(h, routine, batch_bytes(per_matrix, batch), &st));
     if (!ws) return st;
     cpu::for_each_matrix(batch, threads, [&](int64_t b, int t) { f(b, ws + per_matrix * t); });
-    return GPUSVD_STATUS_SUCCESS;
+    return check_lapack(h, routine, info, batch);
 }
 
 inline void set_sizes(size_t *dev, size_t *host, size_t dev_bytes, size_t host_bytes) {

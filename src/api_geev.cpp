@@ -7,6 +7,11 @@ namespace {
 
 constexpr bool kGeevOnGpu = false;  // GPU kernels: issue "GPU batched eigenvalues"
 
+// LAPACK takes 32-bit integers and sizes ?geev's workspace from n^2-sized terms.
+inline void cpu_size_limits(Args &a, int64_t n) {
+    a.lapack_int("n", n).lapack_int("n^2 (LAPACK ?geev workspace)", sat_mul(n, n));
+}
+
 template <class T>
 gpusvdStatus_t geev_entry(const char *name, Form form, gpusvdHandle_t h, gpusvdJob_t jobvr,
                           int64_t n, T *A, int64_t lda, int64_t sA, T *wr, T *wi, int64_t sW, T *VR,
@@ -29,7 +34,8 @@ gpusvdStatus_t geev_entry(const char *name, Form form, gpusvdHandle_t h, gpusvdJ
         return a.status();
     }
     resolve_host_form(a, kGeevOnGpu);
-    a.lapack_int("n", n).lapack_int("lda", lda);
+    cpu_size_limits(a, n);
+    a.lapack_int("lda", lda);
     if (wv) a.lapack_int("ldvr", ldvr);
     if (!a.ok()) return a.status();
     if (!work) {
@@ -37,7 +43,7 @@ gpusvdStatus_t geev_entry(const char *name, Form form, gpusvdHandle_t h, gpusvdJ
         return GPUSVD_STATUS_SUCCESS;
     }
     const cpu::GeevPlan plan = cpu::geev_plan<T>(wv, n);
-    return run_cpu_batch(h, name, batch, plan.bytes, [&](int64_t b, void *ws) {
+    return run_cpu_batch(h, name, batch, plan.bytes, info, [&](int64_t b, void *ws) {
         info[b] = cpu::geev<T>(plan, A + b * sA, lda, wr + b * sW, wi + b * sW,
                                wv ? VR + b * sVR : nullptr, ldvr, ws);
     });
@@ -47,7 +53,8 @@ template <class T>
 gpusvdStatus_t geev_size(const char *name, gpusvdHandle_t h, gpusvdJob_t jobvr, int64_t n,
                          int64_t batch, size_t *dev, size_t *host) {
     Args a(h, name);
-    a.job("jobvr", jobvr).nonneg("n", n).nonneg("batchCount", batch).lapack_int("n", n);
+    a.job("jobvr", jobvr).nonneg("n", n).nonneg("batchCount", batch);
+    cpu_size_limits(a, n);
     if (!a.ok()) return a.status();
     const bool work = n > 0 && batch > 0;
     set_sizes(dev, host, 0,

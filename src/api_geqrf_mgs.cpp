@@ -7,6 +7,12 @@ namespace {
 
 constexpr bool kGeqrfOnGpu = false;  // GPU kernels: issue "GPU Gram-Schmidt QR"
 
+// LAPACK takes 32-bit integers; ?geqrf's workspace is about 64 n elements.
+inline void cpu_size_limits(Args &a, int64_t m, int64_t n) {
+    a.lapack_int("m", m).lapack_int("n", n);
+    a.lapack_int("64 n (LAPACK ?geqrf workspace)", sat_mul(64, n));
+}
+
 template <class T>
 gpusvdStatus_t geqrf_entry(const char *name, Form form, bool batched, gpusvdHandle_t h,
                            gpusvdOrth_t orth, int64_t m, int64_t n, T *A, int64_t lda, int64_t sA,
@@ -28,14 +34,15 @@ gpusvdStatus_t geqrf_entry(const char *name, Form form, bool batched, gpusvdHand
         return a.status();
     }
     resolve_host_form(a, kGeqrfOnGpu);
-    a.lapack_int("m", m).lapack_int("n", n).lapack_int("lda", lda).lapack_int("ldr", ldr);
+    cpu_size_limits(a, m, n);
+    a.lapack_int("lda", lda).lapack_int("ldr", ldr);
     if (!a.ok()) return a.status();
     if (!work) {
         zero_info(info, batch);
         return GPUSVD_STATUS_SUCCESS;
     }
     const cpu::GeqrfPlan plan = cpu::geqrf_plan<T>(m, n);
-    return run_cpu_batch(h, name, batch, plan.bytes, [&](int64_t b, void *ws) {
+    return run_cpu_batch(h, name, batch, plan.bytes, info, [&](int64_t b, void *ws) {
         info[b] = cpu::geqrf<T>(plan, A + b * sA, lda, R + b * sR, ldr, ws);
     });
 }
@@ -45,7 +52,7 @@ gpusvdStatus_t geqrf_size(const char *name, gpusvdHandle_t h, gpusvdOrth_t orth,
                           int64_t n, int64_t batch, size_t *dev, size_t *host) {
     Args a(h, name);
     a.orth("orth", orth).nonneg("m", m).nonneg("n", n).nonneg("batchCount", batch);
-    a.lapack_int("m", m).lapack_int("n", n);
+    cpu_size_limits(a, m, n);
     if (!a.ok()) return a.status();
     const bool work = m > 0 && n > 0 && batch > 0;
     set_sizes(dev, host, 0, work ? batch_bytes(cpu::geqrf_plan<T>(m, n).bytes, batch) : 0);

@@ -9,6 +9,11 @@ namespace {
 
 constexpr bool kGesvjOnGpu = false;  // GPU kernels: issue "GPU one-sided Jacobi SVD"
 
+// LAPACK ?gesvj takes 32-bit integers and computes m * n in one (the CPU backend's limits).
+inline void cpu_size_limits(Args &a, int64_t m, int64_t n) {
+    a.lapack_int("m", m).lapack_int("n", n).lapack_int("m * n", sat_mul(m, n));
+}
+
 template <class T>
 gpusvdStatus_t gesvj_entry(const char *name, Form form, bool batched, gpusvdHandle_t h,
                            gpusvdJob_t jobu, gpusvdJob_t jobv, int64_t m, int64_t n, T *A,
@@ -39,7 +44,7 @@ gpusvdStatus_t gesvj_entry(const char *name, Form form, bool batched, gpusvdHand
         return a.status();
     }
     resolve_host_form(a, kGesvjOnGpu);
-    a.lapack_int("m", m).lapack_int("n", n).lapack_int("m * n", sat_mul(m, n));
+    cpu_size_limits(a, m, n);
     a.lapack_int("lda", lda);
     if (wu) a.lapack_int("ldu", ldu);
     if (wv) a.lapack_int("ldv", ldv);
@@ -55,7 +60,7 @@ gpusvdStatus_t gesvj_entry(const char *name, Form form, bool batched, gpusvdHand
     std::atomic<double> off{0.0};
     const double tol = h->jacobi_tol;
     const gpusvdStatus_t st =
-        run_cpu_batch(h, name, batch, cpu::gesvj_bytes<T>(m, n), [&](int64_t b, void *ws) {
+        run_cpu_batch(h, name, batch, cpu::gesvj_bytes<T>(m, n), info, [&](int64_t b, void *ws) {
             cpu::JacobiStats js;
             info[b] =
                 cpu::gesvj<T>(wu, wv, m, n, A + b * sA, lda, S + b * sS, wu ? U + b * sU : nullptr,
@@ -77,6 +82,7 @@ gpusvdStatus_t gesvj_size(const char *name, gpusvdHandle_t h, gpusvdJob_t jobu, 
                           int64_t m, int64_t n, int64_t batch, size_t *dev, size_t *host) {
     Args a(h, name);
     a.job("jobu", jobu).job("jobv", jobv).nonneg("m", m).nonneg("n", n).nonneg("batchCount", batch);
+    cpu_size_limits(a, m, n);
     if (!a.ok()) return a.status();
     const bool work = m > 0 && n > 0 && batch > 0;
     set_sizes(dev, host, 0, work ? batch_bytes(cpu::gesvj_bytes<T>(m, n), batch) : 0);

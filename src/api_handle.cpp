@@ -129,18 +129,27 @@ GPUSVD_API const char *gpusvdGetErrorMessage(gpusvdHandle_t handle) {
 
 GPUSVD_API const char *gpusvdGetStatusName(gpusvdStatus_t status) {
     switch (status) {
-    case GPUSVD_STATUS_SUCCESS: return "GPUSVD_STATUS_SUCCESS";
-    case GPUSVD_STATUS_INVALID_VALUE: return "GPUSVD_STATUS_INVALID_VALUE";
-    case GPUSVD_STATUS_ALLOC_FAILED: return "GPUSVD_STATUS_ALLOC_FAILED";
-    case GPUSVD_STATUS_NO_DEVICE: return "GPUSVD_STATUS_NO_DEVICE";
-    case GPUSVD_STATUS_NOT_SUPPORTED: return "GPUSVD_STATUS_NOT_SUPPORTED";
-    case GPUSVD_STATUS_EXECUTION_FAILED: return "GPUSVD_STATUS_EXECUTION_FAILED";
-    case GPUSVD_STATUS_INTERNAL_ERROR: return "GPUSVD_STATUS_INTERNAL_ERROR";
+        case GPUSVD_STATUS_SUCCESS:
+            return "GPUSVD_STATUS_SUCCESS";
+        case GPUSVD_STATUS_INVALID_VALUE:
+            return "GPUSVD_STATUS_INVALID_VALUE";
+        case GPUSVD_STATUS_ALLOC_FAILED:
+            return "GPUSVD_STATUS_ALLOC_FAILED";
+        case GPUSVD_STATUS_NO_DEVICE:
+            return "GPUSVD_STATUS_NO_DEVICE";
+        case GPUSVD_STATUS_NOT_SUPPORTED:
+            return "GPUSVD_STATUS_NOT_SUPPORTED";
+        case GPUSVD_STATUS_EXECUTION_FAILED:
+            return "GPUSVD_STATUS_EXECUTION_FAILED";
+        case GPUSVD_STATUS_INTERNAL_ERROR:
+            return "GPUSVD_STATUS_INTERNAL_ERROR";
     }
     return "GPUSVD_STATUS_UNKNOWN";
 }
 
-GPUSVD_API int gpusvdGetVersion(void) { return GPUSVD_VERSION; }
+GPUSVD_API int gpusvdGetVersion(void) {
+    return GPUSVD_VERSION;
+}
 
 #define GPUSVD_STR2(x) #x
 #define GPUSVD_STR(x) GPUSVD_STR2(x)

@@ -7,6 +7,14 @@ namespace {
 
 constexpr bool kPcaOnGpu = false;  // GPU path: issue "GPU Gram-Schmidt QR and PCA"
 
+// LAPACK takes 32-bit integers; ?gesdd's workspace is about 4p^2 + 7p, p = min(m, n).
+inline void cpu_size_limits(Args &a, int64_t m, int64_t n) {
+    const int64_t p = std::min(m, n);
+    a.lapack_int("m", m).lapack_int("n", n);
+    a.lapack_int("4 min(m,n)^2 + 7 min(m,n) (LAPACK ?gesdd workspace)",
+                 sat_add(sat_mul(4, sat_mul(p, p)), sat_mul(7, p)));
+}
+
 template <class T>
 gpusvdStatus_t pca_entry(const char *name, Form form, gpusvdHandle_t h, int64_t m, int64_t n,
                          const T *X, int64_t ldx, int64_t k, T *C, int64_t ldc, T *var, T *scores,
@@ -27,7 +35,8 @@ gpusvdStatus_t pca_entry(const char *name, Form form, gpusvdHandle_t h, int64_t 
         return a.status();
     }
     resolve_host_form(a, kPcaOnGpu);
-    a.lapack_int("m", m).lapack_int("n", n).lapack_int("ldx", ldx).lapack_int("ldc", ldc);
+    cpu_size_limits(a, m, n);
+    a.lapack_int("ldx", ldx).lapack_int("ldc", ldc);
     if (scores) a.lapack_int("lds", lds);
     if (!a.ok()) return a.status();
     *info = 0;
@@ -36,7 +45,7 @@ gpusvdStatus_t pca_entry(const char *name, Form form, gpusvdHandle_t h, int64_t 
     void *ws = host_workspace(h, name, cpu::pca_bytes<T>(m, n, k), &st);
     if (!ws) return st;
     *info = cpu::pca<T>(m, n, X, ldx, k, C, ldc, var, scores, lds, mean, ws);
-    return GPUSVD_STATUS_SUCCESS;
+    return check_lapack(h, name, info, 1);
 }
 
 template <class T>
@@ -44,7 +53,7 @@ gpusvdStatus_t pca_size(const char *name, gpusvdHandle_t h, int64_t m, int64_t n
                         size_t *dev, size_t *host) {
     Args a(h, name);
     a.nonneg("m", m).nonneg("n", n).range("k", k, 0, std::min(m, n), "must be in [0, min(m, n)]");
-    a.lapack_int("m", m).lapack_int("n", n);
+    cpu_size_limits(a, m, n);
     if (!a.ok()) return a.status();
     set_sizes(dev, host, 0, m > 0 && n > 0 && k > 0 ? cpu::pca_bytes<T>(m, n, k) : 0);
     return GPUSVD_STATUS_SUCCESS;
@@ -56,21 +65,19 @@ gpusvdStatus_t pca_size(const char *name, gpusvdHandle_t h, int64_t m, int64_t n
 using gpusvd::Form;
 
 #define GPUSVD_PCA(X_, T)                                                                          \
-    GPUSVD_API gpusvdStatus_t gpusvd_##X_##pca(gpusvdHandle_t h, int64_t m, int64_t n,            \
-                                               const T *X, int64_t ldx, int64_t k, T *C,           \
-                                               int64_t ldc, T *var, T *scores, int64_t lds,        \
-                                               T *mean, int *info) {                               \
+    GPUSVD_API gpusvdStatus_t gpusvd_##X_##pca(gpusvdHandle_t h, int64_t m, int64_t n, const T *X, \
+                                               int64_t ldx, int64_t k, T *C, int64_t ldc, T *var,  \
+                                               T *scores, int64_t lds, T *mean, int *info) {       \
         return gpusvd::pca_entry<T>("gpusvd_" #X_ "pca", Form::Host, h, m, n, X, ldx, k, C, ldc,   \
                                     var, scores, lds, mean, info);                                 \
     }                                                                                              \
-    GPUSVD_API gpusvdStatus_t gpusvd_##X_##pca_gpu(gpusvdHandle_t h, int64_t m, int64_t n,        \
-                                                   const T *X, int64_t ldx, int64_t k, T *C,       \
-                                                   int64_t ldc, T *var, T *scores, int64_t lds,    \
-                                                   T *mean, int *info) {                           \
+    GPUSVD_API gpusvdStatus_t gpusvd_##X_##pca_gpu(                                                \
+        gpusvdHandle_t h, int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *C,          \
+        int64_t ldc, T *var, T *scores, int64_t lds, T *mean, int *info) {                         \
         return gpusvd::pca_entry<T>("gpusvd_" #X_ "pca_gpu", Form::Device, h, m, n, X, ldx, k, C,  \
                                     ldc, var, scores, lds, mean, info);                            \
     }                                                                                              \
-    GPUSVD_API gpusvdStatus_t gpusvd_##X_##pca_bufferSize(gpusvdHandle_t h, int64_t m, int64_t n, \
+    GPUSVD_API gpusvdStatus_t gpusvd_##X_##pca_bufferSize(gpusvdHandle_t h, int64_t m, int64_t n,  \
                                                           int64_t k, size_t *dev, size_t *host) {  \
         return gpusvd::pca_size<T>("gpusvd_" #X_ "pca_bufferSize", h, m, n, k, dev, host);         \
     }

@@ -15,7 +15,10 @@ gpusvdStatus_t fail(gpusvdHandle_t h, gpusvdStatus_t status, const char *fmt, ..
     va_start(ap, fmt);
     std::vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    (h ? h->error : null_handle_error).assign(buf);
+    try {  // no exception may cross the C ABI; a message lost to bad_alloc is the lesser evil
+        (h ? h->error : null_handle_error).assign(buf);
+    } catch (...) {
+    }
     return status;
 }
 

@@ -584,6 +584,34 @@ TYPED_TEST(BadInputTest, BufferSizes) {
     EXPECT_GT(hb, 0u);
 }
 
+// Absurd sizes: every _bufferSize answers NOT_SUPPORTED (beyond the CPU backend's 32-bit LAPACK)
+// or INVALID_VALUE, never a wrapped-around byte count (the UBSan job checks for overflow too).
+TYPED_TEST(BadInputTest, BufferSizesOfHugeProblems) {
+    using T = TypeParam;
+    gpusvdHandle_t h = this->h;
+    const auto V = GPUSVD_JOB_VEC;
+    const int64_t huge = int64_t(1) << 40, big = (int64_t(1) << 31) - 1;
+    auto rejected = [](gpusvdStatus_t s) {
+        return s == GPUSVD_STATUS_NOT_SUPPORTED || s == GPUSVD_STATUS_INVALID_VALUE;
+    };
+    for (int64_t n : {huge, big, int64_t(1) << 62}) {
+        SCOPED_TRACE(testing::Message() << "size " << n);
+        size_t d = 7, hb = 7;
+        EXPECT_TRUE(rejected(Api<T>::gesvj_bufferSize(h, V, V, n, 2 * n, &d, &hb)));
+        EXPECT_TRUE(rejected(Api<T>::gesvj_bufferSize(h, V, V, 50000, 50000, &d, &hb)));
+        EXPECT_TRUE(rejected(Api<T>::gesvj_batched_bufferSize(h, V, V, n, n, n, &d, &hb)));
+        EXPECT_TRUE(rejected(Api<T>::geqrf_mgs_bufferSize(h, GPUSVD_ORTH_MGS2, 8, n, &d, &hb)));
+        EXPECT_TRUE(rejected(
+            Api<T>::geqrf_mgs_batched_bufferSize(h, GPUSVD_ORTH_MGS2, n, n, 4, &d, &hb)));
+        EXPECT_TRUE(rejected(Api<T>::geev_batched_bufferSize(h, V, n, 1, &d, &hb)));
+        EXPECT_TRUE(rejected(Api<T>::bdsvd_bufferSize(h, GPUSVD_UPPER, V, n, &d, &hb)));
+        EXPECT_TRUE(rejected(Api<T>::bdsvd_bufferSize(h, GPUSVD_UPPER, V, 30000, &d, &hb)));
+        EXPECT_TRUE(rejected(Api<T>::pca_bufferSize(h, n, n, 1, &d, &hb)));
+        EXPECT_EQ(d, 7u);
+        EXPECT_EQ(hb, 7u);
+    }
+}
+
 // ------------------------------------------------------------------------------------------------
 // Host allocation failure
 // ------------------------------------------------------------------------------------------------

@@ -248,3 +248,63 @@ TYPED_TEST(PcaTest, NonFinite) {
 }
 
 }  // namespace
+
+// Data near overflow (and near underflow) must give the same PCA as the same data at scale 1:
+// components equal, variances and scores scaled by the factor (squared for variances), means by
+// the factor. The factor is a power of two, so the scaled data is exact.
+TYPED_TEST(PcaTest, NearOverflowAndUnderflowScaling) {
+    using T = TypeParam;
+    const int64_t m = 40, n = 6, k = 3;
+    Rng rng(4242);
+    const std::vector<T> X0 = make_data<T>(rng, m, n);
+    T amax = 0;
+    for (T v : X0) amax = std::max(amax, std::fabs(v));
+    auto run = [&](T factor, std::vector<T> &C, std::vector<T> &var, std::vector<T> &sc,
+                   std::vector<T> &mean) {
+        std::vector<T> X(X0.size());
+        for (size_t i = 0; i < X.size(); ++i) X[i] = X0[i] * factor;
+        C.assign(sz(n * k), T(0)), var.assign(sz(k), T(0)), sc.assign(sz(m * k), T(0));
+        mean.assign(sz(n), T(0));
+        int info = -777;
+        GPUSVD_ASSERT_OK(this->h, Api<T>::pca(this->h, m, n, X.data(), m, k, C.data(), n,
+                                              var.data(), sc.data(), m, mean.data(), &info));
+        EXPECT_EQ(info, 0);
+    };
+    std::vector<T> C1, v1, s1, mu1;
+    run(T(1), C1, v1, s1, mu1);
+    // near overflow: largest entry about max/2; near underflow: about 2^(min_exponent+digits)
+    const T big = std::ldexp(T(1), std::numeric_limits<T>::max_exponent - 2 - std::ilogb(amax));
+    const T tiny = std::ldexp(T(1), std::numeric_limits<T>::min_exponent +
+                                        std::numeric_limits<T>::digits - std::ilogb(amax));
+    for (T f : {big, tiny}) {
+        SCOPED_TRACE(testing::Message() << "factor " << double(f));
+        std::vector<T> C, v, s, mu;
+        run(f, C, v, s, mu);
+        for (int64_t i = 0; i < n * k; ++i)
+            EXPECT_NEAR(double(C[sz(i)]), double(C1[sz(i)]), 100 * eps<T>()) << "component " << i;
+        for (int64_t j = 0; j < k; ++j) {
+            // The variance of the scaled data is the true value rounded: above max it is Inf,
+            // below the normal range it underflows; compare in the log domain in between.
+            const double expect_log2 = std::log2(double(v1[sz(j)])) + 2 * std::log2(double(f));
+            if (expect_log2 >= std::numeric_limits<T>::max_exponent) {
+                EXPECT_TRUE(std::isinf(v[sz(j)])) << "variance " << j;
+                continue;
+            }
+            if (expect_log2 < std::numeric_limits<T>::min_exponent) {
+                EXPECT_GE(v[sz(j)], T(0));
+                EXPECT_LE(v[sz(j)], std::numeric_limits<T>::min()) << "variance " << j;
+                continue;
+            }
+            EXPECT_NEAR(std::log2(double(v[sz(j)])) - 2 * std::log2(double(f)),
+                        std::log2(double(v1[sz(j)])), 1e-3)
+                << "variance " << j;
+        }
+        for (int64_t j = 0; j < n; ++j)
+            EXPECT_NEAR(double(mu[sz(j)] / f), double(mu1[sz(j)]),
+                        100 * eps<T>() * double(amax))
+                << "mean " << j;
+        for (int64_t i = 0; i < m * k; ++i)
+            EXPECT_NEAR(double(s[sz(i)] / f), double(s1[sz(i)]), 1000 * eps<T>() * double(amax))
+                << "score " << i;
+    }
+}

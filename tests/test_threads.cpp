@@ -1,5 +1,7 @@
 // Many handles used from several threads at once (the documented contract: distinct handles may
 // be used concurrently). Every result is verified.
+#include <dlfcn.h>
+
 #include <atomic>
 #include <thread>
 
@@ -214,3 +216,37 @@ TEST(Threads, NullHandleMessagesArePerThread) {
 }
 
 }  // namespace
+
+// Batched CPU calls hold a pthread OpenBLAS single-threaded while they run; after concurrent
+// batched calls from several handles, the user's OpenBLAS thread count must be back.
+TEST(Threads, OpenBlasThreadCountRestored) {
+    using GetThreads = int (*)(void);
+    using SetThreads = void (*)(int);
+    auto get = reinterpret_cast<GetThreads>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads"));
+    auto set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"));
+    if (!get || !set) GTEST_SKIP() << "BLAS is not OpenBLAS";
+    const int before = get();
+    set(3);  // a distinctive value the library must restore
+    std::atomic<int> failures{0};
+    std::vector<std::thread> pool;
+    for (int t = 0; t < 4; ++t)
+        pool.emplace_back([&, t] {
+            Handle h;
+            gpusvdSetBackend(h, GPUSVD_BACKEND_CPU);
+            Rng rng(uint64_t(900 + t));
+            for (int r = 0; r < 20; ++r) {
+                const int64_t n = 6, batch = 64;
+                std::vector<double> A = gaussian<double>(rng, n, n * batch), wr(sz(n * batch)),
+                                    wi(sz(n * batch));
+                std::vector<int> info(sz(batch), -1);
+                if (gpusvd_dgeev_batched(h, GPUSVD_JOB_NOVEC, n, A.data(), n, n * n, wr.data(),
+                                         wi.data(), n, nullptr, 1, n * n, batch,
+                                         info.data()) != GPUSVD_STATUS_SUCCESS)
+                    ++failures;
+            }
+        });
+    for (auto &th : pool) th.join();
+    EXPECT_EQ(failures.load(), 0);
+    EXPECT_EQ(get(), 3);
+    set(before);
+}

@@ -9,8 +9,9 @@ namespace gpusvd::cpu {
 /// Threads a batch of `batch` matrices will use (>= 1).
 int batch_threads(int64_t batch);
 
-/// While alive, OpenBLAS runs single-threaded (process-wide, reference counted so concurrent
-/// batched calls from several handles restore the user's setting only when the last one ends).
+/// While alive, a pthread OpenBLAS runs single-threaded (process-wide, reference counted so
+/// concurrent batched calls from several handles restore the user's setting only when the last
+/// one ends). A no-op with OpenBLAS's OpenMP build or another BLAS.
 class BlasSingleThreaded {
 public:
     explicit BlasSingleThreaded(bool active);

@@ -45,16 +45,16 @@ int bdsvd(bool lower, bool want_vectors, int64_t n, T *d, T *e, T *U, int64_t ld
     Bump b(work);
     const BdsvdWork<T> w = layout<T>(b, want_vectors, n);
     T e0 = 0;  // ?bdsdc needs a valid e even when n == 1
-    const lapack_int info = lapack::bdsdc(
-        lower ? 'L' : 'U', want_vectors ? 'I' : 'N', static_cast<lapack_int>(n), d,
-        n > 1 ? e : &e0, want_vectors ? U : &e0, static_cast<lapack_int>(want_vectors ? ldu : 1),
-        want_vectors ? VT : &e0, static_cast<lapack_int>(want_vectors ? ldvt : 1), w.lapack,
-        w.iwork);
+    const lapack_int info =
+        lapack::bdsdc(lower ? 'L' : 'U', want_vectors ? 'I' : 'N', static_cast<lapack_int>(n), d,
+                      n > 1 ? e : &e0, want_vectors ? U : &e0,
+                      static_cast<lapack_int>(want_vectors ? ldu : 1), want_vectors ? VT : &e0,
+                      static_cast<lapack_int>(want_vectors ? ldvt : 1), w.lapack, w.iwork);
     if (want_vectors)
         sort_descending(n, d, n, U, ldu, n, static_cast<T *>(nullptr), 0, VT, ldvt);
     else
         sort_descending(n, d, 0, static_cast<T *>(nullptr), 0, 0, static_cast<T *>(nullptr), 0);
-    return static_cast<int>(info);
+    return lapack_info(info);
 }
 
 #define GPUSVD_INSTANTIATE(T)                      \

@@ -9,6 +9,16 @@
 
 namespace gpusvd::cpu {
 
+/// info of a matrix whose LAPACK call rejected an argument: arguments are validated first, so
+/// this is a gpusvd bug; the entry point turns it into GPUSVD_STATUS_INTERNAL_ERROR.
+constexpr int kLapackArgumentError = std::numeric_limits<int>::min();
+
+/// LAPACK's info with its negative (illegal argument) values mapped to kLapackArgumentError, so
+/// they can never be mistaken for GPUSVD_INFO_NONFINITE.
+inline int lapack_info(int info) {
+    return info < 0 ? kLapackArgumentError : info;
+}
+
 /// Carves typed, 64-byte aligned arrays out of one workspace. With base == nullptr it only
 /// counts, so the same layout code gives both the _bufferSize answer and the pointers.
 class Bump {
@@ -16,14 +26,20 @@ public:
     explicit Bump(void *base = nullptr) : base_(static_cast<char *>(base)) {}
     template <class T>
     T *take(int64_t count) {
-        off_ = (off_ + 63) & ~size_t(63);
+        off_ = align(off_);
         T *p = base_ ? reinterpret_cast<T *>(base_ + off_) : nullptr;
-        off_ += static_cast<size_t>(count > 0 ? count : 0) * sizeof(T);
+        size_t add;
+        // Saturates: an absurd size then fails as an allocation, never wraps around.
+        if (__builtin_mul_overflow(static_cast<size_t>(count > 0 ? count : 0), sizeof(T), &add) ||
+            __builtin_add_overflow(off_, add, &off_))
+            off_ = kHuge;
         return p;
     }
-    size_t bytes() const { return (off_ + 63) & ~size_t(63); }
+    size_t bytes() const { return align(off_); }
 
 private:
+    static constexpr size_t kHuge = ~size_t(0) / 2;
+    static size_t align(size_t v) { return v >= kHuge ? kHuge : (v + 63) & ~size_t(63); }
     char *base_;
     size_t off_ = 0;
 };

@@ -43,9 +43,9 @@ int geev(const GeevPlan &plan, T *A, int64_t lda, T *wr, T *wi, T *VR, int64_t l
     const lapack_int lwork = plan.lwork;
     T *w = static_cast<T *>(work);
     T dummy = 0;
-    return static_cast<int>(lapack::geev(
-        want_vr ? 'V' : 'N', static_cast<lapack_int>(n), A, static_cast<lapack_int>(lda), wr, wi,
-        want_vr ? VR : &dummy, static_cast<lapack_int>(want_vr ? ldvr : 1), w, lwork));
+    return lapack_info(lapack::geev(want_vr ? 'V' : 'N', static_cast<lapack_int>(n), A,
+                                    static_cast<lapack_int>(lda), wr, wi, want_vr ? VR : &dummy,
+                                    static_cast<lapack_int>(want_vr ? ldvr : 1), w, lwork));
 }
 
 #define GPUSVD_INSTANTIATE(T)                      \

@@ -17,7 +17,7 @@ namespace {
 // large ones avoid the extra pass over Q with ?geqrfp.
 template <class T>
 bool use_geqrfp(int64_t m, int64_t n) {
-    return m * n * int64_t(sizeof(T)) > (int64_t(256) << 10);
+    return m > (int64_t(256) << 10) / int64_t(sizeof(T)) / std::max<int64_t>(n, 1);
 }
 
 template <class T>
@@ -81,13 +81,13 @@ int geqrf(const GeqrfPlan &plan, T *A, int64_t lda, T *R, int64_t ldr, void *wor
     const GeqrfWork<T> w = layout<T>(b, m, n, plan.lwork);
     const lapack_int mi = static_cast<lapack_int>(m), ni = static_cast<lapack_int>(n);
     const lapack_int ki = static_cast<lapack_int>(k), ld = static_cast<lapack_int>(lda);
-    if (plan.positive)
-        lapack::geqrfp(mi, ni, A, ld, w.tau, w.lapack, plan.lwork);
-    else
-        lapack::geqrf(mi, ni, A, ld, w.tau, w.lapack, plan.lwork);
+    const lapack_int qr = plan.positive ? lapack::geqrfp(mi, ni, A, ld, w.tau, w.lapack, plan.lwork)
+                                        : lapack::geqrf(mi, ni, A, ld, w.tau, w.lapack, plan.lwork);
+    if (qr < 0) return kLapackArgumentError;
     for (int64_t j = 0; j < n; ++j)
         for (int64_t i = 0; i < k; ++i) R[i + j * ldr] = i <= j ? A[i + j * lda] : T(0);
-    lapack::orgqr(mi, ki, ki, A, ld, w.tau, w.lapack, plan.lwork);
+    if (lapack::orgqr(mi, ki, ki, A, ld, w.tau, w.lapack, plan.lwork) < 0)
+        return kLapackArgumentError;
 
     // R(j,j) < 0 (?geqrf): flip row j of R and column j of Q together.
     // A column whose part orthogonal to the previous ones is at most m * eps * ||a_j|| is

@@ -11,8 +11,8 @@ namespace gpusvd::cpu {
 struct GeqrfPlan {
     int64_t m, n;
     bool positive;  // ?geqrfp (R(j,j) >= 0 directly) instead of ?geqrf + sign flips
-    int lwork;     // elements of ?geqrf/?orgqr WORK
-    size_t bytes;  // workspace of one matrix
+    int lwork;      // elements of ?geqrf/?orgqr WORK
+    size_t bytes;   // workspace of one matrix
 };
 
 template <class T>

@@ -80,9 +80,9 @@ int gesvj_tall(int64_t rows, int64_t cols, T *A, int64_t lda, T *S, T *Uo, int64
     // unnormalised; one column needs no tolerance, so use 'U' there.
     const char jobu = cols == 1 ? 'U' : 'C';
     const lapack_int info = lapack::gesvj(
-        'G', jobu, Vo ? 'V' : 'N', static_cast<lapack_int>(rows), static_cast<lapack_int>(cols),
-        A, static_cast<lapack_int>(lda), S, 0, Vo ? Vo : S,
-        static_cast<lapack_int>(Vo ? ldv : 1), w.lapack, static_cast<lapack_int>(lwork));
+        'G', jobu, Vo ? 'V' : 'N', static_cast<lapack_int>(rows), static_cast<lapack_int>(cols), A,
+        static_cast<lapack_int>(lda), S, 0, Vo ? Vo : S, static_cast<lapack_int>(Vo ? ldv : 1),
+        w.lapack, static_cast<lapack_int>(lwork));
     const T scale = w.lapack[0];
     if (scale != T(1))
         for (int64_t j = 0; j < cols; ++j) S[j] *= scale;
@@ -93,7 +93,7 @@ int gesvj_tall(int64_t rows, int64_t cols, T *A, int64_t lda, T *S, T *Uo, int64
     }
     sort_descending(cols, S, rows, Uo, ldu, cols, Vo, ldv);
     if (Uo) complete_orthonormal(rows, cols, Uo, ldu, w.rownorm);
-    return static_cast<int>(info);
+    return lapack_info(info);
 }
 
 }  // namespace

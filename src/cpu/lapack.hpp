@@ -7,6 +7,8 @@
 #include <cblas.h>
 #include <lapacke.h>
 
+#include <limits>
+
 namespace gpusvd::lapack {
 
 #define GPUSVD_LAPACK_WRAPPERS(T, X)                                                               \
@@ -64,7 +66,8 @@ GPUSVD_LAPACK_WRAPPERS(double, d)
 /// LAPACK's workspace query result as an element count.
 template <class T>
 inline lapack_int query_size(T w) {
-    return static_cast<lapack_int>(w) + 1;
+    const T limit = static_cast<T>(std::numeric_limits<lapack_int>::max() - 1);
+    return w >= limit ? std::numeric_limits<lapack_int>::max() : static_cast<lapack_int>(w) + 1;
 }
 
 }  // namespace gpusvd::lapack

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "cpu/common.hpp"
 #include "cpu/lapack.hpp"
@@ -53,6 +54,36 @@ PcaWork<T> layout(Bump &b, int64_t m, int64_t n, int64_t k) {
     return w;
 }
 
+enum class Centring { Ok, NonFinite, Overflow };
+
+// xc = (X - column means) * scale, means of the scaled data in mean, largest |x * scale| in
+// *amax. A NaN/Inf in X makes its column sum non-finite, so the NaN/Inf screen costs no pass of
+// its own; a non-finite sum of finite data is an overflow.
+template <class T>
+Centring centre(int64_t m, int64_t n, const T *X, int64_t ldx, T scale, T *xc, T *mean, T *amax) {
+    bool overflow = false;
+    *amax = 0;
+    for (int64_t j = 0; j < n; ++j) {
+        const T *x = X + j * ldx;
+        double sum = 0;  // double accumulation keeps float means accurate for large m
+        T cmax = 0;
+        for (int64_t i = 0; i < m; ++i) {
+            const T v = x[i] * scale;
+            sum += v;
+            cmax = std::max(cmax, std::abs(v));
+        }
+        if (!std::isfinite(sum) || !std::isfinite(cmax)) {
+            if (has_nonfinite(m, 1, x, ldx)) return Centring::NonFinite;
+            overflow = true;
+        }
+        *amax = std::max(*amax, cmax);
+        const T mu = static_cast<T>(sum / static_cast<double>(m));
+        mean[j] = mu;
+        for (int64_t i = 0; i < m; ++i) xc[i + j * m] = x[i] * scale - mu;
+    }
+    return overflow ? Centring::Overflow : Centring::Ok;
+}
+
 }  // namespace
 
 template <class T>
@@ -69,29 +100,32 @@ int pca(int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *components,
     const PcaWork<T> w = layout<T>(b, m, n, k);
     const bool tall = m > n;
 
-    for (int64_t j = 0; j < n; ++j) {
-        const T *x = X + j * ldx;
-        double sum = 0;  // double accumulation keeps float means accurate for large m
-        for (int64_t i = 0; i < m; ++i) sum += x[i];
-        // A NaN/Inf makes the sum non-finite, so the NaN/Inf screen costs no extra pass.
-        if (!std::isfinite(sum) && has_nonfinite(m, 1, x, ldx)) {
-            fill_nan(n, k, components, ldc);
-            fill_nan(k, 1, variance, k);
-            fill_nan(m, k, scores, lds);
-            fill_nan(n, 1, mean, n);
-            return GPUSVD_INFO_NONFINITE;
-        }
-        const T mu = static_cast<T>(sum / static_cast<double>(m));
-        w.mean[j] = mu;
-        for (int64_t i = 0; i < m; ++i) w.xc[i + j * m] = x[i] - mu;
+    // Data near overflow would overflow the sums or x - mean: work on X * scale (a power of two,
+    // so exact) and undo the scale on the outputs.
+    T amax = 0;
+    Centring c = centre(m, n, X, ldx, T(1), w.xc, w.mean, &amax);
+    T scale = 1;
+    if (c == Centring::Overflow ||
+        (c == Centring::Ok && amax > std::numeric_limits<T>::max() / T(4) / static_cast<T>(m))) {
+        scale = std::ldexp(T(1), -std::ilogb(amax));
+        c = centre(m, n, X, ldx, scale, w.xc, w.mean, &amax);
     }
-    if (mean) std::copy(w.mean, w.mean + n, mean);
+    if (c != Centring::Ok) {
+        fill_nan(n, k, components, ldc);
+        fill_nan(k, 1, variance, k);
+        fill_nan(m, k, scores, lds);
+        fill_nan(n, 1, mean, n);
+        return GPUSVD_INFO_NONFINITE;
+    }
+    if (mean)
+        for (int64_t j = 0; j < n; ++j) mean[j] = w.mean[j] / scale;
 
     const lapack_int mi = static_cast<lapack_int>(m), ni = static_cast<lapack_int>(n);
     const lapack_int ri = static_cast<lapack_int>(w.rows), pi = static_cast<lapack_int>(w.p);
     T *B = w.xc;  // what ?gesdd factorizes: R of the tall QR, or the centred data itself
     if (tall) {
-        lapack::geqrf(mi, ni, w.xc, mi, w.tau, w.lapack, w.lwork);
+        if (lapack::geqrf(mi, ni, w.xc, mi, w.tau, w.lapack, w.lwork) < 0)
+            return kLapackArgumentError;
         for (int64_t j = 0; j < n; ++j)
             for (int64_t i = 0; i < n; ++i) w.r[i + j * n] = i <= j ? w.xc[i + j * m] : T(0);
         B = w.r;
@@ -107,22 +141,23 @@ int pca(int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *components,
             if (std::abs(w.vt[j + c * w.p]) > std::abs(w.vt[j + arg * w.p])) arg = c;
         const T sign = w.vt[j + arg * w.p] < 0 ? T(-1) : T(1);
         for (int64_t c = 0; c < n; ++c) components[c + j * ldc] = sign * w.vt[j + c * w.p];
-        variance[j] = w.s[j] * w.s[j] / static_cast<T>(m - 1);
+        const T sigma = w.s[j] / scale;
+        variance[j] = sigma * sigma / static_cast<T>(m - 1);
         // scores = U_k diag(s_k): of the centred data directly, or (Q U_R) diag(s) when tall
         T *dst = tall ? w.w + j * n : scores + j * lds;
         if (scores)
-            for (int64_t i = 0; i < w.rows; ++i) dst[i] = sign * w.s[j] * w.u[i + j * w.rows];
+            for (int64_t i = 0; i < w.rows; ++i) dst[i] = sign * sigma * w.u[i + j * w.rows];
     }
     if (scores && tall && k > 0) {
-        lapack::orgqr(mi, ni, ni, w.xc, mi, w.tau, w.lapack, w.lwork);
-        lapack::gemm(mi, static_cast<int>(k), ni, w.xc, mi, w.w, ni, scores,
-                     static_cast<int>(lds));
+        if (lapack::orgqr(mi, ni, ni, w.xc, mi, w.tau, w.lapack, w.lwork) < 0)
+            return kLapackArgumentError;
+        lapack::gemm(mi, static_cast<int>(k), ni, w.xc, mi, w.w, ni, scores, static_cast<int>(lds));
     }
-    return static_cast<int>(info);
+    return lapack_info(info);
 }
 
-#define GPUSVD_INSTANTIATE(T)                                 \
-    template size_t pca_bytes<T>(int64_t, int64_t, int64_t); \
+#define GPUSVD_INSTANTIATE(T)                                                                  \
+    template size_t pca_bytes<T>(int64_t, int64_t, int64_t);                                   \
     template int pca<T>(int64_t, int64_t, const T *, int64_t, int64_t, T *, int64_t, T *, T *, \
                         int64_t, T *, void *);
 GPUSVD_INSTANTIATE(float)

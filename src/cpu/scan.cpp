@@ -41,16 +41,26 @@ bool has_nonfinite(int64_t m, int64_t n, const T *a, int64_t lda) {
     static const int64_t hw = std::max<int64_t>(1, std::thread::hardware_concurrency());
     const int64_t threads = std::min({hw, n, m * n / kPerThread});
     if (threads <= 1) return columns_nonfinite(m, 0, n, a, lda);
-    std::vector<char> found(static_cast<size_t>(threads), 0);
-    std::vector<std::thread> pool;
-    pool.reserve(static_cast<size_t>(threads - 1));
-    auto part = [&](int64_t t) {
-        found[t] = columns_nonfinite(m, n * t / threads, n * (t + 1) / threads, a, lda);
-    };
-    for (int64_t t = 1; t < threads; ++t) pool.emplace_back(part, t);
-    part(0);
-    for (std::thread &th : pool) th.join();
-    return std::find(found.begin(), found.end(), 1) != found.end();
+    // No exception may cross the C ABI: if threads cannot be had, scan on this one.
+    try {
+        std::vector<char> found(static_cast<size_t>(threads), 0);
+        std::vector<std::thread> pool;
+        pool.reserve(static_cast<size_t>(threads - 1));
+        auto part = [&](int64_t t) {
+            found[t] = columns_nonfinite(m, n * t / threads, n * (t + 1) / threads, a, lda);
+        };
+        try {
+            for (int64_t t = 1; t < threads; ++t) pool.emplace_back(part, t);
+        } catch (...) {
+            for (std::thread &th : pool) th.join();
+            return columns_nonfinite(m, 0, n, a, lda);
+        }
+        part(0);
+        for (std::thread &th : pool) th.join();
+        return std::find(found.begin(), found.end(), 1) != found.end();
+    } catch (...) {
+        return columns_nonfinite(m, 0, n, a, lda);
+    }
 }
 
 template bool has_nonfinite<float>(int64_t, int64_t, const float *, int64_t);
