@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "api.hpp"
 #include "gpusvd.h"
 #include "timing.hpp"
 
@@ -99,70 +100,7 @@ bool gpu_present(std::string *description);
 int run_cusolver_rows(const Options &o, Report &rep, const Ceilings &host);
 #endif
 
-/* ---- the gpusvd API as overloads on the element type ------------------------------------ */
-namespace api {
-#define BENCH_OVERLOAD(T, X)                                                                       \
-    inline gpusvdStatus_t gesvj(gpusvdHandle_t h, gpusvdJob_t ju, gpusvdJob_t jv, int64_t m,       \
-                                int64_t n, T *A, int64_t lda, T *S, T *U, int64_t ldu, T *V,       \
-                                int64_t ldv, int *info) {                                          \
-        return gpusvd_##X##gesvj(h, ju, jv, m, n, A, lda, S, U, ldu, V, ldv, info);                \
-    }                                                                                              \
-    inline gpusvdStatus_t gesvj_gpu(gpusvdHandle_t h, gpusvdJob_t ju, gpusvdJob_t jv, int64_t m,   \
-                                    int64_t n, T *A, int64_t lda, T *S, T *U, int64_t ldu, T *V,   \
-                                    int64_t ldv, int *info) {                                      \
-        return gpusvd_##X##gesvj_gpu(h, ju, jv, m, n, A, lda, S, U, ldu, V, ldv, info);            \
-    }                                                                                              \
-    inline gpusvdStatus_t gesvj_batched(gpusvdHandle_t h, gpusvdJob_t ju, gpusvdJob_t jv,          \
-                                        int64_t m, int64_t n, T *A, int64_t lda, int64_t sA, T *S, \
-                                        int64_t sS, T *U, int64_t ldu, int64_t sU, T *V,           \
-                                        int64_t ldv, int64_t sV, int64_t batch, int *info) {       \
-        return gpusvd_##X##gesvj_batched(h, ju, jv, m, n, A, lda, sA, S, sS, U, ldu, sU, V, ldv,   \
-                                         sV, batch, info);                                         \
-    }                                                                                              \
-    inline gpusvdStatus_t gesvj_batched_gpu(gpusvdHandle_t h, gpusvdJob_t ju, gpusvdJob_t jv,      \
-                                            int64_t m, int64_t n, T *A, int64_t lda, int64_t sA,   \
-                                            T *S, int64_t sS, T *U, int64_t ldu, int64_t sU, T *V, \
-                                            int64_t ldv, int64_t sV, int64_t batch, int *info) {   \
-        return gpusvd_##X##gesvj_batched_gpu(h, ju, jv, m, n, A, lda, sA, S, sS, U, ldu, sU, V,    \
-                                             ldv, sV, batch, info);                                \
-    }                                                                                              \
-    inline gpusvdStatus_t geqrf_mgs(gpusvdHandle_t h, gpusvdOrth_t o, int64_t m, int64_t n, T *A,  \
-                                    int64_t lda, T *R, int64_t ldr, int *info) {                   \
-        return gpusvd_##X##geqrf_mgs(h, o, m, n, A, lda, R, ldr, info);                            \
-    }                                                                                              \
-    inline gpusvdStatus_t geqrf_mgs_gpu(gpusvdHandle_t h, gpusvdOrth_t o, int64_t m, int64_t n,    \
-                                        T *A, int64_t lda, T *R, int64_t ldr, int *info) {         \
-        return gpusvd_##X##geqrf_mgs_gpu(h, o, m, n, A, lda, R, ldr, info);                        \
-    }                                                                                              \
-    inline gpusvdStatus_t geqrf_mgs_batched(gpusvdHandle_t h, gpusvdOrth_t o, int64_t m,           \
-                                            int64_t n, T *A, int64_t lda, int64_t sA, T *R,        \
-                                            int64_t ldr, int64_t sR, int64_t batch, int *info) {   \
-        return gpusvd_##X##geqrf_mgs_batched(h, o, m, n, A, lda, sA, R, ldr, sR, batch, info);     \
-    }                                                                                              \
-    inline gpusvdStatus_t geev_batched(gpusvdHandle_t h, gpusvdJob_t jv, int64_t n, T *A,          \
-                                       int64_t lda, int64_t sA, T *wr, T *wi, int64_t sW, T *VR,   \
-                                       int64_t ldvr, int64_t sVR, int64_t batch, int *info) {      \
-        return gpusvd_##X##geev_batched(h, jv, n, A, lda, sA, wr, wi, sW, VR, ldvr, sVR, batch,    \
-                                        info);                                                     \
-    }                                                                                              \
-    inline gpusvdStatus_t geev_batched_gpu(                                                        \
-        gpusvdHandle_t h, gpusvdJob_t jv, int64_t n, T *A, int64_t lda, int64_t sA, T *wr, T *wi,  \
-        int64_t sW, T *VR, int64_t ldvr, int64_t sVR, int64_t batch, int *info) {                  \
-        return gpusvd_##X##geev_batched_gpu(h, jv, n, A, lda, sA, wr, wi, sW, VR, ldvr, sVR,       \
-                                            batch, info);                                          \
-    }                                                                                              \
-    inline gpusvdStatus_t bdsvd(gpusvdHandle_t h, gpusvdUplo_t up, gpusvdJob_t jz, int64_t n,      \
-                                T *d, T *e, T *U, int64_t ldu, T *VT, int64_t ldvt, int *info) {   \
-        return gpusvd_##X##bdsvd(h, up, jz, n, d, e, U, ldu, VT, ldvt, info);                      \
-    }                                                                                              \
-    inline gpusvdStatus_t pca(gpusvdHandle_t h, int64_t m, int64_t n, const T *X, int64_t ldx,     \
-                              int64_t k, T *C, int64_t ldc, T *ev, T *sc, int64_t lds, T *mean,    \
-                              int *info) {                                                         \
-        return gpusvd_##X##pca(h, m, n, X, ldx, k, C, ldc, ev, sc, lds, mean, info);               \
-    }
-BENCH_OVERLOAD(float, s)
-BENCH_OVERLOAD(double, d)
-#undef BENCH_OVERLOAD
-}  // namespace api
+/* ---- the gpusvd API: gpusvd_util::Api<T> (src/util/api.hpp) ---------------------------- */
+using gpusvd_util::Api;
 
 }  // namespace bench

@@ -100,10 +100,10 @@ Row gesvj_row(Cpu &c, int64_t batch, int64_t m, int64_t n, bool batched) {
     auto prep = [&] { std::copy(A0.begin(), A0.end(), A.begin()); };
     auto run_a = [&] {
         if (batched)
-            GS_CALL(api::gesvj_batched(c.h, VEC, VEC, m, n, A.data(), m, mn, S.data(), n, U.data(),
+            GS_CALL(Api<T>::gesvj_batched(c.h, VEC, VEC, m, n, A.data(), m, mn, S.data(), n, U.data(),
                                        m, mn, V.data(), n, nn, batch, info.data()));
         else
-            GS_CALL(api::gesvj(c.h, VEC, VEC, m, n, A.data(), m, S.data(), U.data(), m, V.data(), n,
+            GS_CALL(Api<T>::gesvj(c.h, VEC, VEC, m, n, A.data(), m, S.data(), U.data(), m, V.data(), n,
                                info.data()));
         return true;
     };
@@ -155,11 +155,11 @@ Row geqrf_row(Cpu &c, int64_t batch, int64_t m, int64_t n, bool batched) {
     auto prep = [&] { std::copy(A0.begin(), A0.end(), A.begin()); };
     auto run_a = [&] {
         if (batched)
-            GS_CALL(api::geqrf_mgs_batched(c.h, GPUSVD_ORTH_MGS2, m, n, A.data(), m, mn, R.data(),
+            GS_CALL(Api<T>::geqrf_mgs_batched(c.h, GPUSVD_ORTH_MGS2, m, n, A.data(), m, mn, R.data(),
                                            k, kn, batch, info.data()));
         else
             GS_CALL(
-                api::geqrf_mgs(c.h, GPUSVD_ORTH_MGS2, m, n, A.data(), m, R.data(), k, info.data()));
+                Api<T>::geqrf_mgs(c.h, GPUSVD_ORTH_MGS2, m, n, A.data(), m, R.data(), k, info.data()));
         return true;
     };
     // LAPACKE ?geqrf, R copied out, ?orgqr: Q overwrites A.
@@ -225,7 +225,7 @@ Row geev_row(Cpu &c, int64_t batch, int64_t n, bool vectors) {
     const gpusvdJob_t job = vectors ? VEC : NOVEC;
     auto prep = [&] { std::copy(A0.begin(), A0.end(), A.begin()); };
     auto run_a = [&] {
-        GS_CALL(api::geev_batched(c.h, job, n, A.data(), n, nn, wr.data(), wi.data(), n,
+        GS_CALL(Api<T>::geev_batched(c.h, job, n, A.data(), n, nn, wr.data(), wi.data(), n,
                                   vectors ? VR.data() : nullptr, n, nn, batch, info.data()));
         return true;
     };
@@ -284,7 +284,7 @@ Row bdsvd_row(Cpu &c, int64_t n, bool vectors) {
         std::copy(e0.begin(), e0.end(), e.begin());
     };
     auto run_a = [&] {
-        GS_CALL(api::bdsvd(c.h, GPUSVD_UPPER, job, n, d.data(), e.data(),
+        GS_CALL(Api<T>::bdsvd(c.h, GPUSVD_UPPER, job, n, d.data(), e.data(),
                            vectors ? U.data() : nullptr, n, vectors ? VT.data() : nullptr, n,
                            &info));
         return true;
@@ -326,7 +326,7 @@ Row pca_row(Cpu &c, int64_t m, int64_t n, int64_t k, bool scores) {
     int info = 0;
     std::string err, err_b;
     auto run_a = [&] {
-        GS_CALL(api::pca(c.h, m, n, X.data(), m, k, C.data(), n, ev.data(),
+        GS_CALL(Api<T>::pca(c.h, m, n, X.data(), m, k, C.data(), n, ev.data(),
                          scores ? Sc.data() : nullptr, m, scores ? mean.data() : nullptr, &info));
         return true;
     };

@@ -69,7 +69,7 @@ Row gesvdj_row(Gpu &c, int64_t n) {
     r.a = time_gpusvd(
         c, [&] { restore(c, dA.get(), dA0.get(), nn); },
         [&] {
-            return api::gesvj_gpu(c.g, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, n, n, dA.get(), n, Sg.get(),
+            return Api<double>::gesvj_gpu(c.g, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, n, n, dA.get(), n, Sg.get(),
                                   Ug.get(), n, Vg.get(), n, infog.get());
         },
         r);
@@ -152,7 +152,7 @@ Row gesvdj_batched_row(Gpu &c, int64_t batch, int64_t n) {
         r.a = time_gpusvd(
             c, prep,
             [&] {
-                return api::gesvj_batched_gpu(c.g, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, n, n, dA.get(),
+                return Api<double>::gesvj_batched_gpu(c.g, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, n, n, dA.get(),
                                               n, nn, Sgd.get(), n, Ug.get(), n, nn, Vg.get(), n, nn,
                                               batch, infog.get());
             },
@@ -250,7 +250,7 @@ Row geqrf_row(Gpu &c, int64_t m, int64_t n) {
     r.a = time_gpusvd(
         c, [&] { restore(c, Ag.get(), dA0.get(), mn); },
         [&] {
-            return api::geqrf_mgs_gpu(c.g, GPUSVD_ORTH_MGS2, m, n, Ag.get(), m, Rg.get(), n,
+            return Api<double>::geqrf_mgs_gpu(c.g, GPUSVD_ORTH_MGS2, m, n, Ag.get(), m, Rg.get(), n,
                                       infog.get());
         },
         r);
@@ -364,7 +364,7 @@ Row geev_row(Gpu &c, GeevCase gc, int64_t loop, int64_t host_count, int64_t extr
         Dev<int> infog(sz(loop));
         bool supported = false;
         {
-            const gpusvdStatus_t st = api::geev_batched_gpu(
+            const gpusvdStatus_t st = Api<double>::geev_batched_gpu(
                 c.g, gc.vectors ? GPUSVD_JOB_VEC : GPUSVD_JOB_NOVEC, n, dA.get(), n, nn, wr.get(),
                 wi.get(), n, gc.vectors ? VRg.get() : nullptr, n, nn, loop, infog.get());
             CU(cudaStreamSynchronize(c.s));
@@ -395,7 +395,7 @@ Row geev_row(Gpu &c, GeevCase gc, int64_t loop, int64_t host_count, int64_t extr
             r.a = time_gpusvd(
                 c, [&] { restore(c, B.get(), B0.get(), gt); },
                 [&] {
-                    return api::geev_batched_gpu(
+                    return Api<double>::geev_batched_gpu(
                         c.g, gc.vectors ? GPUSVD_JOB_VEC : GPUSVD_JOB_NOVEC, n, B.get(), n, nn,
                         bwr.get(), bwi.get(), n, gc.vectors ? bVR.get() : nullptr, n, nn, gb,
                         binfo.get());

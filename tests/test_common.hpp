@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "gpusvd.h"
+#include "api.hpp"
 #include "matgen.hpp"
 #include "ratios.hpp"
 
@@ -100,39 +101,7 @@ private:
             << gpusvdGetStatusName(st_) << ": " << gpusvdGetErrorMessage(handle);             \
     } while (0)
 
-/// s/d dispatch of the public API.
-template <typename T>
-struct Api;
-
-#define GPUSVD_TEST_API(X, T)                                                                 \
-    template <>                                                                               \
-    struct Api<T> {                                                                           \
-        static constexpr auto gesvj = &gpusvd_##X##gesvj;                                     \
-        static constexpr auto gesvj_gpu = &gpusvd_##X##gesvj_gpu;                             \
-        static constexpr auto gesvj_bufferSize = &gpusvd_##X##gesvj_bufferSize;               \
-        static constexpr auto gesvj_batched = &gpusvd_##X##gesvj_batched;                     \
-        static constexpr auto gesvj_batched_gpu = &gpusvd_##X##gesvj_batched_gpu;             \
-        static constexpr auto gesvj_batched_bufferSize = &gpusvd_##X##gesvj_batched_bufferSize; \
-        static constexpr auto geqrf_mgs = &gpusvd_##X##geqrf_mgs;                             \
-        static constexpr auto geqrf_mgs_gpu = &gpusvd_##X##geqrf_mgs_gpu;                     \
-        static constexpr auto geqrf_mgs_bufferSize = &gpusvd_##X##geqrf_mgs_bufferSize;       \
-        static constexpr auto geqrf_mgs_batched = &gpusvd_##X##geqrf_mgs_batched;             \
-        static constexpr auto geqrf_mgs_batched_gpu = &gpusvd_##X##geqrf_mgs_batched_gpu;     \
-        static constexpr auto geqrf_mgs_batched_bufferSize =                                  \
-            &gpusvd_##X##geqrf_mgs_batched_bufferSize;                                        \
-        static constexpr auto geev_batched = &gpusvd_##X##geev_batched;                       \
-        static constexpr auto geev_batched_gpu = &gpusvd_##X##geev_batched_gpu;               \
-        static constexpr auto geev_batched_bufferSize = &gpusvd_##X##geev_batched_bufferSize; \
-        static constexpr auto bdsvd = &gpusvd_##X##bdsvd;                                     \
-        static constexpr auto bdsvd_gpu = &gpusvd_##X##bdsvd_gpu;                             \
-        static constexpr auto bdsvd_bufferSize = &gpusvd_##X##bdsvd_bufferSize;               \
-        static constexpr auto pca = &gpusvd_##X##pca;                                         \
-        static constexpr auto pca_gpu = &gpusvd_##X##pca_gpu;                                 \
-        static constexpr auto pca_bufferSize = &gpusvd_##X##pca_bufferSize;                   \
-    };
-GPUSVD_TEST_API(s, float)
-GPUSVD_TEST_API(d, double)
-#undef GPUSVD_TEST_API
+// Api<T> (s/d dispatch of the public API) comes from src/util/api.hpp.
 
 // ------------------------------------------------------------------------------------------------
 // LAPACK references (LAPACKE, on copies)

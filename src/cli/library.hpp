@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cli.hpp"
+#include "api.hpp"
 #include "gpusvd.h"
 
 namespace gpusvd_cli {
@@ -60,33 +61,8 @@ inline int report_info(const std::string &routine, int info, const char *positiv
     return kExitWarning;
 }
 
-/// Entry points of one precision.
-template <class T>
-struct Api;
-
-template <>
-struct Api<double> {
-    static constexpr const char *prefix = "gpusvd_d";
-    static constexpr auto gesvj = gpusvd_dgesvj;
-    static constexpr auto gesvj_batched = gpusvd_dgesvj_batched;
-    static constexpr auto geqrf_mgs = gpusvd_dgeqrf_mgs;
-    static constexpr auto geqrf_mgs_batched = gpusvd_dgeqrf_mgs_batched;
-    static constexpr auto geev_batched = gpusvd_dgeev_batched;
-    static constexpr auto bdsvd = gpusvd_dbdsvd;
-    static constexpr auto pca = gpusvd_dpca;
-};
-
-template <>
-struct Api<float> {
-    static constexpr const char *prefix = "gpusvd_s";
-    static constexpr auto gesvj = gpusvd_sgesvj;
-    static constexpr auto gesvj_batched = gpusvd_sgesvj_batched;
-    static constexpr auto geqrf_mgs = gpusvd_sgeqrf_mgs;
-    static constexpr auto geqrf_mgs_batched = gpusvd_sgeqrf_mgs_batched;
-    static constexpr auto geev_batched = gpusvd_sgeev_batched;
-    static constexpr auto bdsvd = gpusvd_sbdsvd;
-    static constexpr auto pca = gpusvd_spca;
-};
+/// Entry points of one precision (Api<double>::gesvj is gpusvd_dgesvj).
+using gpusvd_util::Api;
 
 /// "gpusvd_dgesvj" etc.
 template <class T>

@@ -1,0 +1,44 @@
+// The public API as one template over the precision: Api<double>::gesvj is gpusvd_dgesvj,
+// Api<T>::prefix is "gpusvd_d". Shared by the tests, the CLI and the benchmark.
+#pragma once
+
+#include "gpusvd.h"
+
+namespace gpusvd_util {
+
+/// s/d dispatch of the public API.
+template <typename T>
+struct Api;
+
+#define GPUSVD_UTIL_API(X, T)                                                                 \
+    template <>                                                                               \
+    struct Api<T> {                                                                           \
+        static constexpr const char *prefix = "gpusvd_" #X;                                   \
+        static constexpr auto gesvj = &gpusvd_##X##gesvj;                                     \
+        static constexpr auto gesvj_gpu = &gpusvd_##X##gesvj_gpu;                             \
+        static constexpr auto gesvj_bufferSize = &gpusvd_##X##gesvj_bufferSize;               \
+        static constexpr auto gesvj_batched = &gpusvd_##X##gesvj_batched;                     \
+        static constexpr auto gesvj_batched_gpu = &gpusvd_##X##gesvj_batched_gpu;             \
+        static constexpr auto gesvj_batched_bufferSize = &gpusvd_##X##gesvj_batched_bufferSize; \
+        static constexpr auto geqrf_mgs = &gpusvd_##X##geqrf_mgs;                             \
+        static constexpr auto geqrf_mgs_gpu = &gpusvd_##X##geqrf_mgs_gpu;                     \
+        static constexpr auto geqrf_mgs_bufferSize = &gpusvd_##X##geqrf_mgs_bufferSize;       \
+        static constexpr auto geqrf_mgs_batched = &gpusvd_##X##geqrf_mgs_batched;             \
+        static constexpr auto geqrf_mgs_batched_gpu = &gpusvd_##X##geqrf_mgs_batched_gpu;     \
+        static constexpr auto geqrf_mgs_batched_bufferSize =                                  \
+            &gpusvd_##X##geqrf_mgs_batched_bufferSize;                                        \
+        static constexpr auto geev_batched = &gpusvd_##X##geev_batched;                       \
+        static constexpr auto geev_batched_gpu = &gpusvd_##X##geev_batched_gpu;               \
+        static constexpr auto geev_batched_bufferSize = &gpusvd_##X##geev_batched_bufferSize; \
+        static constexpr auto bdsvd = &gpusvd_##X##bdsvd;                                     \
+        static constexpr auto bdsvd_gpu = &gpusvd_##X##bdsvd_gpu;                             \
+        static constexpr auto bdsvd_bufferSize = &gpusvd_##X##bdsvd_bufferSize;               \
+        static constexpr auto pca = &gpusvd_##X##pca;                                         \
+        static constexpr auto pca_gpu = &gpusvd_##X##pca_gpu;                                 \
+        static constexpr auto pca_bufferSize = &gpusvd_##X##pca_bufferSize;                   \
+    };
+GPUSVD_UTIL_API(s, float)
+GPUSVD_UTIL_API(d, double)
+#undef GPUSVD_UTIL_API
+
+}  // namespace gpusvd_util
