@@ -56,32 +56,33 @@ PcaWork<T> layout(Bump &b, int64_t m, int64_t n, int64_t k) {
 
 enum class Centring { Ok, NonFinite, Overflow };
 
-// xc = (X - column means) * scale, means of the scaled data in mean, largest |x * scale| in
-// *amax. A NaN/Inf in X makes its column sum non-finite, so the NaN/Inf screen costs no pass of
-// its own; a non-finite sum of finite data is an overflow.
+// xc = (X - column means) * scale and the means of the scaled data. A NaN/Inf in X makes its
+// column sum non-finite, so the NaN/Inf screen costs no pass of its own; a non-finite sum of
+// finite data is an overflow.
 template <class T>
-Centring centre(int64_t m, int64_t n, const T *X, int64_t ldx, T scale, T *xc, T *mean, T *amax) {
+Centring centre(int64_t m, int64_t n, const T *X, int64_t ldx, T scale, T *xc, T *mean) {
     bool overflow = false;
-    *amax = 0;
     for (int64_t j = 0; j < n; ++j) {
         const T *x = X + j * ldx;
         double sum = 0;  // double accumulation keeps float means accurate for large m
-        T cmax = 0;
-        for (int64_t i = 0; i < m; ++i) {
-            const T v = x[i] * scale;
-            sum += v;
-            cmax = std::max(cmax, std::abs(v));
-        }
-        if (!std::isfinite(sum) || !std::isfinite(cmax)) {
+        for (int64_t i = 0; i < m; ++i) sum += x[i] * scale;
+        if (!std::isfinite(sum)) {
             if (has_nonfinite(m, 1, x, ldx)) return Centring::NonFinite;
             overflow = true;
         }
-        *amax = std::max(*amax, cmax);
         const T mu = static_cast<T>(sum / static_cast<double>(m));
         mean[j] = mu;
         for (int64_t i = 0; i < m; ++i) xc[i + j * m] = x[i] * scale - mu;
     }
     return overflow ? Centring::Overflow : Centring::Ok;
+}
+
+template <class T>
+T max_abs(int64_t m, int64_t n, const T *X, int64_t ldx) {
+    T amax = 0;
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < m; ++i) amax = std::max(amax, std::abs(X[i + j * ldx]));
+    return amax;
 }
 
 }  // namespace
@@ -100,15 +101,37 @@ int pca(int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *components,
     const PcaWork<T> w = layout<T>(b, m, n, k);
     const bool tall = m > n;
 
-    // Data near overflow would overflow the sums or x - mean: work on X * scale (a power of two,
-    // so exact) and undo the scale on the outputs.
-    T amax = 0;
-    Centring c = centre(m, n, X, ldx, T(1), w.xc, w.mean, &amax);
+    const lapack_int mi = static_cast<lapack_int>(m), ni = static_cast<lapack_int>(n);
+    const lapack_int ri = static_cast<lapack_int>(w.rows), pi = static_cast<lapack_int>(w.p);
+    T *B = tall ? w.r : w.xc;  // what ?gesdd factorizes: R of the tall QR, or the centred data
+    auto factor = [&]() -> lapack_int {
+        if (tall) {
+            const lapack_int qr = lapack::geqrf(mi, ni, w.xc, mi, w.tau, w.lapack, w.lwork);
+            if (qr < 0) return qr;
+            for (int64_t j = 0; j < n; ++j)
+                for (int64_t i = 0; i < n; ++i) w.r[i + j * n] = i <= j ? w.xc[i + j * m] : T(0);
+        }
+        return lapack::gesdd('S', ri, ni, B, ri, w.s, w.u, ri, w.vt, pi, w.lapack, w.lwork,
+                             w.iwork);
+    };
+    auto finite = [&](lapack_int inf) {
+        if (inf < 0) return false;
+        for (int64_t j = 0; j < w.p; ++j)
+            if (!std::isfinite(w.s[j])) return false;
+        return true;
+    };
+
+    // Finite data near overflow can overflow the column sums, x - mean or the norms inside
+    // LAPACK. That is rare and visible afterwards (non-finite sum or singular values), so only
+    // then is the work redone on X * scale (a power of two, exact) with the scale undone on
+    // the outputs; the common path pays nothing for it.
     T scale = 1;
-    if (c == Centring::Overflow ||
-        (c == Centring::Ok && amax > std::numeric_limits<T>::max() / T(4) / static_cast<T>(m))) {
-        scale = std::ldexp(T(1), -std::ilogb(amax));
-        c = centre(m, n, X, ldx, scale, w.xc, w.mean, &amax);
+    Centring c = centre(m, n, X, ldx, scale, w.xc, w.mean);
+    lapack_int info = c == Centring::Ok ? factor() : 0;
+    if (c == Centring::Overflow || (c == Centring::Ok && !finite(info))) {
+        scale = std::ldexp(T(1), -std::ilogb(max_abs(m, n, X, ldx)));
+        c = centre(m, n, X, ldx, scale, w.xc, w.mean);
+        if (c == Centring::Ok) info = factor();
     }
     if (c != Centring::Ok) {
         fill_nan(n, k, components, ldc);
@@ -119,19 +142,6 @@ int pca(int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *components,
     }
     if (mean)
         for (int64_t j = 0; j < n; ++j) mean[j] = w.mean[j] / scale;
-
-    const lapack_int mi = static_cast<lapack_int>(m), ni = static_cast<lapack_int>(n);
-    const lapack_int ri = static_cast<lapack_int>(w.rows), pi = static_cast<lapack_int>(w.p);
-    T *B = w.xc;  // what ?gesdd factorizes: R of the tall QR, or the centred data itself
-    if (tall) {
-        if (lapack::geqrf(mi, ni, w.xc, mi, w.tau, w.lapack, w.lwork) < 0)
-            return kLapackArgumentError;
-        for (int64_t j = 0; j < n; ++j)
-            for (int64_t i = 0; i < n; ++i) w.r[i + j * n] = i <= j ? w.xc[i + j * m] : T(0);
-        B = w.r;
-    }
-    const lapack_int info =
-        lapack::gesdd('S', ri, ni, B, ri, w.s, w.u, ri, w.vt, pi, w.lapack, w.lwork, w.iwork);
 
     // Components are rows of VT. Sign convention: the entry of largest magnitude (first on ties)
     // of each component is positive; the matching left vector flips with it.
