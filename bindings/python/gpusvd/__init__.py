@@ -1,0 +1,43 @@
+"""gpusvd: numpy interface to libgpusvd (SVD, QR, eigenvalues, bidiagonal SVD, PCA on NVIDIA
+GPUs with a LAPACK CPU backend), over ctypes.
+
+Host numpy arrays use the library's host-pointer forms (the backend chosen by the handle:
+AUTO = the GPU when usable and the routine has GPU kernels, else the CPU). CUDA arrays (CuPy,
+torch, __cuda_array_interface__ / DLPack) use the ``_gpu`` forms on device memory.
+See each function's docstring for copies, errors and info.
+"""
+from ._errors import INFO_NONFINITE, GpusvdError, LinAlgError
+from ._handle import Handle, default_handle
+from ._lib import LibraryNotFoundError, get_lib
+from ._linalg import (bdsvd, eig_batched, eigvals_batched, qr, qr_batched, svd,
+                      svd_batched)
+from ._pca import PCAResult, pca
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "svd", "svd_batched", "qr", "qr_batched", "eigvals_batched", "eig_batched", "bdsvd", "pca",
+    "PCAResult", "Handle", "default_handle", "backend", "version", "build_info",
+    "GpusvdError", "LinAlgError", "LibraryNotFoundError", "INFO_NONFINITE",
+]
+
+
+def backend(handle=None):
+    """'cpu' or 'gpu': where the handle (default: this thread's) runs work; AUTO resolved
+    (gpusvdGetBackend)."""
+    return (handle or default_handle()).backend
+
+
+def version():
+    """Version string of the loaded library, e.g. '0.1.0' (gpusvdGetVersionString)."""
+    return get_lib().gpusvdGetVersionString().decode()
+
+
+def build_info():
+    """One line on the library build and this machine (gpusvdGetBuildInfo)."""
+    return get_lib().gpusvdGetBuildInfo().decode()
+
+
+def library_path():
+    """The file name the library was loaded from (as given to ctypes)."""
+    return get_lib()._name

@@ -1,0 +1,313 @@
+"""Array adapters: one routine body works on numpy (host) arrays and on CuPy / PyTorch device
+arrays. Matrices handed to the C library are column-major per matrix: a (…, r, c) array whose
+last two axes have strides (itemsize, r * itemsize) and whose matrices are `r * c` elements
+apart ("per-matrix Fortran order")."""
+import contextlib
+
+import numpy as np
+
+_DLPACK_DEVICE_TYPES = (2, 13)  # kDLCUDA, kDLCUDAManaged
+
+
+def result_dtype(dtype):
+    """float32 and float64 are kept; float16 becomes float32; integers and booleans become
+    float64 (as scipy.linalg does); complex and other kinds raise TypeError."""
+    dtype = np.dtype(dtype)
+    if dtype in (np.float32, np.float64):
+        return dtype
+    if dtype == np.float16:
+        return np.dtype(np.float32)
+    if dtype.kind in "biu":
+        return np.dtype(np.float64)
+    raise TypeError("gpusvd: unsupported dtype %s (float32 or float64 expected; complex "
+                    "matrices are not supported)" % dtype)
+
+
+def complex_dtype(dtype):
+    return np.dtype(np.complex64 if dtype == np.float32 else np.complex128)
+
+
+def _is_torch_cuda(x):
+    mod = type(x).__module__ or ""
+    return mod.startswith("torch") and getattr(x, "is_cuda", False)
+
+
+def is_device_array(x):
+    """True for a CUDA array: a torch CUDA tensor, anything with __cuda_array_interface__, or
+    a DLPack producer whose __dlpack_device__ is CUDA or CUDA managed memory."""
+    if isinstance(x, np.ndarray):
+        return False
+    if _is_torch_cuda(x):
+        return True
+    try:
+        if hasattr(x, "__cuda_array_interface__"):
+            return True
+    except Exception:  # a property that refuses (e.g. a tensor that requires grad)
+        return True
+    dev = getattr(x, "__dlpack_device__", None)
+    if dev is not None:
+        try:
+            return int(dev()[0]) in _DLPACK_DEVICE_TYPES
+        except Exception:
+            return False
+    return False
+
+
+class HostOps:
+    """numpy arrays; the C library's host forms."""
+    device = False
+
+    def asarray(self, x):
+        return np.asarray(x)
+
+    def raw_dtype(self, x):
+        return np.dtype(x.dtype)
+
+    def dtype(self, x):
+        return result_dtype(self.raw_dtype(x))
+
+    def aligned(self, x):
+        return bool(x.flags.aligned)
+
+    def empty(self, shape, dtype):
+        shape = tuple(shape)
+        if len(shape) < 2:
+            return np.empty(shape, dtype)
+        return np.empty(shape[:-2] + (shape[-1], shape[-2]), dtype).swapaxes(-1, -2)
+
+    def rows(self, shape, dtype):
+        """A C-ordered array (stacked vectors: singular values, eigenvalues, info)."""
+        return np.empty(tuple(shape), dtype)
+
+    def fcopy(self, x, dtype):
+        out = self.empty(x.shape, dtype)
+        out[...] = x
+        return out
+
+    def elem_strides(self, x):
+        s = x.dtype.itemsize
+        return tuple(st // s if st % s == 0 else None for st in x.strides)
+
+    def ptr(self, x):
+        return x.ctypes.data
+
+    def assign(self, dst, src):
+        dst[...] = src
+
+    def swap(self, x):
+        return x.swapaxes(-1, -2)
+
+    def complex_values(self, wr, wi):
+        w = np.empty(wr.shape, complex_dtype(wr.dtype))
+        w.real, w.imag = wr, wi
+        return w
+
+    def complex_vectors(self, vr, wi):
+        return _complex_vectors(np, vr, wi)
+
+    def isfinite_all(self, x):
+        return bool(np.isfinite(x).all())
+
+    def to_host(self, x):
+        return x
+
+    @contextlib.contextmanager
+    def on_device(self, x, handle):
+        yield
+
+
+def _complex_vectors(xp, vr, wi):
+    """LAPACK's real layout -> complex eigenvectors: for a pair (j, j+1) with wi[j] > 0,
+    v_j = VR[:, j] + i VR[:, j+1] and v_{j+1} = conj(v_j); real eigenvalues keep VR[:, j]."""
+    pos = (wi > 0)[..., None, :]
+    neg = (wi < 0)[..., None, :]
+    nxt = xp.roll(vr, -1, axis=-1)
+    prv = xp.roll(vr, 1, axis=-1)
+    out = xp.empty(vr.shape, complex_dtype(vr.dtype))
+    out.real = xp.where(neg, prv, vr)
+    out.imag = xp.where(pos, nxt, xp.where(neg, -vr, 0))
+    return out
+
+
+class CupyOps(HostOps):
+    """CuPy arrays (and any __cuda_array_interface__ / DLPack CUDA array, viewed through CuPy
+    without a copy); the C library's _gpu forms."""
+    device = True
+
+    def __init__(self):
+        import cupy
+        self.cp = cupy
+
+    def asarray(self, x):
+        if isinstance(x, self.cp.ndarray):
+            return x
+        try:
+            if hasattr(x, "__cuda_array_interface__"):
+                return self.cp.asarray(x)  # zero-copy view
+        except Exception:
+            pass
+        return self.cp.from_dlpack(x)  # zero-copy view
+
+    def empty(self, shape, dtype):
+        shape = tuple(shape)
+        if len(shape) < 2:
+            return self.cp.empty(shape, dtype)
+        return self.cp.empty(shape[:-2] + (shape[-1], shape[-2]), dtype).swapaxes(-1, -2)
+
+    def aligned(self, x):
+        return True
+
+    def rows(self, shape, dtype):
+        return self.cp.empty(tuple(shape), dtype)
+
+    def ptr(self, x):
+        return x.data.ptr
+
+    def complex_values(self, wr, wi):
+        return wr + 1j * wi if wr.dtype == np.float64 else (wr + 1j * wi).astype(np.complex64)
+
+    def complex_vectors(self, vr, wi):
+        return _complex_vectors(self.cp, vr, wi)
+
+    def isfinite_all(self, x):
+        return bool(self.cp.isfinite(x).all())
+
+    def to_host(self, x):
+        return self.cp.asnumpy(x)
+
+    @contextlib.contextmanager
+    def on_device(self, x, handle):
+        """Run on x's device and on CuPy's current stream (so the _gpu call is ordered after
+        the copies CuPy made and before whatever the caller does next)."""
+        with self.cp.cuda.Device(x.device.id):
+            with _stream(handle, self.cp.cuda.get_current_stream().ptr):
+                yield
+
+
+class TorchOps(HostOps):
+    """PyTorch CUDA tensors; the C library's _gpu forms."""
+    device = True
+
+    def __init__(self):
+        import torch
+        self.torch = torch
+        self._np2t = {np.dtype(np.float32): torch.float32, np.dtype(np.float64): torch.float64,
+                      np.dtype(np.int32): torch.int32}
+
+    def asarray(self, x):
+        return x
+
+    def raw_dtype(self, x):
+        t = self.torch
+        table = {t.float32: np.float32, t.float64: np.float64, t.float16: np.float16,
+                 t.int32: np.int32, t.int64: np.int64, t.bool: np.bool_}
+        if x.dtype not in table:
+            raise TypeError("gpusvd: unsupported dtype %s (float32 or float64 expected)"
+                            % x.dtype)
+        return np.dtype(table[x.dtype])
+
+    def aligned(self, x):
+        return True
+
+    def empty(self, shape, dtype):
+        shape = tuple(shape)
+        tdt = self._np2t[np.dtype(dtype)]
+        if len(shape) < 2:
+            return self.torch.empty(shape, dtype=tdt, device=self._device)
+        return self.torch.empty(shape[:-2] + (shape[-1], shape[-2]), dtype=tdt,
+                                device=self._device).transpose(-1, -2)
+
+    def rows(self, shape, dtype):
+        return self.torch.empty(tuple(shape), dtype=self._np2t[np.dtype(dtype)],
+                                device=self._device)
+
+    def fcopy(self, x, dtype):
+        self._device = x.device
+        out = self.empty(x.shape, dtype)
+        out.copy_(x.detach())
+        return out
+
+    def elem_strides(self, x):
+        return tuple(x.stride())
+
+    def ptr(self, x):
+        return x.data_ptr()
+
+    def assign(self, dst, src):
+        if isinstance(src, float):
+            dst.fill_(src)
+        else:
+            dst.copy_(src)
+
+    def swap(self, x):
+        return x.transpose(-1, -2)
+
+    def complex_values(self, wr, wi):
+        return self.torch.complex(wr, wi)
+
+    def complex_vectors(self, vr, wi):
+        t = self.torch
+        pos = (wi > 0).unsqueeze(-2)
+        neg = (wi < 0).unsqueeze(-2)
+        nxt = t.roll(vr, -1, dims=-1)
+        prv = t.roll(vr, 1, dims=-1)
+        re = t.where(neg, prv, vr)
+        im = t.where(pos, nxt, t.where(neg, -vr, t.zeros_like(vr)))
+        return t.complex(re.contiguous(), im.contiguous())
+
+    def isfinite_all(self, x):
+        return bool(self.torch.isfinite(x).all())
+
+    def to_host(self, x):
+        return x.cpu().numpy()
+
+    @contextlib.contextmanager
+    def on_device(self, x, handle):
+        self._device = x.device
+        with self.torch.cuda.device(x.device):
+            with _stream(handle, self.torch.cuda.current_stream(x.device).cuda_stream):
+                yield
+
+
+@contextlib.contextmanager
+def _stream(handle, stream):
+    with handle._lock:
+        old = handle.stream
+        handle.stream = stream
+        try:
+            yield
+        finally:
+            handle.stream = old
+
+
+_HOST = HostOps()
+
+
+def ops_for(x):
+    """(ops, array): the adapter for x and x as an array of that adapter's kind."""
+    if not is_device_array(x):
+        return _HOST, np.asarray(x)
+    if _is_torch_cuda(x):
+        ops = TorchOps()
+        ops._device = x.device
+        return ops, x
+    try:
+        ops = CupyOps()
+    except ImportError:
+        raise TypeError("gpusvd: %s is a CUDA array; device arrays need CuPy (or a torch "
+                        "tensor) to allocate the outputs" % type(x).__name__) from None
+    return ops, ops.asarray(x)
+
+
+def fortran_view(ops, x, dtype):
+    """(array, ld) for a read-only 2-D input: x itself when it already is `dtype` with unit
+    row stride and a column stride >= max(1, rows) (Fortran order, or a column slice of one);
+    otherwise a Fortran-ordered copy. Returns (array, ld, copied)."""
+    m, n = x.shape
+    if ops.raw_dtype(x) == dtype and ops.aligned(x):
+        st = ops.elem_strides(x)
+        rs = 1 if m <= 1 else st[0]
+        cs = max(1, m) if n <= 1 else st[1]
+        if rs == 1 and cs is not None and cs >= max(1, m):
+            return x, cs, False
+    return ops.fcopy(x, dtype), max(1, m), True

@@ -1,0 +1,38 @@
+"""Exceptions of the gpusvd package."""
+import numpy as np
+
+STATUS_NAMES = {
+    0: "SUCCESS", 1: "INVALID_VALUE", 2: "ALLOC_FAILED", 3: "NO_DEVICE", 4: "NOT_SUPPORTED",
+    5: "EXECUTION_FAILED", 6: "INTERNAL_ERROR",
+}
+
+#: info value of a matrix that holds NaN or Inf (GPUSVD_INFO_NONFINITE in gpusvd.h).
+INFO_NONFINITE = -1
+
+
+class GpusvdError(RuntimeError):
+    """A gpusvd call returned a status other than SUCCESS.
+
+    Attributes: ``status`` (int), ``status_name`` (e.g. ``"GPUSVD_STATUS_INVALID_VALUE"``),
+    ``routine`` (the C function called) and ``detail`` (gpusvdGetErrorMessage() of the handle,
+    which names the routine, the argument and its value).
+    """
+
+    def __init__(self, routine, status, status_name, detail):
+        self.routine, self.status, self.status_name, self.detail = (
+            routine, status, status_name, detail)
+        super().__init__("%s returned %s: %s" % (routine, status_name, detail or "(no detail)"))
+
+
+class LinAlgError(np.linalg.LinAlgError):
+    """A factorization did not succeed for some matrices (a subclass of
+    ``numpy.linalg.LinAlgError``, like scipy's errors).
+
+    ``info`` is the whole info array (shape ``()`` for one matrix, ``(batch,)`` for a batch),
+    with gpusvd.h's meanings; ``failed`` the indices of the matrices that failed.
+    """
+
+    def __init__(self, message, info):
+        self.info = np.asarray(info)
+        self.failed = np.flatnonzero(self.info.reshape(-1) > 0)
+        super().__init__(message)

@@ -1,0 +1,42 @@
+import numpy as np
+import pytest
+
+import gpusvd
+
+
+def pytest_report_header(config):
+    try:
+        return "gpusvd package: %s; library: %s (%s); backend %s" % (
+            gpusvd.__file__, gpusvd.library_path(), gpusvd.version(), gpusvd.backend())
+    except gpusvd.LibraryNotFoundError as exc:  # every test will fail with this message
+        return str(exc)
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(12345)
+
+
+DTYPES = [np.float32, np.float64]
+
+
+def eps(dtype):
+    return float(np.finfo(dtype).eps)
+
+
+def with_singular_values(rng, m, n, s, dtype):
+    """U diag(s) V^T with random orthonormal U (m x k), V (n x k), k = len(s), in float64,
+    then cast."""
+    k = len(s)
+    u, _ = np.linalg.qr(rng.standard_normal((m, k)))
+    v, _ = np.linalg.qr(rng.standard_normal((n, k)))
+    return ((u * s) @ v.T).astype(dtype)
+
+
+def ill_conditioned(rng, m, n, dtype, cond=1e8):
+    k = min(m, n)
+    return with_singular_values(rng, m, n, np.geomspace(1.0, 1.0 / cond, k), dtype)
+
+
+def ordered(a, order):
+    return np.asfortranarray(a) if order == "F" else np.ascontiguousarray(a)
