@@ -26,3 +26,6 @@ py="$work/venv/bin/python"
 
 cd "$work"  # import the installed package, not the source folder
 GPUSVD_LIBRARY="$lib" "$py" -m pytest -q -rs -p no:cacheprovider "$here/tests"
+
+# The numpy example of examples/ runs with the same installed package.
+GPUSVD_LIBRARY="$lib" "$py" "$here/../../examples/python/svd_numpy.py"
