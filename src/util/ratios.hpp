@@ -69,7 +69,7 @@ T norm1(int64_t m, int64_t n, const T *A, int64_t lda) {
 }
 
 /// true if any of the m x n entries of A is NaN or Inf. (Deliberately independent of the
-/// library's own screen in src/cpu/scan.cpp: the tests check that one against this.)
+/// library's own screen in src/cpu/scan.cpp, so the tests do not reuse the code they check.)
 template <typename T>
 bool has_nonfinite(int64_t m, int64_t n, const T *A, int64_t lda) {
     for (int64_t j = 0; j < n; ++j)
