@@ -31,7 +31,7 @@ gpusvdStatus_t bdsvd_entry(const char *name, Form form, gpusvdHandle_t h, gpusvd
         require_device_form(a, kBdsvdOnGpu);
         return a.status();
     }
-    resolve_host_form(a, kBdsvdOnGpu);
+    check_host_backend(a, kBdsvdOnGpu);
     cpu_size_limits(a, wv, n);
     if (wv) a.lapack_int("ldu", ldu).lapack_int("ldvt", ldvt);
     if (!a.ok()) return a.status();

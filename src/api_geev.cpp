@@ -33,7 +33,7 @@ gpusvdStatus_t geev_entry(const char *name, Form form, gpusvdHandle_t h, gpusvdJ
         require_device_form(a, kGeevOnGpu);
         return a.status();
     }
-    resolve_host_form(a, kGeevOnGpu);
+    check_host_backend(a, kGeevOnGpu);
     cpu_size_limits(a, n);
     a.lapack_int("lda", lda);
     if (wv) a.lapack_int("ldvr", ldvr);

@@ -33,7 +33,7 @@ gpusvdStatus_t geqrf_entry(const char *name, Form form, bool batched, gpusvdHand
         require_device_form(a, kGeqrfOnGpu);
         return a.status();
     }
-    resolve_host_form(a, kGeqrfOnGpu);
+    check_host_backend(a, kGeqrfOnGpu);
     cpu_size_limits(a, m, n);
     a.lapack_int("lda", lda).lapack_int("ldr", ldr);
     if (!a.ok()) return a.status();

@@ -43,7 +43,7 @@ gpusvdStatus_t gesvj_entry(const char *name, Form form, bool batched, gpusvdHand
         require_device_form(a, kGesvjOnGpu);
         return a.status();
     }
-    resolve_host_form(a, kGesvjOnGpu);
+    check_host_backend(a, kGesvjOnGpu);
     cpu_size_limits(a, m, n);
     a.lapack_int("lda", lda);
     if (wu) a.lapack_int("ldu", ldu);

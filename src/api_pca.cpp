@@ -34,7 +34,7 @@ gpusvdStatus_t pca_entry(const char *name, Form form, gpusvdHandle_t h, int64_t 
         require_device_form(a, kPcaOnGpu);
         return a.status();
     }
-    resolve_host_form(a, kPcaOnGpu);
+    check_host_backend(a, kPcaOnGpu);
     cpu_size_limits(a, m, n);
     a.lapack_int("ldx", ldx).lapack_int("ldc", ldc);
     if (scores) a.lapack_int("lds", lds);

@@ -17,6 +17,7 @@ struct GesvjWork {
     T *transposed;  // n x m copy of A when m < n
     T *lapack;      // ?gesvj's WORK
     T *rownorm;     // for the orthonormal completion
+    unsigned char *accepted;
 };
 
 template <class T>
@@ -26,6 +27,7 @@ GesvjWork<T> layout(Bump &b, int64_t m, int64_t n) {
     w.transposed = b.take<T>(m < n ? m * n : 0);
     w.lapack = b.take<T>(std::max<int64_t>(6, rows + cols));
     w.rownorm = b.take<T>(rows);
+    w.accepted = b.take<unsigned char>(cols);
     return w;
 }
 
@@ -34,28 +36,31 @@ GesvjWork<T> layout(Bump &b, int64_t m, int64_t n) {
 // Each new column starts from the e_i least represented in the current span (largest
 // ||(I - U U^T) e_i||, at least sqrt(1 - r/rows)) and is orthogonalised twice.
 template <class T>
-void complete_orthonormal(int64_t rows, int64_t cols, T *U, int64_t ldu, T *rownorm) {
+void complete_orthonormal(int64_t rows, int64_t cols, T *U, int64_t ldu, T *rownorm,
+                          unsigned char *accepted) {
     auto col = [&](int64_t j) { return U + j * ldu; };
-    auto good = [&](int64_t j) {
+    bool complete = true;
+    for (int64_t j = 0; j < cols; ++j) {
         T s = 0;
         for (int64_t i = 0; i < rows; ++i) s += col(j)[i] * col(j)[i];
-        return std::abs(s - T(1)) < T(0.5);
-    };
+        accepted[j] = std::abs(s - T(1)) < T(0.5);
+        complete = complete && accepted[j];
+    }
+    if (complete) return;
     for (int64_t j = 0; j < cols; ++j) {
-        if (good(j)) continue;
+        if (accepted[j]) continue;
         // rownorm_i = sum over accepted columns c of U(i,c)^2
         std::fill(rownorm, rownorm + rows, T(0));
-        for (int64_t c = 0; c < cols; ++c) {
-            if (c == j || (c > j && !good(c))) continue;
-            for (int64_t i = 0; i < rows; ++i) rownorm[i] += col(c)[i] * col(c)[i];
-        }
+        for (int64_t c = 0; c < cols; ++c)
+            if (accepted[c])
+                for (int64_t i = 0; i < rows; ++i) rownorm[i] += col(c)[i] * col(c)[i];
         const int64_t pick = std::min_element(rownorm, rownorm + rows) - rownorm;
         T *v = col(j);
         std::fill(v, v + rows, T(0));
         v[pick] = T(1);
         for (int pass = 0; pass < 2; ++pass)
             for (int64_t c = 0; c < cols; ++c) {
-                if (c == j || (c > j && !good(c))) continue;
+                if (!accepted[c]) continue;
                 T dot = 0;
                 for (int64_t i = 0; i < rows; ++i) dot += col(c)[i] * v[i];
                 for (int64_t i = 0; i < rows; ++i) v[i] -= dot * col(c)[i];
@@ -64,6 +69,7 @@ void complete_orthonormal(int64_t rows, int64_t cols, T *U, int64_t ldu, T *rown
         for (int64_t i = 0; i < rows; ++i) nrm += v[i] * v[i];
         nrm = std::sqrt(nrm);
         for (int64_t i = 0; i < rows; ++i) v[i] /= nrm;
+        accepted[j] = 1;
     }
 }
 
@@ -92,7 +98,7 @@ int gesvj_tall(int64_t rows, int64_t cols, T *A, int64_t lda, T *S, T *Uo, int64
         for (int64_t j = 0; j < cols; ++j) std::copy(A + j * lda, A + j * lda + rows, Uo + j * ldu);
     }
     sort_descending(cols, S, rows, Uo, ldu, cols, Vo, ldv);
-    if (Uo) complete_orthonormal(rows, cols, Uo, ldu, w.rownorm);
+    if (Uo) complete_orthonormal(rows, cols, Uo, ldu, w.rownorm, w.accepted);
     return lapack_info(info);
 }
 
