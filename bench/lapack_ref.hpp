@@ -4,11 +4,11 @@
 #pragma once
 
 #include <dlfcn.h>
-#include <omp.h>
 
 #include <algorithm>
 #include <cstdint>
 
+#include "cpu/batch.hpp"
 #include "cpu/lapack.hpp"
 
 namespace bench::ref {
@@ -22,51 +22,25 @@ using gpusvd::lapack::gesdd;
 using gpusvd::lapack::gesvj;
 using gpusvd::lapack::orgqr;
 
-/// Workspace-query result as an element count.
+/// Workspace-query result as an element count (the library's conversion, at least 1).
 template <class T>
 inline lapack_int lwork_of(T q) {
-    return std::max<lapack_int>(1, static_cast<lapack_int>(q) + 1);
+    return std::max<lapack_int>(1, gpusvd::lapack::query_size(q));
 }
 
-/// openblas_set_num_threads / openblas_get_num_threads looked up at run time (no-ops with a
-/// BLAS that is not OpenBLAS), as the library itself does.
-inline void set_blas_threads(int n) {
-    using F = void (*)(int);
-    static F f = reinterpret_cast<F>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"));
-    if (f) f(n);
+/// The reference batched loop is the library's own (src/cpu/batch.cpp, compiled into the
+/// bench): OpenMP over matrices, a pthread OpenBLAS held single-threaded inside, f(matrix,
+/// thread) — so the CPU tables compare LAPACK calls under identical threading.
+template <class F>
+void omp_batch(int64_t batch, F &&f) {
+    gpusvd::cpu::for_each_matrix(batch, gpusvd::cpu::batch_threads(batch), f);
 }
+
+/// OpenBLAS's thread count for the report header (1 with another BLAS).
 inline int get_blas_threads() {
     using F = int (*)(void);
     static F f = reinterpret_cast<F>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads"));
     return f ? f() : 1;
-}
-
-/// While alive, OpenBLAS runs single-threaded (the reference batched loops, like the library).
-class BlasOneThread {
-public:
-    BlasOneThread() : saved_(get_blas_threads()) { set_blas_threads(1); }
-    ~BlasOneThread() { set_blas_threads(saved_); }
-    BlasOneThread(const BlasOneThread &) = delete;
-    BlasOneThread &operator=(const BlasOneThread &) = delete;
-
-private:
-    int saved_;
-};
-
-/// The reference batched loop: OpenMP over matrices (dynamic schedule), OpenBLAS
-/// single-threaded inside, f(matrix, thread) with thread < omp_get_max_threads() (as the library).
-template <class F>
-void omp_batch(int64_t batch, F &&f) {
-    const int threads =
-        static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(omp_get_max_threads(), batch)));
-    if (threads == 1) {
-        for (int64_t i = 0; i < batch; ++i) f(i, 0);
-        return;
-    }
-    BlasOneThread guard;
-    const int64_t chunk = std::max<int64_t>(1, batch / (int64_t(threads) * 8));
-#pragma omp parallel for num_threads(threads) schedule(dynamic, chunk)
-    for (int64_t i = 0; i < batch; ++i) f(i, omp_get_thread_num());
 }
 
 }  // namespace bench::ref
