@@ -6,6 +6,8 @@
 //
 // While gpusvd has no GPU kernels its `_gpu` forms return GPUSVD_STATUS_NOT_SUPPORTED and the
 // gpusvd column reads "n/a (not supported yet)"; when they succeed, the same rows time them.
+#include <omp.h>
+
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
