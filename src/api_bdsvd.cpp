@@ -31,7 +31,7 @@ gpusvdStatus_t bdsvd_entry(const char *name, Form form, gpusvdHandle_t h, gpusvd
         require_device_form(a, kBdsvdOnGpu);
         return a.status();
     }
-    check_host_backend(a, kBdsvdOnGpu);
+    host_runs_on_gpu(a, kBdsvdOnGpu, 0);  // checks backend GPU; false while kBdsvdOnGpu is false
     cpu_size_limits(a, wv, n);
     if (wv) a.lapack_int("ldu", ldu).lapack_int("ldvt", ldvt);
     if (!a.ok()) return a.status();

@@ -1,16 +1,18 @@
 // Entry points of geev_batched: validate once, then dispatch.
 #include "api_common.hpp"
 #include "cpu/geev.hpp"
+#include "gpu_dispatch.hpp"
 
 namespace gpusvd {
 namespace {
 
-constexpr bool kGeevOnGpu = false;  // GPU kernels: issue "GPU batched eigenvalues"
+constexpr bool kGeevOnGpu = true;  // cuda/geev/
 
 // LAPACK takes 32-bit integers and sizes ?geev's workspace from n^2-sized terms.
 inline void cpu_size_limits(Args &a, int64_t n) {
     a.lapack_int("n", n).lapack_int("n^2 (LAPACK ?geev workspace)", sat_mul(n, n));
 }
+inline bool cpu_fits(int64_t n) { return sat_mul(n, n) <= INT32_MAX; }
 
 template <class T>
 gpusvdStatus_t geev_entry(const char *name, Form form, gpusvdHandle_t h, gpusvdJob_t jobvr,
@@ -29,19 +31,24 @@ gpusvdStatus_t geev_entry(const char *name, Form form, gpusvdHandle_t h, gpusvdJ
     const bool work = n > 0 && batch > 0;
     a.ptr("A", A, work).ptr("wr", wr, work).ptr("wi", wi, work).ptr("VR", VR, work && wv);
     a.ptr("info", info, batch > 0);
+    const GeevArgs<T> g{wv, n, A, lda, sA, wr, wi, sW, wv ? VR : nullptr, ldvr, sVR, batch, info};
     if (form == Form::Device) {
         require_device_form(a, kGeevOnGpu);
-        return a.status();
+        if (!a.ok()) return a.status();
+        return batch > 0 ? gpu::geev<T>(h, name, form, g) : GPUSVD_STATUS_SUCCESS;
     }
-    check_host_backend(a, kGeevOnGpu);
-    cpu_size_limits(a, n);
-    a.lapack_int("lda", lda);
-    if (wv) a.lapack_int("ldvr", ldvr);
+    const bool on_gpu = host_runs_on_gpu(a, kGeevOnGpu, input_bytes<T>(n, n, batch));
+    if (!on_gpu) {
+        cpu_size_limits(a, n);
+        a.lapack_int("lda", lda);
+        if (wv) a.lapack_int("ldvr", ldvr);
+    }
     if (!a.ok()) return a.status();
     if (!work) {
         zero_info(info, batch);
         return GPUSVD_STATUS_SUCCESS;
     }
+    if (on_gpu) return gpu::geev<T>(h, name, form, g);
     const cpu::GeevPlan plan = cpu::geev_plan<T>(wv, n);
     return run_cpu_batch(h, name, batch, plan.bytes, info, [&](int64_t b, void *ws) {
         info[b] = cpu::geev<T>(plan, A + b * sA, lda, wr + b * sW, wi + b * sW,
@@ -54,11 +61,12 @@ gpusvdStatus_t geev_size(const char *name, gpusvdHandle_t h, gpusvdJob_t jobvr, 
                          int64_t batch, size_t *dev, size_t *host) {
     Args a(h, name);
     a.job("jobvr", jobvr).nonneg("n", n).nonneg("batchCount", batch);
-    cpu_size_limits(a, n);
+    const bool gpu_ok = a.ok() && kGeevOnGpu && gpu_reachable(h);
+    if (!gpu_ok) cpu_size_limits(a, n);
     if (!a.ok()) return a.status();
-    const bool work = n > 0 && batch > 0;
-    set_sizes(dev, host, 0,
-              work ? batch_bytes(cpu::geev_plan<T>(jobvr == GPUSVD_JOB_VEC, n).bytes, batch) : 0);
+    const bool work = n > 0 && batch > 0, wv = jobvr == GPUSVD_JOB_VEC;
+    set_sizes(dev, host, work && gpu_ok ? gpu::geev_device_bytes<T>(wv, n, batch) : 0,
+              work && cpu_fits(n) ? batch_bytes(cpu::geev_plan<T>(wv, n).bytes, batch) : 0);
     return GPUSVD_STATUS_SUCCESS;
 }
 

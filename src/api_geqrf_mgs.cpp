@@ -33,7 +33,7 @@ gpusvdStatus_t geqrf_entry(const char *name, Form form, bool batched, gpusvdHand
         require_device_form(a, kGeqrfOnGpu);
         return a.status();
     }
-    check_host_backend(a, kGeqrfOnGpu);
+    host_runs_on_gpu(a, kGeqrfOnGpu, 0);  // checks backend GPU; false while kGeqrfOnGpu is false
     cpu_size_limits(a, m, n);
     a.lapack_int("lda", lda).lapack_int("ldr", ldr);
     if (!a.ok()) return a.status();

@@ -3,16 +3,18 @@
 
 #include "api_common.hpp"
 #include "cpu/gesvj.hpp"
+#include "gpu_dispatch.hpp"
 
 namespace gpusvd {
 namespace {
 
-constexpr bool kGesvjOnGpu = false;  // GPU kernels: issue "GPU one-sided Jacobi SVD"
+constexpr bool kGesvjOnGpu = true;  // cuda/gesvj/
 
 // LAPACK ?gesvj takes 32-bit integers and computes m * n in one (the CPU backend's limits).
 inline void cpu_size_limits(Args &a, int64_t m, int64_t n) {
     a.lapack_int("m", m).lapack_int("n", n).lapack_int("m * n", sat_mul(m, n));
 }
+inline bool cpu_fits(int64_t m, int64_t n) { return sat_mul(m, n) <= INT32_MAX; }
 
 template <class T>
 gpusvdStatus_t gesvj_entry(const char *name, Form form, bool batched, gpusvdHandle_t h,
@@ -39,23 +41,33 @@ gpusvdStatus_t gesvj_entry(const char *name, Form form, bool batched, gpusvdHand
     const bool work = k > 0 && batch > 0;
     a.ptr("A", A, work).ptr("S", S, work).ptr("U", U, work && wu).ptr("V", V, work && wv);
     a.ptr("info", info, batch > 0);
+    const GesvjArgs<T> g{wu, wv, m, n, A, lda, sA, S, sS, wu ? U : nullptr, ldu, sU,
+                         wv ? V : nullptr, ldv, sV, batch, info};
     if (form == Form::Device) {
         require_device_form(a, kGesvjOnGpu);
-        return a.status();
+        if (!a.ok()) return a.status();
+        h->last_sweeps = 0;
+        h->last_off_norm = 0.0;
+        h->stats_on_gpu = false;
+        return batch > 0 ? gpu::gesvj<T>(h, name, form, g) : GPUSVD_STATUS_SUCCESS;
     }
-    check_host_backend(a, kGesvjOnGpu);
-    cpu_size_limits(a, m, n);
-    a.lapack_int("lda", lda);
-    if (wu) a.lapack_int("ldu", ldu);
-    if (wv) a.lapack_int("ldv", ldv);
+    const bool on_gpu = host_runs_on_gpu(a, kGesvjOnGpu, input_bytes<T>(m, n, batch));
+    if (!on_gpu) {
+        cpu_size_limits(a, m, n);
+        a.lapack_int("lda", lda);
+        if (wu) a.lapack_int("ldu", ldu);
+        if (wv) a.lapack_int("ldv", ldv);
+    }
     if (!a.ok()) return a.status();
 
     h->last_sweeps = 0;
     h->last_off_norm = 0.0;
+    h->stats_on_gpu = false;
     if (!work) {
         zero_info(info, batch);
         return GPUSVD_STATUS_SUCCESS;
     }
+    if (on_gpu) return gpu::gesvj<T>(h, name, form, g);
     std::atomic<int> sweeps{0};
     std::atomic<double> off{0.0};
     const double tol = h->jacobi_tol;
@@ -82,10 +94,14 @@ gpusvdStatus_t gesvj_size(const char *name, gpusvdHandle_t h, gpusvdJob_t jobu, 
                           int64_t m, int64_t n, int64_t batch, size_t *dev, size_t *host) {
     Args a(h, name);
     a.job("jobu", jobu).job("jobv", jobv).nonneg("m", m).nonneg("n", n).nonneg("batchCount", batch);
-    cpu_size_limits(a, m, n);
+    const bool gpu_ok = a.ok() && kGesvjOnGpu && gpu_reachable(h);
+    if (!gpu_ok) cpu_size_limits(a, m, n);
     if (!a.ok()) return a.status();
     const bool work = m > 0 && n > 0 && batch > 0;
-    set_sizes(dev, host, 0, work ? batch_bytes(cpu::gesvj_bytes<T>(m, n), batch) : 0);
+    const bool wu = jobu == GPUSVD_JOB_VEC, wv = jobv == GPUSVD_JOB_VEC;
+    set_sizes(dev, host, work && gpu_ok ? gpu::gesvj_device_bytes<T>(wu, wv, m, n, batch) : 0,
+              work && cpu_fits(m, n) ? batch_bytes(cpu::gesvj_bytes<T>(m, n), batch)
+                  : 0);
     return GPUSVD_STATUS_SUCCESS;
 }
 

@@ -6,6 +6,7 @@
 #include <new>
 
 #include "backend.hpp"
+#include "gpu_dispatch.hpp"
 
 namespace gpusvd {
 const char *null_handle_message();
@@ -29,6 +30,7 @@ GPUSVD_API gpusvdStatus_t gpusvdCreate(gpusvdHandle_t *handle) {
 
 GPUSVD_API gpusvdStatus_t gpusvdDestroy(gpusvdHandle_t handle) {
     if (handle) {
+        gpusvd::gpu::release(handle);
         std::free(handle->host_cache);
         delete handle;
     }
@@ -118,6 +120,7 @@ GPUSVD_API gpusvdStatus_t gpusvdGetJacobiStats(gpusvdHandle_t handle, int *sweep
                                                double *offNorm) {
     Args a(handle, "gpusvdGetJacobiStats");
     if (!a.ok()) return a.status();
+    gpusvd::gpu::fetch_jacobi_stats(handle);  // waits for a `_gpu` call still in flight
     if (sweeps) *sweeps = handle->last_sweeps;
     if (offNorm) *offNorm = handle->last_off_norm;
     return GPUSVD_STATUS_SUCCESS;

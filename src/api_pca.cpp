@@ -34,7 +34,7 @@ gpusvdStatus_t pca_entry(const char *name, Form form, gpusvdHandle_t h, int64_t 
         require_device_form(a, kPcaOnGpu);
         return a.status();
     }
-    check_host_backend(a, kPcaOnGpu);
+    host_runs_on_gpu(a, kPcaOnGpu, 0);  // checks backend GPU; false while kPcaOnGpu is false
     cpu_size_limits(a, m, n);
     a.lapack_int("ldx", ldx).lapack_int("ldc", ldc);
     if (scores) a.lapack_int("lds", lds);

@@ -25,14 +25,41 @@ inline void require_gpu(Args &a, bool has_gpu_kernel, const char *why, const cha
                    "%s: no GPU kernel for this routine in this version; %s", a.routine(), instead));
 }
 
-/// Host-pointer form. Backend GPU fails without a usable device or without a GPU kernel for the
-/// routine (never a silent fallback); CPU and AUTO run it. No routine has GPU kernels yet, so
-/// every accepted host call runs on the CPU; the GPU issues turn this into the dispatch choice
-/// (AUTO: GPU when has_gpu_kernel and a device is usable).
-inline void check_host_backend(Args &a, bool has_gpu_kernel) {
-    if (a.ok() && a.handle()->backend == GPUSVD_BACKEND_GPU)
-        require_gpu(a, has_gpu_kernel, "backend GPU requested",
-                    "use GPUSVD_BACKEND_CPU or GPUSVD_BACKEND_AUTO (which runs it on the CPU)");
+/// AUTO keeps problems whose input is smaller than this on the CPU: below it, launch and PCIe
+/// latency (tens of microseconds) exceed what LAPACK needs for the whole call.
+constexpr size_t kAutoGpuMinBytes = size_t(64) << 10;
+
+/// Host-pointer form: whether the call runs on the GPU. Backend GPU fails without a usable
+/// device or a GPU kernel for the routine (never a silent fallback); CPU runs on the CPU; AUTO
+/// takes the GPU when the routine has kernels, a device is usable and the input (bytes of the
+/// matrices read) reaches kAutoGpuMinBytes.
+inline bool host_runs_on_gpu(Args &a, bool has_gpu_kernel, size_t input_bytes) {
+    if (!a.ok()) return false;
+    switch (a.handle()->backend) {
+        case GPUSVD_BACKEND_GPU:
+            require_gpu(a, has_gpu_kernel, "backend GPU requested",
+                        "use GPUSVD_BACKEND_CPU or GPUSVD_BACKEND_AUTO (which runs it on the CPU)");
+            return a.ok();
+        case GPUSVD_BACKEND_AUTO:
+            return has_gpu_kernel && device_status().usable && input_bytes >= kAutoGpuMinBytes;
+        default:
+            return false;
+    }
+}
+
+/// Whether a call on h may run on the GPU (sizes the GPU workspace in _bufferSize).
+inline bool gpu_reachable(gpusvdHandle_t h) {
+    return h->backend != GPUSVD_BACKEND_CPU && device_status().usable;
+}
+
+/// Bytes of `batch` m x n matrices of T, saturated (AUTO's size rule).
+template <class T>
+size_t input_bytes(int64_t m, int64_t n, int64_t batch) {
+    int64_t e = m, b;
+    if (__builtin_mul_overflow(e, n, &e) || __builtin_mul_overflow(e, batch, &e) ||
+        __builtin_mul_overflow(e, static_cast<int64_t>(sizeof(T)), &b))
+        return ~size_t(0);
+    return static_cast<size_t>(b);
 }
 
 /// `_gpu` form: needs a usable device and a GPU kernel.

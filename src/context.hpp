@@ -20,6 +20,8 @@ struct gpusvdContext {
     int jacobi_max_sweeps = 30;
     int last_sweeps = 0;
     double last_off_norm = 0.0;
+    bool stats_on_gpu = false;  // last_* not read back yet from the last `_gpu` gesvj call
+    void *gpu = nullptr;        // gpu::Resources (cuda/common/runtime.hpp), created on first use
     std::string error;
 };
 

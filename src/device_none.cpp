@@ -1,5 +1,7 @@
-// Device probe when the library is built without the CUDA backend.
+// Device probe and GPU dispatch when the library is built without the CUDA backend: no device
+// is ever usable, so the entry points never reach the dispatch functions.
 #include "backend.hpp"
+#include "gpu_dispatch.hpp"
 
 namespace gpusvd {
 
@@ -8,4 +10,41 @@ const DeviceStatus &device_status() {
     return s;
 }
 
+namespace gpu {
+namespace {
+gpusvdStatus_t unreachable(gpusvdHandle_t h, const char *routine) {
+    return fail(h, GPUSVD_STATUS_INTERNAL_ERROR, "%s: GPU dispatch in a build without CUDA",
+                routine);
+}
+}  // namespace
+
+template <class T>
+gpusvdStatus_t gesvj(gpusvdHandle_t h, const char *routine, Form, const GesvjArgs<T> &) {
+    return unreachable(h, routine);
+}
+template <class T>
+gpusvdStatus_t geev(gpusvdHandle_t h, const char *routine, Form, const GeevArgs<T> &) {
+    return unreachable(h, routine);
+}
+template <class T>
+size_t gesvj_device_bytes(bool, bool, int64_t, int64_t, int64_t) {
+    return 0;
+}
+template <class T>
+size_t geev_device_bytes(bool, int64_t, int64_t) {
+    return 0;
+}
+void fetch_jacobi_stats(gpusvdHandle_t) {}
+void release(gpusvdHandle_t) {}
+
+#define GPUSVD_INSTANTIATE(T)                                                                    \
+    template gpusvdStatus_t gesvj<T>(gpusvdHandle_t, const char *, Form, const GesvjArgs<T> &); \
+    template gpusvdStatus_t geev<T>(gpusvdHandle_t, const char *, Form, const GeevArgs<T> &);   \
+    template size_t gesvj_device_bytes<T>(bool, bool, int64_t, int64_t, int64_t);               \
+    template size_t geev_device_bytes<T>(bool, int64_t, int64_t);
+GPUSVD_INSTANTIATE(float)
+GPUSVD_INSTANTIATE(double)
+#undef GPUSVD_INSTANTIATE
+
+}  // namespace gpu
 }  // namespace gpusvd

@@ -1,0 +1,162 @@
+#include "pipeline.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "runtime.hpp"
+
+namespace gpusvd {
+namespace gpu {
+namespace {
+
+// Per slot: big enough that a chunk's kernel outlasts its launch and copy overheads, small
+// enough that three slots of pinned memory are cheap to allocate and the first chunk's
+// transfer, which nothing overlaps, stays short.
+constexpr size_t kSlotTarget = size_t(32) << 20;
+
+size_t align_up(size_t x) { return (x + 255) & ~size_t(255); }
+
+size_t op_bytes(const Operand &o, int64_t count) {
+    return static_cast<size_t>(o.rows) * o.cols * o.elem * count;
+}
+
+/// Bytes of one slot holding `count` matrices (operands, info, workspace), and the offsets.
+struct SlotLayout {
+    size_t off[kMaxOperands], info_off, ws_off, ws, bytes;
+    SlotLayout(const Operand *ops, int nops, int64_t count, size_t ws_bytes) {
+        size_t at = 0;
+        for (int i = 0; i < nops; ++i) {
+            off[i] = at;
+            at += align_up(op_bytes(ops[i], count));
+        }
+        info_off = at;
+        at += align_up(sizeof(int) * count);
+        ws_off = at;
+        ws = ws_bytes;
+        bytes = at + align_up(ws_bytes);
+    }
+};
+
+/// Copies `count` matrices starting at `first` between the user's layout and a compact one,
+/// on all cores: contiguous runs as a few large memcpy calls, strided ones column by column.
+void copy_matrices(const Operand &o, int64_t first, int64_t count, char *compact, bool to_compact) {
+    const size_t col = static_cast<size_t>(o.rows) * o.elem;
+    char *user = static_cast<char *>(o.host) + static_cast<size_t>(first * o.stride) * o.elem;
+    if (o.ld == o.rows && (o.stride == o.rows * o.cols || count == 1)) {
+        const size_t total = col * o.cols * count;
+        const size_t piece = size_t(1) << 20;
+        const int64_t pieces = static_cast<int64_t>((total + piece - 1) / piece);
+#pragma omp parallel for schedule(static) if (pieces > 1)
+        for (int64_t p = 0; p < pieces; ++p) {
+            const size_t at = p * piece, len = std::min(piece, total - at);
+            if (to_compact)
+                std::memcpy(compact + at, user + at, len);
+            else
+                std::memcpy(user + at, compact + at, len);
+        }
+        return;
+    }
+    const int64_t cols = count * o.cols;
+#pragma omp parallel for schedule(static) if (cols * col > (size_t(1) << 18))
+    for (int64_t j = 0; j < cols; ++j) {
+        const int64_t b = j / o.cols, c = j % o.cols;
+        char *u = user + static_cast<size_t>(b * o.stride + c * o.ld) * o.elem;
+        char *k = compact + j * col;
+        if (to_compact)
+            std::memcpy(k, u, col);
+        else
+            std::memcpy(u, k, col);
+    }
+}
+
+}  // namespace
+
+gpusvdStatus_t run_host_batched(gpusvdHandle_t h, const char *routine, int64_t batch,
+                                const Operand *ops, int nops, int *info,
+                                const std::function<size_t(int64_t)> &ws_bytes,
+                                const std::function<cudaError_t(const Chunk &)> &launch) {
+    cudaError_t e;
+    Resources *r = resources(h, &e);
+    if (!r) return cuda_fail(h, routine, "creating streams", e);
+
+    size_t per_matrix = sizeof(int);
+    for (int i = 0; i < nops; ++i) per_matrix += op_bytes(ops[i], 1);
+    int64_t chunk = std::max<int64_t>(1, std::min<int64_t>(batch, kSlotTarget / per_matrix));
+    // Out of device or pinned memory: retry with smaller chunks before giving up.
+    for (;;) {
+        const int64_t chunks = (batch + chunk - 1) / chunk;
+        const int slots = static_cast<int>(std::min<int64_t>(kSlots, chunks));
+        const SlotLayout L(ops, nops, chunk, ws_bytes(chunk));
+        const SlotLayout H(ops, nops, chunk, 0);
+        e = grow_device(*r, L.bytes * slots);
+        if (e == cudaSuccess) e = grow_pinned(*r, H.bytes * slots);
+        if (e == cudaSuccess) break;
+        if (e != cudaErrorMemoryAllocation || chunk == 1)
+            return cuda_fail(h, routine, "allocating staging buffers", e);
+        cudaGetLastError();
+        chunk = (chunk + 1) / 2;
+    }
+    const int64_t chunks = (batch + chunk - 1) / chunk;
+    const int slots = static_cast<int>(std::min<int64_t>(kSlots, chunks));
+    const SlotLayout L(ops, nops, chunk, ws_bytes(chunk));
+    const SlotLayout H(ops, nops, chunk, 0);
+
+    int64_t pending[kSlots];
+    std::fill(pending, pending + kSlots, int64_t(-1));
+    auto pinned = [&](int s) { return static_cast<char *>(r->pinned) + H.bytes * s; };
+    auto device = [&](int s) { return static_cast<char *>(r->dev) + L.bytes * s; };
+    auto span = [&](int64_t c) { return std::min(chunk, batch - c * chunk); };
+    // Waits for slot s and copies its chunk's results out to the user's arrays.
+    auto finish = [&](int s) -> cudaError_t {
+        if (pending[s] < 0) return cudaSuccess;
+        const cudaError_t err = cudaStreamSynchronize(r->slot[s]);
+        const int64_t c = pending[s], n = span(c);
+        pending[s] = -1;
+        if (err != cudaSuccess) return err;
+        for (int i = 0; i < nops; ++i)
+            if (ops[i].out) copy_matrices(ops[i], c * chunk, n, pinned(s) + H.off[i], false);
+        std::memcpy(info + c * chunk, pinned(s) + H.info_off, sizeof(int) * n);
+        return cudaSuccess;
+    };
+
+    const char *step = "running the kernels";
+    e = cudaSuccess;
+    for (int64_t c = 0; c < chunks && e == cudaSuccess; ++c) {
+        const int s = static_cast<int>(c % slots);
+        const cudaStream_t st = r->slot[s];
+        e = finish(s);
+        if (e != cudaSuccess) break;
+        const int64_t n = span(c);
+        Chunk k{c * chunk, n, {}, reinterpret_cast<int *>(device(s) + L.info_off),
+                device(s) + L.ws_off, L.ws, st};
+        for (int i = 0; i < nops; ++i) {
+            k.dev[i] = device(s) + L.off[i];
+            if (!ops[i].in) continue;
+            copy_matrices(ops[i], c * chunk, n, pinned(s) + H.off[i], true);
+            if (e == cudaSuccess)
+                e = cudaMemcpyAsync(k.dev[i], pinned(s) + H.off[i], op_bytes(ops[i], n),
+                                    cudaMemcpyHostToDevice, st);
+        }
+        if (e == cudaSuccess) e = launch(k);
+        for (int i = 0; i < nops && e == cudaSuccess; ++i)
+            if (ops[i].out)
+                e = cudaMemcpyAsync(pinned(s) + H.off[i], k.dev[i], op_bytes(ops[i], n),
+                                    cudaMemcpyDeviceToHost, st);
+        if (e == cudaSuccess)
+            e = cudaMemcpyAsync(pinned(s) + H.info_off, k.info, sizeof(int) * n,
+                                cudaMemcpyDeviceToHost, st);
+        pending[s] = c;
+    }
+    for (int s = 0; s < slots; ++s) {
+        if (e != cudaSuccess) {  // drain without copying results of a failed call
+            cudaStreamSynchronize(r->slot[s]);
+            pending[s] = -1;
+            continue;
+        }
+        e = finish(s);
+    }
+    return e == cudaSuccess ? GPUSVD_STATUS_SUCCESS : cuda_fail(h, routine, step, e);
+}
+
+}  // namespace gpu
+}  // namespace gpusvd

@@ -1,0 +1,117 @@
+#include "runtime.hpp"
+
+#include <new>
+
+#include "gpu_dispatch.hpp"
+
+namespace gpusvd {
+namespace gpu {
+
+Resources *resources(gpusvdHandle_t h, cudaError_t *err) {
+    *err = cudaSuccess;
+    if (h->gpu) return static_cast<Resources *>(h->gpu);
+    auto *r = new (std::nothrow) Resources;
+    if (!r) {
+        *err = cudaErrorMemoryAllocation;
+        return nullptr;
+    }
+    for (cudaStream_t &s : r->slot)
+        if (*err == cudaSuccess) *err = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+    if (*err == cudaSuccess) *err = cudaEventCreateWithFlags(&r->last_use, cudaEventDisableTiming);
+    if (*err != cudaSuccess) {
+        h->gpu = r;
+        release(h);
+        return nullptr;
+    }
+    h->gpu = r;
+    return r;
+}
+
+gpusvdStatus_t cuda_fail(gpusvdHandle_t h, const char *routine, const char *step, cudaError_t err) {
+    cudaGetLastError();  // a non-sticky error must not leak into the next call
+    const gpusvdStatus_t st = err == cudaErrorMemoryAllocation ? GPUSVD_STATUS_ALLOC_FAILED
+                                                               : GPUSVD_STATUS_EXECUTION_FAILED;
+    return fail(h, st, "%s: %s failed: %s (%s)", routine, step, cudaGetErrorName(err),
+                cudaGetErrorString(err));
+}
+
+cudaError_t grow_device(Resources &r, size_t bytes) {
+    if (r.dev_bytes >= bytes) return cudaSuccess;
+    for (cudaStream_t s : r.slot) cudaStreamSynchronize(s);
+    cudaEventSynchronize(r.last_use);
+    cudaFree(r.dev);
+    r.dev = nullptr;
+    r.dev_bytes = 0;
+    const cudaError_t e = cudaMalloc(&r.dev, bytes);
+    if (e != cudaSuccess) {
+        r.dev = nullptr;
+        return e;
+    }
+    r.dev_bytes = bytes;
+    return cudaSuccess;
+}
+
+cudaError_t grow_pinned(Resources &r, size_t bytes) {
+    if (r.pinned_bytes >= bytes) return cudaSuccess;
+    for (cudaStream_t s : r.slot) cudaStreamSynchronize(s);
+    cudaFreeHost(r.pinned);
+    r.pinned = nullptr;
+    r.pinned_bytes = 0;
+    const cudaError_t e = cudaHostAlloc(&r.pinned, bytes, cudaHostAllocDefault);
+    if (e != cudaSuccess) {
+        r.pinned = nullptr;
+        return e;
+    }
+    r.pinned_bytes = bytes;
+    return cudaSuccess;
+}
+
+void *device_workspace(gpusvdHandle_t h, const char *routine, size_t bytes, gpusvdStatus_t *st) {
+    *st = GPUSVD_STATUS_SUCCESS;
+    if (h->user_dev_ws) {
+        if (h->user_dev_bytes < bytes) {
+            *st = fail(h, GPUSVD_STATUS_INVALID_VALUE,
+                       "%s: device workspace of %zu bytes set with gpusvdSetWorkspace is too "
+                       "small; this call needs %zu bytes (see its _bufferSize)",
+                       routine, h->user_dev_bytes, bytes);
+            return nullptr;
+        }
+        return h->user_dev_ws;
+    }
+    cudaError_t e;
+    Resources *r = resources(h, &e);
+    if (r) e = grow_device(*r, bytes ? bytes : 1);
+    if (e != cudaSuccess) {
+        *st = cuda_fail(h, routine, "allocating the device workspace", e);
+        return nullptr;
+    }
+    return r->dev;
+}
+
+cudaError_t record_use(gpusvdHandle_t h) {
+    cudaError_t e;
+    Resources *r = resources(h, &e);
+    return r ? cudaEventRecord(r->last_use, user_stream(h)) : e;
+}
+
+void release(gpusvdHandle_t h) {
+    auto *r = static_cast<Resources *>(h->gpu);
+    if (!r) return;
+    if (r->last_use) {
+        cudaEventSynchronize(r->last_use);
+        cudaEventDestroy(r->last_use);
+    }
+    for (cudaStream_t s : r->slot)
+        if (s) {
+            cudaStreamSynchronize(s);
+            cudaStreamDestroy(s);
+        }
+    cudaFree(r->dev);
+    cudaFree(r->stats);
+    cudaFreeHost(r->pinned);
+    delete r;
+    h->gpu = nullptr;
+}
+
+}  // namespace gpu
+}  // namespace gpusvd

@@ -1,0 +1,50 @@
+// Per-handle GPU resources (device buffer, pinned staging, streams) and CUDA error reporting,
+// shared by every routine's dispatch (cuda/*/dispatch.cpp).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+
+#include "context.hpp"
+
+namespace gpusvd {
+namespace gpu {
+
+constexpr int kSlots = 3;  // chunks in flight in a host-form call: pack, transfer+compute, unpack
+
+struct Resources {
+    void *dev = nullptr;  // handle-owned device buffer (host-form staging and _gpu workspace)
+    size_t dev_bytes = 0;
+    void *pinned = nullptr;  // page-locked staging for host-form transfers
+    size_t pinned_bytes = 0;
+    cudaStream_t slot[kSlots] = {};
+    cudaEvent_t last_use = nullptr;  // recorded after work that reads `dev` on the user's stream
+    void *stats = nullptr;           // JacobiStatsDev of the last gesvj call
+};
+
+/// The handle's resources, created on first use; nullptr (and *err set) if that fails.
+Resources *resources(gpusvdHandle_t h, cudaError_t *err);
+
+/// The stream the `_gpu` forms use.
+inline cudaStream_t user_stream(gpusvdHandle_t h) { return static_cast<cudaStream_t>(h->stream); }
+
+/// Maps a CUDA error to a status (ALLOC_FAILED for out-of-memory, else EXECUTION_FAILED) with a
+/// message naming the routine and the step; clears the runtime's last non-sticky error.
+gpusvdStatus_t cuda_fail(gpusvdHandle_t h, const char *routine, const char *step, cudaError_t err);
+
+/// The handle's device buffer grown to `bytes` (waiting for work that still uses the old one).
+cudaError_t grow_device(Resources &r, size_t bytes);
+/// The handle's pinned buffer grown to `bytes`.
+cudaError_t grow_pinned(Resources &r, size_t bytes);
+
+/// Device workspace of a `_gpu` call: the user's buffer (INVALID_VALUE if too small) or the
+/// handle's own. Returns nullptr with *st set on failure; bytes == 0 gives a valid non-null
+/// pointer only if one exists (callers must not dereference it).
+void *device_workspace(gpusvdHandle_t h, const char *routine, size_t bytes, gpusvdStatus_t *st);
+
+/// Marks the end of work on the user's stream that reads the handle's device buffer.
+cudaError_t record_use(gpusvdHandle_t h);
+
+}  // namespace gpu
+}  // namespace gpusvd

@@ -1,0 +1,59 @@
+// Device teams for the algorithms in src/kernels/ (see team.hpp): a warp or a whole block.
+#pragma once
+
+#include "kernels/team.hpp"
+
+namespace gpusvd {
+namespace kernels {
+
+/// The 32 lanes of one warp (blockDim.x a multiple of 32; warp w of the block).
+struct WarpTeam {
+    __device__ int rank() const { return threadIdx.x & 31; }
+    __device__ int size() const { return 32; }
+    __device__ void sync() const { __syncwarp(); }
+    template <class T>
+    __device__ T sum(T v) const {
+        for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+        return v;
+    }
+    template <class T>
+    __device__ T max(T v) const {
+        for (int o = 16; o > 0; o >>= 1) {
+            const T w = __shfl_xor_sync(0xffffffffu, v, o);
+            v = w > v ? w : v;
+        }
+        return v;
+    }
+};
+
+/// All threads of a block (1-D, blockDim.x a multiple of 32, at most 1024). Reductions use
+/// `scratch`: 32 slots of T in shared memory, owned by the team.
+template <class S>
+struct BlockTeam {
+    S *scratch;
+    __device__ int rank() const { return threadIdx.x; }
+    __device__ int size() const { return blockDim.x; }
+    __device__ void sync() const { __syncthreads(); }
+    template <class T, class Op>
+    __device__ T reduce(T v, Op op) const {
+        for (int o = 16; o > 0; o >>= 1) v = op(v, __shfl_xor_sync(0xffffffffu, v, o));
+        const int warps = blockDim.x >> 5;
+        __syncthreads();  // previous users of scratch are done
+        if ((threadIdx.x & 31) == 0) scratch[threadIdx.x >> 5] = static_cast<S>(v);
+        __syncthreads();
+        T r = static_cast<T>(scratch[0]);
+        for (int w = 1; w < warps; ++w) r = op(r, static_cast<T>(scratch[w]));
+        return r;
+    }
+    template <class T>
+    __device__ T sum(T v) const {
+        return reduce(v, [](T a, T b) { return a + b; });
+    }
+    template <class T>
+    __device__ T max(T v) const {
+        return reduce(v, [](T a, T b) { return a > b ? a : b; });
+    }
+};
+
+}  // namespace kernels
+}  // namespace gpusvd

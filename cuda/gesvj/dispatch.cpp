@@ -1,0 +1,115 @@
+// gesvj on the GPU: host form through the chunked pipeline, device form straight to the kernels.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "common/pipeline.hpp"
+#include "common/runtime.hpp"
+#include "gesvj/gesvj.hpp"
+#include "gpu_dispatch.hpp"
+#include "kernels/team.hpp"
+
+namespace gpusvd {
+namespace gpu {
+
+template <class T>
+size_t gesvj_device_bytes(bool wantu, bool wantv, int64_t m, int64_t n, int64_t batch) {
+    return gesvj_workspace_bytes<T>(wantu, wantv, m, n, batch);
+}
+
+void fetch_jacobi_stats(gpusvdHandle_t h) {
+    if (!h->stats_on_gpu) return;
+    h->stats_on_gpu = false;
+    auto *r = static_cast<Resources *>(h->gpu);
+    JacobiStatsDev s{};
+    if (!r || !r->stats ||
+        cudaMemcpyAsync(&s, r->stats, sizeof s, cudaMemcpyDeviceToHost, user_stream(h)) !=
+            cudaSuccess ||
+        cudaStreamSynchronize(user_stream(h)) != cudaSuccess) {
+        cudaGetLastError();
+        return;  // the call's own status reported the failure
+    }
+    h->last_sweeps = s.sweeps;
+    double off;
+    static_assert(sizeof off == sizeof s.off_bits, "off-norm travels as the bits of a double");
+    std::memcpy(&off, &s.off_bits, sizeof off);
+    h->last_off_norm = off;
+}
+
+template <class T>
+gpusvdStatus_t gesvj(gpusvdHandle_t h, const char *routine, Form form, const GesvjArgs<T> &a) {
+    cudaError_t e;
+    Resources *r = resources(h, &e);
+    if (r && !r->stats) e = cudaMalloc(&r->stats, sizeof(JacobiStatsDev));
+    if (e != cudaSuccess) return cuda_fail(h, routine, "allocating Jacobi statistics", e);
+    auto *stats = static_cast<JacobiStatsDev *>(r->stats);
+    const double tol = h->jacobi_tol > 0
+                           ? h->jacobi_tol
+                           : std::sqrt(static_cast<double>(std::max(a.m, a.n))) *
+                                 kernels::Real<T>::eps();
+    GesvjProblem<T> p{a.wantu, a.wantv, a.m,    a.n,   a.A,     a.lda, a.sA,    a.S,
+                      a.sS,    a.U,     a.ldu,  a.sU,  a.V,     a.ldv, a.sV,    a.batch,
+                      a.info,  tol,     h->jacobi_max_sweeps, stats};
+
+    if (form == Form::Device) {
+        if (a.m == 0 || a.n == 0) {  // nothing to compute; info still says "success" per matrix
+            e = cudaMemsetAsync(a.info, 0, sizeof(int) * a.batch, user_stream(h));
+            return e == cudaSuccess ? GPUSVD_STATUS_SUCCESS
+                                    : cuda_fail(h, routine, "clearing info", e);
+        }
+        gpusvdStatus_t st;
+        const size_t wsb = gesvj_workspace_bytes<T>(a.wantu, a.wantv, a.m, a.n, a.batch);
+        void *ws = device_workspace(h, routine, wsb, &st);
+        if (!ws) return st;
+        e = cudaMemsetAsync(stats, 0, sizeof *stats, user_stream(h));
+        if (e == cudaSuccess) e = gesvj_launch<T>(p, ws, wsb, user_stream(h));
+        if (e == cudaSuccess) e = record_use(h);
+        if (e != cudaSuccess) return cuda_fail(h, routine, "launching the Jacobi kernels", e);
+        h->stats_on_gpu = true;
+        return GPUSVD_STATUS_SUCCESS;
+    }
+
+    e = cudaMemsetAsync(stats, 0, sizeof *stats, r->slot[0]);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(r->slot[0]);
+    if (e != cudaSuccess) return cuda_fail(h, routine, "resetting Jacobi statistics", e);
+    const int64_t k = std::min(a.m, a.n);
+    const Operand ops[] = {
+        {a.A, a.m, a.n, a.lda, a.sA, sizeof(T), true, false},
+        {a.S, k, 1, k, a.sS, sizeof(T), false, true},
+        {a.U, a.wantu ? a.m : 0, k, a.ldu, a.sU, sizeof(T), false, a.wantu},
+        {a.V, a.wantv ? a.n : 0, k, a.ldv, a.sV, sizeof(T), false, a.wantv},
+    };
+    const gpusvdStatus_t st = run_host_batched(
+        h, routine, a.batch, ops, 4, a.info,
+        [&](int64_t count) {
+            return gesvj_workspace_bytes<T>(a.wantu, a.wantv, a.m, a.n, count);
+        },
+        [&](const Chunk &c) {
+            GesvjProblem<T> q = p;
+            q.A = static_cast<T *>(c.dev[0]);
+            q.lda = a.m, q.sA = a.m * a.n;
+            q.S = static_cast<T *>(c.dev[1]);
+            q.sS = k;
+            q.U = a.wantu ? static_cast<T *>(c.dev[2]) : nullptr;
+            q.ldu = std::max<int64_t>(1, a.m), q.sU = a.m * k;
+            q.V = a.wantv ? static_cast<T *>(c.dev[3]) : nullptr;
+            q.ldv = std::max<int64_t>(1, a.n), q.sV = a.n * k;
+            q.batch = c.count;
+            q.info = c.info;
+            return gesvj_launch<T>(q, c.ws, c.ws_bytes, c.stream);
+        });
+    if (st != GPUSVD_STATUS_SUCCESS) return st;
+    h->stats_on_gpu = true;
+    fetch_jacobi_stats(h);  // the host form is synchronous: read them now
+    return GPUSVD_STATUS_SUCCESS;
+}
+
+#define GPUSVD_INSTANTIATE(T)                                                                   \
+    template size_t gesvj_device_bytes<T>(bool, bool, int64_t, int64_t, int64_t);               \
+    template gpusvdStatus_t gesvj<T>(gpusvdHandle_t, const char *, Form, const GesvjArgs<T> &);
+GPUSVD_INSTANTIATE(float)
+GPUSVD_INSTANTIATE(double)
+#undef GPUSVD_INSTANTIATE
+
+}  // namespace gpu
+}  // namespace gpusvd

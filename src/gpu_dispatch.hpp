@@ -1,0 +1,68 @@
+// What the entry points (src/api_*.cpp) call to run a routine on the GPU. CUDA-free: the
+// definitions live in cuda/ (cuda/*/dispatch.cpp), or in device_none.cpp for builds without the
+// CUDA backend, where they are unreachable because no device is ever usable.
+#pragma once
+
+#include <cstdint>
+
+#include "api_common.hpp"
+#include "context.hpp"
+
+namespace gpusvd {
+
+/// gesvj / gesvj_batched arguments, validated (batch 1 for the single-matrix routine).
+template <class T>
+struct GesvjArgs {
+    bool wantu, wantv;
+    int64_t m, n;
+    T *A;
+    int64_t lda, sA;
+    T *S;
+    int64_t sS;
+    T *U;
+    int64_t ldu, sU;
+    T *V;
+    int64_t ldv, sV;
+    int64_t batch;
+    int *info;
+};
+
+/// geev_batched arguments, validated.
+template <class T>
+struct GeevArgs {
+    bool wantvr;
+    int64_t n;
+    T *A;
+    int64_t lda, sA;
+    T *wr, *wi;
+    int64_t sW;
+    T *VR;
+    int64_t ldvr, sVR;
+    int64_t batch;
+    int *info;
+};
+
+namespace gpu {
+
+/// Run on the GPU. Form::Host: host pointers, synchronous, data staged through pinned buffers
+/// in chunks that overlap transfers with compute. Form::Device: device pointers (info too),
+/// enqueued on the handle's stream, asynchronous.
+template <class T>
+gpusvdStatus_t gesvj(gpusvdHandle_t h, const char *routine, Form form, const GesvjArgs<T> &a);
+template <class T>
+gpusvdStatus_t geev(gpusvdHandle_t h, const char *routine, Form form, const GeevArgs<T> &a);
+
+/// Device workspace of the `_gpu` forms (what _bufferSize reports as deviceBytes).
+template <class T>
+size_t gesvj_device_bytes(bool wantu, bool wantv, int64_t m, int64_t n, int64_t batch);
+template <class T>
+size_t geev_device_bytes(bool wantvr, int64_t n, int64_t batch);
+
+/// Reads the Jacobi statistics of the last GPU gesvj call on h into h->last_* (waits for it).
+void fetch_jacobi_stats(gpusvdHandle_t h);
+
+/// Frees the handle's device buffers, pinned buffers and streams (gpusvdDestroy).
+void release(gpusvdHandle_t h);
+
+}  // namespace gpu
+}  // namespace gpusvd

@@ -1,0 +1,60 @@
+// A "team" runs one matrix's algorithm: the GPU kernels use a warp or a thread block, the host
+// tests use SerialTeam (one member). Algorithms in src/kernels/ are written once against this
+// interface, so CI (no GPU) runs the exact algorithm the GPU runs, serially.
+//
+// Rules for team code: work split with `for (i = t.rank(); i < n; i += t.size())`, a t.sync()
+// between a write and any read of it by another member, scalars every member needs computed
+// redundantly by all members (same inputs, same result) or broadcast through shared data.
+#pragma once
+
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define GPUSVD_HD __host__ __device__ __forceinline__
+#else
+#define GPUSVD_HD inline
+#endif
+
+#include <cmath>
+
+namespace gpusvd {
+namespace kernels {
+
+/// One member: the host reference of every team algorithm.
+struct SerialTeam {
+    GPUSVD_HD int rank() const { return 0; }
+    GPUSVD_HD int size() const { return 1; }
+    GPUSVD_HD void sync() const {}
+    template <class T>
+    GPUSVD_HD T sum(T v) const {
+        return v;
+    }
+    template <class T>
+    GPUSVD_HD T max(T v) const {
+        return v;
+    }
+};
+
+/// Constants of the working precision, usable on host and device (no numeric_limits there).
+template <class T>
+struct Real;
+template <>
+struct Real<float> {
+    GPUSVD_HD static float eps() { return 5.9604645e-08f; }        // LAPACK slamch('E'): 2^-24
+    GPUSVD_HD static float safe_min() { return 1.17549435e-38f; }  // slamch('S')
+    GPUSVD_HD static float ulp() { return 1.1920929e-07f; }        // slamch('P'): 2^-23
+};
+template <>
+struct Real<double> {
+    GPUSVD_HD static double eps() { return 1.1102230246251565e-16; }  // dlamch('E'): 2^-53
+    GPUSVD_HD static double safe_min() { return 2.2250738585072014e-308; }
+    GPUSVD_HD static double ulp() { return 2.220446049250313e-16; }  // dlamch('P'): 2^-52
+};
+
+template <class T>
+GPUSVD_HD bool is_finite(T x) {
+    return x - x == x - x;  // false for NaN and +-Inf, true otherwise; no <cmath> needed
+}
+
+}  // namespace kernels
+}  // namespace gpusvd
