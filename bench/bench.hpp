@@ -15,31 +15,44 @@ namespace bench {
 struct Options {
     bool quick = false;
     int reps = 5;
-    double budget_s = 20.0;         // per measurement (see timing.hpp)
-    std::string filter;             // run only rows whose "table case size" contains it
-    std::string csv;                // write all rows here too
-    bool gpu = true;                // cuSOLVER/GPU tables when a device is present
-    bool host_on_gpu_rows = true;   // the host-LAPACK column of the GPU tables
-    std::vector<int64_t> gesvdj_n;  // single-matrix Jacobi sizes of the GPU table
+    double budget_s = 20.0;           // per measurement (see timing.hpp)
+    std::string filter;               // run only rows whose "table case size" contains it
+    std::string csv;                  // write all rows here too
+    bool gpu = true;                  // cuSOLVER/GPU tables when a device is present
+    bool host_on_gpu_rows = true;     // the host-LAPACK column of the GPU tables
+    std::vector<int64_t> gesvdj_n;    // single-matrix Jacobi sizes of the GPU table
+    int64_t gpusvd_gesvj_max = 1024;  // GPU tables: gpusvd's single-matrix gesvj skipped above n
     Budget budget() const { return Budget{reps, budget_s}; }
 };
 
 /// Achievable rates measured at start-up, used for the floor column (0 when unknown).
 struct Ceilings {
-    double gflops = 0;  // large GEMM in this precision (double)
-    double gbs = 0;     // large copy, bytes read + written
+    double gflops = 0;    // large GEMM in this precision (double)
+    double gbs = 0;       // large copy, bytes read + written
+    double pcie_gbs = 0;  // GPU only: pinned host-to-device copy, one direction
+};
+
+/// A benchmark goal of a GPU row (issues 3 and 4), judged in the report: a ratio of a
+/// counterpart's time to gpusvd's (cuSOLVER = Row::b, host = Row::c, other = Row::d), or a
+/// limit on gpusvd's own time. A goal not met is reported, not counted as a failure.
+struct Goal {
+    enum Kind { CusolverRatio, HostRatio, OtherRatio, MaxMs } kind;
+    double value;  // ratio >= value, or gpusvd ms <= value
 };
 
 /// One benchmark row. CPU tables: a = gpusvd (CPU backend), b = direct LAPACKE.
-/// GPU tables: a = gpusvd `_gpu`, b = cuSOLVER, c = LAPACK on the host CPUs.
+/// GPU tables: a = gpusvd `_gpu`, b = cuSOLVER, c = LAPACK on the host CPUs, d = a second
+/// counterpart where the table names one (Xgesvdp, gesvdaStridedBatched, a published time).
 struct Row {
     std::string table, name, size;
-    Stat a, b, c;
-    double flops = 0;   // of the case (formula stated where computed)
-    double bytes = 0;   // each input read once, each output written once
-    double per = 1;     // geev GPU rows: times, flops and bytes are per matrix; the footer
-                        // extrapolates to `per` matrices
-    std::string check;  // agreement of the two results, "" when not compared
+    Stat a, b, c, d;
+    double flops = 0;       // of the case (formula stated where computed)
+    double bytes = 0;       // each input read once, each output written once
+    double pcie_bytes = 0;  // host-memory GPU rows: bytes over PCIe, the larger direction
+    double per = 1;         // per-matrix geev GPU rows: times, flops and bytes are per matrix
+                            // of a batch of `per` matrices
+    std::string check;      // agreement of the two results, "" when not compared
+    std::vector<Goal> goals;
     bool failed = false;
 };
 
@@ -49,8 +62,9 @@ public:
     /// True if a row of this table/case/size passes --filter.
     bool wanted(const std::string &table, const std::string &name, const std::string &size) const;
     void cpu_table(const std::string &title, const std::vector<Row> &rows, const Ceilings &c);
+    /// `other`: the heading of the d column (the second counterpart); "" = no such column.
     void gpu_table(const std::string &title, const std::vector<Row> &rows, const Ceilings &c,
-                   const std::string &foot = "");
+                   const std::string &foot = "", const std::string &other = "");
     bool write_csv() const;
     bool any_failed() const { return failed_; }
     size_t rows() const { return all_.size(); }
@@ -59,8 +73,21 @@ public:
 private:
     const Options &opt_;
     std::vector<Row> all_;
+    std::vector<std::string> goal_results_;  // the goal column of each row of all_ (CSV)
     bool failed_ = false;
 };
+
+/// Row labels: "s"/"d", "MxN", "B x MxN".
+template <class T>
+const char *px() {
+    return sizeof(T) == 4 ? "s" : "d";
+}
+inline std::string dims(int64_t m, int64_t n) {
+    return std::to_string(m) + "x" + std::to_string(n);
+}
+inline std::string bdims(int64_t b, int64_t m, int64_t n) {
+    return std::to_string(b) + " x " + dims(m, n);
+}
 
 /// Deterministic uniform(-1, 1) data (never zeros), through gpusvd_util's generator.
 void fill_random(double *p, size_t n, uint64_t seed);

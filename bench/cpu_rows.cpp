@@ -27,22 +27,12 @@ constexpr auto VEC = GPUSVD_JOB_VEC;
 constexpr auto NOVEC = GPUSVD_JOB_NOVEC;
 
 template <class T>
-const char *px() {
-    return sizeof(T) == 4 ? "s" : "d";
-}
-template <class T>
 double tol_for(int64_t size) {  // same algorithm on both sides: agreement to rounding
     return 10.0 * double(std::max<int64_t>(size, 1)) * std::numeric_limits<T>::epsilon();
 }
 template <class T>
 std::vector<T> nans(size_t n) {
     return std::vector<T>(n, std::numeric_limits<T>::quiet_NaN());
-}
-std::string dims(int64_t m, int64_t n) {
-    return std::to_string(m) + "x" + std::to_string(n);
-}
-std::string bdims(int64_t b, int64_t m, int64_t n) {
-    return std::to_string(b) + " x " + dims(m, n);
 }
 struct Cpu {
     const Options &o;

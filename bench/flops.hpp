@@ -5,12 +5,17 @@
 //                       the two columns of A 6m, of V 6n; an upper bound, as converged pairs are
 //                       skipped. sweeps: the library's own count (LAPACK work(4) or
 //                       cusolverDnXgesvdjGetSweeps), mean over a batch
+//   tall SVD (m >> n)   geqrf + orgqr + gesvj on R (n x n, the sweeps of cuSOLVER's gesvdj on
+//                       the same matrix) + 2mn^2 (U = Q U_R): the QR-preconditioned route of
+//                       LAPACK dgejsv, the least work that gives U and V
 //   geev                10n^3 values only, 26n^3 with right vectors (Golub & Van Loan: real
 //                       Schur form T only 10n^3, T and Q 25n^3; back-substitution ~n^3)
 //   bdsdc               values 20n^2 (dqds); vectors 8n^3/3 (divide and conquer, no deflation)
 //   gesdd n x n, U, VT  21n^3 (Golub & Van Loan R-SVD count at m = n)
 //   pca                 2mn (centre) + geqrf + gesdd(n x n) [+ orgqr + 2mnk for the scores]
-// Bytes: each input read once and each output written once (the bandwidth floor).
+// Bytes: each input read once and each output written once (the bandwidth floor). PCIe bytes
+// (host-memory rows of the GPU tables): the larger direction, host-to-device inputs or
+// device-to-host outputs, since the two overlap.
 #pragma once
 
 namespace bench {
@@ -23,6 +28,9 @@ inline double orgqr_flops(double m, double k) {
 }
 inline double jacobi_flops(double sweeps, double m, double n, bool v) {
     return sweeps * n * (n - 1) / 2 * (8 * m + (v ? 6 * n : 0));
+}
+inline double tall_svd_flops(double m, double n, double sweeps) {
+    return geqrf_flops(m, n) + orgqr_flops(m, n) + jacobi_flops(sweeps, n, n, true) + 2 * m * n * n;
 }
 inline double geev_flops(double n, bool vectors) {
     return (vectors ? 26.0 : 10.0) * n * n * n;

@@ -2,7 +2,7 @@
 // present, gpusvd's `_gpu` forms vs cuSOLVER vs LAPACK on the host CPUs, in one run.
 //
 //   gpusvd-bench [--quick] [--reps N] [--filter SUBSTRING] [--csv FILE] [--budget SECONDS]
-//                [--gesvdj-sizes N1,N2,...] [--no-gpu] [--no-host]
+//                [--gesvdj-sizes N1,N2,...] [--gpusvd-gesvj-max N] [--no-gpu] [--no-host]
 #include <dlfcn.h>
 #include <omp.h>
 
@@ -76,18 +76,26 @@ namespace {
 void usage(std::FILE *f) {
     std::fprintf(f,
                  "usage: gpusvd-bench [--quick] [--reps N] [--filter SUBSTRING] [--csv FILE]\n"
-                 "                    [--budget SECONDS] [--gesvdj-sizes N1,N2,...] [--no-gpu]\n"
-                 "                    [--no-host]\n"
-                 "  --quick          small sizes (whole run < 30 s on 2 cores)\n"
+                 "                    [--budget SECONDS] [--gesvdj-sizes N1,N2,...]\n"
+                 "                    [--gpusvd-gesvj-max N] [--no-gpu] [--no-host]\n"
+                 "  --quick          small sizes, one small case per GPU table (CPU part < 30 s\n"
+                 "                   on 2 cores; whole run < 1 min on an H100/H200 host)\n"
                  "  --reps N         timed runs per measurement after one warm-up (default 5);\n"
                  "                   the median is reported\n"
                  "  --filter S       only rows whose \"table case size\" contains S (tables are\n"
                  "                   cpu:<routine> and gpu:<routine>, e.g. --filter gpu: )\n"
                  "  --csv FILE       also write every row to FILE\n"
                  "  --budget S       stop repeating a measurement after S seconds (default 20,\n"
-                 "                   quick 5); a warm-up longer than S/2 is the only sample\n"
+                 "                   quick 5); a warm-up longer than S/2 is the only sample.\n"
+                 "                   GPU tables: S/2 for the GPU columns, S/4 for the host one\n"
                  "  --gesvdj-sizes   single-matrix Jacobi sizes of the GPU table (default\n"
-                 "                   1024,2048; quick 256)\n"
+                 "                   1024,2048; quick 256): gpusvd dgesvj_gpu vs cuSOLVER\n"
+                 "                   Dgesvdj and Xgesvdp; sgesvj at the first size (not quick)\n"
+                 "  --gpusvd-gesvj-max N\n"
+                 "                   skip gpusvd's single-matrix gesvj_gpu above n = N in the GPU\n"
+                 "                   tables (\"skipped\"; cuSOLVER and host still run; default\n"
+                 "                   1024: the single-matrix GPU path is a slow fallback for\n"
+                 "                   large n in this version)\n"
                  "  --no-gpu         skip the cuSOLVER/GPU tables\n"
                  "  --no-host        skip the host-LAPACK column of the GPU tables\n");
 }
@@ -128,6 +136,7 @@ const char *openblas_config() {
 }  // namespace
 
 int main(int argc, char **argv) {
+    const double t_start = bench::now_ms();
     bench::Options o;
     bool budget_set = false, sizes_set = false;
     for (int i = 1; i < argc; ++i) {
@@ -164,6 +173,14 @@ int main(int argc, char **argv) {
                 return 2;
             }
             sizes_set = true;
+        } else if (a == "--gpusvd-gesvj-max") {
+            const char *v = value();
+            char *end = nullptr;
+            o.gpusvd_gesvj_max = std::strtoll(v, &end, 10);
+            if (end == v || *end || o.gpusvd_gesvj_max < 0) {
+                std::fprintf(stderr, "gpusvd-bench: --gpusvd-gesvj-max wants N >= 0\n");
+                return 2;
+            }
         } else if (a == "--no-gpu") {
             o.gpu = false;
         } else if (a == "--no-host") {
@@ -207,9 +224,11 @@ int main(int argc, char **argv) {
 
     bench::Report rep(o);
     int rc = bench::run_cpu_rows(o, rep, host);
+    const double t_gpu = bench::now_ms();
 #ifdef GPUSVD_BENCH_CUDA
     if (gpu && bench::run_cusolver_rows(o, rep, host) != 0) rc = 1;
 #endif
+    const double t_end = bench::now_ms();
     (void)gpu;
     if (!rep.write_csv()) rc = 1;
     if (rep.any_failed()) rc = 1;
@@ -220,5 +239,7 @@ int main(int argc, char **argv) {
                     o.filter.c_str());
     else
         std::printf("\ngpusvd-bench: all %zu rows ran and agree\n", rep.rows());
+    std::printf("gpusvd-bench: took %.0f s (start-up and CPU tables %.0f s, GPU tables %.0f s)\n",
+                (t_end - t_start) / 1e3, (t_gpu - t_start) / 1e3, (t_end - t_gpu) / 1e3);
     return rc;
 }

@@ -20,8 +20,23 @@ struct Stat {
     double min_ms = std::numeric_limits<double>::quiet_NaN();
     int runs = 0;
     std::string note;  // "n/a (...)" or an error; empty when measured
+    std::string tag;   // printed after the time, e.g. "(extrap. from 100)"
     bool ok() const { return runs > 0 && std::isfinite(ms); }
 };
+
+/// s with its times multiplied by f (a sample's time extrapolated to the whole batch, or a
+/// batch's time per matrix); a non-empty tag replaces s's.
+inline Stat scaled(Stat s, double f, const std::string &tag = "") {
+    s.ms *= f;
+    s.min_ms *= f;
+    if (!tag.empty()) s.tag = tag;
+    return s;
+}
+
+/// The tag of a time extrapolated from `timed` matrices.
+inline std::string extrap_tag(long long timed) {
+    return "(extrap. from " + std::to_string(timed) + ")";
+}
 
 /// How many times to repeat and how long a single measurement may take.
 struct Budget {

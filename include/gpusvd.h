@@ -94,7 +94,9 @@ GPUSVD_API gpusvdStatus_t gpusvdDestroy(gpusvdHandle_t handle);
 
 /** Choose the backend. GPU without a usable device gives NO_DEVICE and leaves the setting
  *  unchanged. A routine without GPU kernels returns NOT_SUPPORTED on backend GPU (never a silent
- *  fallback); AUTO uses the CPU for it. */
+ *  fallback); AUTO uses the CPU for it. AUTO also keeps host-pointer calls whose input matrices
+ *  total less than 64 KiB on the CPU (transfer and launch latency would dominate). GPU
+ *  routines (this version): gesvj, gesvj_batched, geev_batched. */
 GPUSVD_API gpusvdStatus_t gpusvdSetBackend(gpusvdHandle_t handle, gpusvdBackend_t backend);
 
 /** The backend set explicitly, or for AUTO the one it resolves to on this machine: GPU when a
@@ -110,7 +112,9 @@ GPUSVD_API gpusvdStatus_t gpusvdGetStream(gpusvdHandle_t handle, void **cudaStre
 
 /** Give the handle user-owned workspace (both may be NULL with size 0: library-managed, the
  *  default). A routine whose `_bufferSize` exceeds what was given returns INVALID_VALUE.
- *  The buffers must stay valid until replaced or the handle is destroyed. */
+ *  The device buffer serves the `_gpu` forms; host-pointer calls on the GPU stage their data
+ *  through the handle's own device and page-locked buffers (allocated on first use, kept until
+ *  gpusvdDestroy). The buffers must stay valid until replaced or the handle is destroyed. */
 GPUSVD_API gpusvdStatus_t gpusvdSetWorkspace(gpusvdHandle_t handle, void *deviceBuffer,
                                              size_t deviceBytes, void *hostBuffer,
                                              size_t hostBytes);
@@ -128,7 +132,8 @@ GPUSVD_API gpusvdStatus_t gpusvdSetJacobiMaxSweeps(gpusvdHandle_t handle, int ma
 
 /** Statistics of the last gesvj / gesvj_batched call on this handle (batched: the maximum over
  *  the batch). @param[out] sweeps sweeps used (may be NULL); @param[out] offNorm largest
- *  |cos(a_i, a_j)| over column pairs in the last sweep (may be NULL). Both 0 before any call. */
+ *  |cos(a_i, a_j)| over column pairs in the last sweep (may be NULL). Both 0 before any call.
+ *  After a `_gpu` call this waits for it to finish on the handle's stream. */
 GPUSVD_API gpusvdStatus_t gpusvdGetJacobiStats(gpusvdHandle_t handle, int *sweeps,
                                                double *offNorm);
 
@@ -348,9 +353,10 @@ GPUSVD_API gpusvdStatus_t gpusvd_dgeqrf_mgs_batched_bufferSize(gpusvdHandle_t ha
  *                eigenvalue j, column j is its vector; for a pair (j, j+1), columns j and j+1
  *                are the real and imaginary parts of the vector of wr[j] + i wi[j]. Each vector
  *                has unit 2-norm with its largest component real.
- * @param info    batchCount entries: 0; >0: the QR algorithm failed, eigenvalues info..n
- *                (1-based) converged (LAPACK's meaning); GPUSVD_INFO_NONFINITE: NaN/Inf input,
- *                outputs NaN.
+ * @param info    batchCount entries: 0; >0: the QR algorithm failed; eigenvalues info+1..n
+ *                (1-based) converged (LAPACK's meaning; the GPU backend sets the others and VR
+ *                to NaN, the CPU backend leaves LAPACK's partial output); GPUSVD_INFO_NONFINITE:
+ *                NaN/Inf input, outputs NaN.
  */
 GPUSVD_API gpusvdStatus_t gpusvd_sgeev_batched(gpusvdHandle_t handle, gpusvdJob_t jobvr,
                                                int64_t n, float *A, int64_t lda, int64_t strideA,

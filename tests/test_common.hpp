@@ -245,4 +245,54 @@ inline bool device_present() {
     return b == GPUSVD_BACKEND_GPU;
 }
 
+/// GPUSVD_TEST_GPU_AS_CPU=1 in the environment: the device tests (label `gpu`) run their checks
+/// on the CPU backend, with host memory standing in for device memory and the host forms for the
+/// `_gpu` forms, which checks the tests themselves on a machine without a GPU.
+inline bool gpu_as_cpu() {
+    static const bool v = [] {
+        const char *e = std::getenv("GPUSVD_TEST_GPU_AS_CPU");
+        return e && *e && std::strcmp(e, "0") != 0;
+    }();
+    return v;
+}
+
+/// GPUSVD_TEST_QUICK=1 in the environment: the device tests shrink their large batches (for runs
+/// under compute-sanitizer, which slows kernels down by orders of magnitude). Returns `quick`
+/// then, else `full`.
+inline int64_t full_or_quick(int64_t full, int64_t quick) {
+    static const bool q = [] {
+        const char *e = std::getenv("GPUSVD_TEST_QUICK");
+        return e && *e && std::strcmp(e, "0") != 0;
+    }();
+    return q ? quick : full;
+}
+
+/// Puts h on the backend the device tests exercise: GPU (CPU under GPUSVD_TEST_GPU_AS_CPU).
+inline gpusvdStatus_t set_device_test_backend(gpusvdHandle_t h) {
+    return gpusvdSetBackend(h, gpu_as_cpu() ? GPUSVD_BACKEND_CPU : GPUSVD_BACKEND_GPU);
+}
+
+}  // namespace gpusvd_test
+
+/// First statement of a device test (or its fixture's SetUp): puts `handle` on the GPU backend and
+/// skips the test when there is no usable GPU (CI); any other failure fails it.
+#define GPUSVD_SKIP_WITHOUT_DEVICE(handle)                                                    \
+    do {                                                                                      \
+        const gpusvdStatus_t st_ = gpusvd_test::set_device_test_backend(handle);             \
+        if (st_ == GPUSVD_STATUS_NO_DEVICE)                                                   \
+            GTEST_SKIP() << "no usable GPU: " << gpusvdGetErrorMessage(handle);               \
+        ASSERT_EQ(st_, GPUSVD_STATUS_SUCCESS)                                                 \
+            << gpusvdGetStatusName(st_) << ": " << gpusvdGetErrorMessage(handle);             \
+    } while (0)
+
+namespace gpusvd_test {
+
+/// Fixture of the device tests: a handle on the GPU backend; skips without a usable GPU.
+template <typename T>
+class DeviceTest : public ::testing::Test {
+protected:
+    void SetUp() override { GPUSVD_SKIP_WITHOUT_DEVICE(h); }
+    Handle h;
+};
+
 }  // namespace gpusvd_test

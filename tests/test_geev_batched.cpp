@@ -1,113 +1,11 @@
 // gpusvd_Xgeev_batched: eigenvalues/vectors of many small general matrices, LAPACK ?geev
 // conventions (pairs adjacent, positive imaginary part first, unit vectors with a real largest
 // component), residual |A VR - VR W| / (n |A| eps) < 20.
-#include "test_common.hpp"
+#include "geev_checks.hpp"
 
 using namespace gpusvd_test;
 
 namespace {
-
-constexpr double kEigThreshold = 20.0;  // DESIGN.md: eig residual < 20
-
-template <typename T>
-struct EigOut {
-    std::vector<T> wr, wi, VR;  // VR: n x n, leading dimension n
-    int info = -777;
-};
-
-/// Runs geev_batched over `mats` (each n x n, leading dimension n) as one batch with padded
-/// leading dimensions and strides; checks that padding is untouched.
-template <typename T>
-std::vector<EigOut<T>> run_geev(gpusvdHandle_t h, int64_t n, const std::vector<std::vector<T>> &mats,
-                                bool vectors) {
-    const int64_t batch = int64_t(mats.size());
-    const int64_t lda = n + 1, sA = lda * n + 2, sW = n + 1, ldvr = n + 2, sVR = ldvr * n + 3;
-    const T pad = sentinel<T>();
-    std::vector<T> A(sz(std::max<int64_t>(sA * batch, 1)), pad), wr(sz(sW * batch), pad),
-        wi(sz(sW * batch), pad), VR(sz(std::max<int64_t>(sVR * batch, 1)), pad);
-    for (int64_t b = 0; b < batch; ++b)
-        for (int64_t j = 0; j < n; ++j)
-            for (int64_t i = 0; i < n; ++i) A[sz(b * sA + i + j * lda)] = mats[sz(b)][sz(i + j * n)];
-    std::vector<int> info(sz(batch), -777);
-    const gpusvdJob_t job = vectors ? GPUSVD_JOB_VEC : GPUSVD_JOB_NOVEC;
-    const gpusvdStatus_t st =
-        Api<T>::geev_batched(h, job, n, A.data(), lda, sA, wr.data(), wi.data(), sW,
-                             vectors ? VR.data() : nullptr, vectors ? ldvr : 1, sVR, batch,
-                             info.data());
-    EXPECT_EQ(st, GPUSVD_STATUS_SUCCESS) << gpusvdGetErrorMessage(h);
-    std::vector<EigOut<T>> out(sz(batch));
-    for (int64_t b = 0; b < batch; ++b) {
-        EigOut<T> &o = out[sz(b)];
-        o.info = info[sz(b)];
-        o.wr.assign(wr.begin() + b * sW, wr.begin() + b * sW + n);
-        o.wi.assign(wi.begin() + b * sW, wi.begin() + b * sW + n);
-        EXPECT_EQ(wr[sz(b * sW + n)], pad) << "wr written past n";
-        EXPECT_EQ(wi[sz(b * sW + n)], pad) << "wi written past n";
-        EXPECT_TRUE(padding_intact(n, n, A.data() + b * sA, lda, pad)) << "A padding";
-        if (vectors) {
-            const T *V = VR.data() + b * sVR;
-            EXPECT_TRUE(padding_intact(n, n, V, ldvr, pad)) << "VR written outside n x n";
-            for (int64_t i = ldvr * n; i < sVR; ++i) EXPECT_EQ(V[i], pad);
-            o.VR.resize(sz(n * n));
-            for (int64_t j = 0; j < n; ++j)
-                for (int64_t i = 0; i < n; ++i) o.VR[sz(i + j * n)] = V[i + j * ldvr];
-        } else {
-            EXPECT_TRUE(all_equal(VR, pad)) << "VR referenced with jobvr = NOVEC";
-        }
-    }
-    return out;
-}
-
-/// LAPACK ?geevx reference: eigenvalues and the largest eigenvalue condition number 1/rconde.
-template <typename T>
-struct EigRef {
-    std::vector<T> wr, wi;
-    double kappa = 1;  // max_i 1 / rconde_i
-};
-
-template <typename T>
-EigRef<T> ref_eig(int64_t n, const std::vector<T> &A0) {
-    EigRef<T> r;
-    std::vector<T> A = A0, vl(sz(n * n)), vr(sz(n * n)), rconde(sz(n));
-    r.wr.resize(sz(n));
-    r.wi.resize(sz(n));
-    const lapack_int info = lapacke_geevx(lapack_int(n), A.data(), lapack_int(n), r.wr.data(),
-                                          r.wi.data(), vl.data(), vr.data(), rconde.data());
-    EXPECT_EQ(info, 0) << "reference ?geevx failed";
-    for (T rc : rconde)
-        r.kappa = std::max(r.kappa, rc > 0 ? 1.0 / double(rc) : std::numeric_limits<double>::infinity());
-    return r;
-}
-
-/// All checks of one matrix's result against LAPACK and, if given, the exact eigenvalues.
-template <typename T>
-void check_eig(int64_t n, const std::vector<T> &A0, const EigOut<T> &o, bool vectors,
-               const double *exact_re = nullptr, const double *exact_im = nullptr) {
-    EXPECT_EQ(o.info, 0);
-    EXPECT_TRUE(eig_pairs_ok(n, o.wr.data(), o.wi.data()))
-        << "complex pairs adjacent with positive imaginary part first";
-    const double anorm = double(norm1(n, n, A0.data(), n));
-    const EigRef<T> ref = ref_eig(n, A0);
-    // |lambda - lambda_ref| <~ (backward error) * kappa: allow 20 n eps |A| kappa.
-    const double tol = 20.0 * double(n) * ref.kappa;
-    const double match = eig_match(n, o.wr.data(), o.wi.data(), ref.wr.data(), ref.wi.data(), anorm);
-    EXPECT_LE(match, tol) << "eigenvalues vs LAPACK ?geev: max |lambda - lambda_ref| / (|A| eps), "
-                          << "kappa = " << ref.kappa;
-    if (exact_re) {
-        const double me = eig_match(n, o.wr.data(), o.wi.data(), exact_re, exact_im, anorm);
-        EXPECT_LE(me, tol) << "eigenvalues vs the exact ones";
-    }
-    double resid = 0, nrm = 0;
-    if (vectors) {
-        resid = eig_residual(n, A0.data(), n, o.wr.data(), o.wi.data(), o.VR.data(), n);
-        EXPECT_LT(resid, kEigThreshold) << "|A VR - VR W| / (n |A| eps)";
-        nrm = eigvec_normalization(n, o.wi.data(), o.VR.data(), n);
-        EXPECT_LT(nrm, 10.0) << "unit 2-norm, largest component real";
-    }
-    if (verbose())
-        std::printf("  geev n=%lld: match %.3g (tol %.3g) resid %.3g norm %.3g\n", (long long)n,
-                    match, tol, resid, nrm);
-}
 
 template <typename T>
 class GeevBatchedTest : public ::testing::Test {
@@ -306,12 +204,7 @@ TYPED_TEST(GeevBatchedTest, NonFiniteMatrixIsolated) {
         for (size_t b = 0; b < mats.size(); ++b) {
             SCOPED_TRACE(testing::Message() << "matrix " << b << (vectors ? " VEC" : " NOVEC"));
             if (b == 1 || b == 3) {
-                EXPECT_EQ(out[b].info, GPUSVD_INFO_NONFINITE);
-                EXPECT_TRUE(all_nan(n, 1, out[b].wr.data(), n));
-                EXPECT_TRUE(all_nan(n, 1, out[b].wi.data(), n));
-                if (vectors) {
-                    EXPECT_TRUE(all_nan(n, n, out[b].VR.data(), n));
-                }
+                expect_eig_nonfinite(n, out[b], vectors);
             } else {
                 check_eig<T>(n, mats[b], out[b], vectors);
             }

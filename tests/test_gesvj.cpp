@@ -1,80 +1,9 @@
 // gpusvd_Xgesvj: one-sided Jacobi SVD, accuracy on the generator's matrices (DESIGN.md ratios).
-#include "test_common.hpp"
+#include "svd_checks.hpp"
 
 using namespace gpusvd_test;
 
 namespace {
-
-constexpr double kSvdThreshold = 50.0;  // DESIGN.md: SVD ratios < 50
-
-struct GesvjResult {
-    int info = 0;
-    double resid = 0, orth_u = 0, orth_v = 0, sv_vs_lapack = 0;
-};
-
-/// Runs gesvj on A0 (m x n, leading dimension m) in all four job combinations with padded
-/// leading dimensions and checks everything DESIGN.md asks of an SVD. Returns the ratios of the
-/// VEC/VEC run and S through *S_out.
-template <typename T>
-GesvjResult check_gesvj(gpusvdHandle_t h, int64_t m, int64_t n, const std::vector<T> &A0,
-                        std::vector<T> *S_out = nullptr) {
-    GesvjResult r;
-    const int64_t k = std::min(m, n);
-    const int64_t lda = m + 2, ldu = m + 1, ldv = n + 3;
-    const T pad = sentinel<T>();
-    const std::vector<T> Sref = ref_singular_values(m, n, A0.data(), m);
-
-    std::vector<T> S_vec;
-    for (int ju = 1; ju >= 0; --ju)
-        for (int jv = 1; jv >= 0; --jv) {
-            SCOPED_TRACE(testing::Message() << "jobu=" << ju << " jobv=" << jv);
-            std::vector<T> A = with_ld(m, n, A0.data(), m, lda, pad);
-            std::vector<T> S = sentinels<T>(sz(k + 2));
-            std::vector<T> U = sentinels<T>(sz(ldu * k + 1));
-            std::vector<T> V = sentinels<T>(sz(ldv * k + 1));
-            int info = -777;
-            GPUSVD_EXPECT_OK(h, Api<T>::gesvj(h, ju ? GPUSVD_JOB_VEC : GPUSVD_JOB_NOVEC,
-                                              jv ? GPUSVD_JOB_VEC : GPUSVD_JOB_NOVEC, m, n,
-                                              A.data(), lda, S.data(), ju ? U.data() : nullptr,
-                                              ldu, jv ? V.data() : nullptr, ldv, &info));
-            EXPECT_EQ(info, 0);
-            EXPECT_TRUE(is_sorted_desc_nonneg(k, S.data()));
-            EXPECT_EQ(S[sz(k)], pad) << "S written past k";
-            EXPECT_EQ(S[sz(k + 1)], pad) << "S written past k";
-            EXPECT_TRUE(padding_intact(m, n, A.data(), lda, pad)) << "A written outside m x n";
-            const double sv = sv_compare(k, S.data(), Sref.data());
-            EXPECT_LT(sv, kSvdThreshold) << "|S - S_lapack| / (|S| eps)";
-            if (ju) {
-                EXPECT_TRUE(padding_intact(m, k, U.data(), ldu, pad)) << "U written outside m x k";
-                EXPECT_EQ(U.back(), pad);
-                const double o = orthogonality(m, k, U.data(), ldu);
-                EXPECT_LT(o, kSvdThreshold) << "|I - U^T U| / (m eps)";
-                if (jv) r.orth_u = o;
-            }
-            if (jv) {
-                EXPECT_TRUE(padding_intact(n, k, V.data(), ldv, pad)) << "V written outside n x k";
-                EXPECT_EQ(V.back(), pad);
-                const double o = orthogonality(n, k, V.data(), ldv);
-                EXPECT_LT(o, kSvdThreshold) << "|I - V^T V| / (n eps)";
-                if (ju) r.orth_v = o;
-            }
-            if (ju && jv) {
-                r.resid = svd_residual(m, n, A0.data(), m, S.data(), U.data(), ldu, V.data(), ldv);
-                EXPECT_LT(r.resid, kSvdThreshold) << "|A - U S V^T| / (|A| max(m,n) eps)";
-                r.info = info;
-                r.sv_vs_lapack = sv;
-                S_vec.assign(S.begin(), S.begin() + k);
-            } else if (!S_vec.empty()) {
-                // Values do not depend on whether vectors are accumulated.
-                EXPECT_LT(sv_compare(k, S.data(), S_vec.data()), kSvdThreshold);
-            }
-        }
-    if (verbose())
-        std::printf("  gesvj %lld x %lld: resid %.3g orthU %.3g orthV %.3g sv %.3g\n", (long long)m,
-                    (long long)n, r.resid, r.orth_u, r.orth_v, r.sv_vs_lapack);
-    if (S_out) *S_out = S_vec;
-    return r;
-}
 
 struct Shape {
     int64_t m, n;
@@ -148,48 +77,16 @@ TYPED_TEST(GesvjTest, PrescribedValuesRecovered) {
 
 TYPED_TEST(GesvjTest, ColumnGradedHighRelativeAccuracy) {
     // A = B * D with B well conditioned and D = diag(1 .. 1e-10): one-sided Jacobi determines
-    // even the smallest singular values to high relative accuracy (Demmel & Veselic), unlike
-    // bidiagonalization. Reference: one-sided Jacobi in long double.
+    // even the smallest singular values to high relative accuracy. Reference: one-sided Jacobi in
+    // long double.
     using T = TypeParam;
     Rng rng(303);
     const Shape shapes[] = {{12, 8}, {30, 10}, {8, 12}};
     for (const Shape &s : shapes) {
         SCOPED_TRACE(testing::Message() << s.m << " x " << s.n);
-        std::vector<T> A(sz(s.m * s.n));
-        // For wide matrices grade the rows (the columns of A^T, which ?gesvj works on).
-        if (s.m >= s.n)
-            graded(rng, s.m, s.n, A.data(), s.m, 1.0, 1e-10);
-        else
-            graded(rng, s.m, s.n, A.data(), s.m, 1e-10, 1.0);
-        // cond of the scaled B (columns, or rows for wide, normalised to unit length)
-        std::vector<T> Bn = A;
-        const int64_t k = std::min(s.m, s.n);
-        if (s.m >= s.n) {
-            for (int64_t j = 0; j < s.n; ++j) {
-                long double nr = 0;
-                for (int64_t i = 0; i < s.m; ++i) nr += (long double)A[i + j * s.m] * A[i + j * s.m];
-                for (int64_t i = 0; i < s.m; ++i) Bn[i + j * s.m] = T(A[i + j * s.m] / std::sqrt(nr));
-            }
-        } else {
-            for (int64_t i = 0; i < s.m; ++i) {
-                long double nr = 0;
-                for (int64_t j = 0; j < s.n; ++j) nr += (long double)A[i + j * s.m] * A[i + j * s.m];
-                for (int64_t j = 0; j < s.n; ++j) Bn[i + j * s.m] = T(A[i + j * s.m] / std::sqrt(nr));
-            }
-        }
-        const std::vector<long double> sb = ref_jacobi_long_double(s.m, s.n, Bn.data(), s.m);
-        const double condB = double(sb.front() / sb.back());
-        ASSERT_LT(condB, 100.0) << "test matrix B should be well conditioned";
-
-        std::vector<T> S;
-        check_gesvj<T>(this->h, s.m, s.n, A, &S);
-        ASSERT_EQ(S.size(), sz(k));
-        const std::vector<long double> ref = ref_jacobi_long_double(s.m, s.n, A.data(), s.m);
-        EXPECT_LT(double(ref.front() / ref.back()), 1e13);  // the grading is real
-        EXPECT_GT(double(ref.front() / ref.back()), 1e8);
-        // Relative error of every value, including ~1e-10 ones, is O(eps * cond(B)).
-        EXPECT_LT(sv_relative(k, S.data(), ref.data()), 50.0 * condB)
-            << "max_i |S_i - S_ref_i| / (S_ref_i eps), cond(B) = " << condB;
+        const GradedCase<T> g = graded_case<T>(rng, s.m, s.n);
+        ASSERT_LT(g.condB, 100.0) << "test matrix B should be well conditioned";
+        check_graded_accuracy(this->h, s.m, s.n, g);
     }
 }
 

@@ -1,12 +1,10 @@
 // gpusvd_Xgesvj_batched: every matrix of a batch is factorized accurately, strides and leading
 // dimensions are respected, a NaN/Inf matrix affects only itself.
-#include "test_common.hpp"
+#include "svd_checks.hpp"
 
 using namespace gpusvd_test;
 
 namespace {
-
-constexpr double kSvdThreshold = 50.0;
 
 template <typename T>
 class GesvjBatchedTest : public ::testing::Test {
@@ -15,62 +13,21 @@ protected:
 };
 TYPED_TEST_SUITE(GesvjBatchedTest, Precisions, PrecisionName);
 
-/// A batch of `batch` matrices m x n with padded leading dimensions and strides; matrix b gets
-/// a different spectrum type. `bad` >= 0 puts a NaN (or Inf) into that matrix.
+/// A batch of `batch` matrices m x n with padded leading dimensions and strides (or tight ones);
+/// matrix b gets a different spectrum type. `bad` >= 0 puts a NaN (or Inf) into that matrix.
 template <typename T>
 void run_batch(gpusvdHandle_t h, int64_t m, int64_t n, int64_t batch, int64_t bad, bool use_inf,
                bool tight) {
-    const int64_t k = std::min(m, n);
-    const int64_t lda = tight ? m : m + 1, ldu = tight ? m : m + 2, ldv = tight ? n : n + 1;
-    const int64_t sA = lda * n + (tight ? 0 : 5), sS = k + (tight ? 0 : 3),
-                  sU = ldu * k + (tight ? 0 : 2), sV = ldv * k + (tight ? 0 : 7);
-    const T pad = sentinel<T>();
     Rng rng(uint64_t(1000 + m * 31 + n));
-
-    std::vector<std::vector<T>> orig(sz(batch));
-    std::vector<T> A(sz(sA * batch), pad), S(sz(sS * batch), pad),
-        U(sz(sU * batch), pad), V(sz(sV * batch), pad);
+    std::vector<std::vector<T>> mats(sz(batch));
     const auto &modes = all_sigma_modes();
     for (int64_t b = 0; b < batch; ++b) {
-        orig[sz(b)] = (b % 3 == 0) ? gaussian<T>(rng, m, n)
-                                       : prescribed_sv<T>(rng, m, n,
-                                                          modes[sz(b) % modes.size()], 1e4);
-        if (b == bad) orig[sz(b)][sz((m * n) / 2)] =
-            use_inf ? std::numeric_limits<T>::infinity() : nan_v<T>();
-        for (int64_t j = 0; j < n; ++j)
-            for (int64_t i = 0; i < m; ++i)
-                A[sz(b * sA + i + j * lda)] = orig[sz(b)][sz(i + j * m)];
+        mats[sz(b)] = (b % 3 == 0) ? gaussian<T>(rng, m, n)
+                                   : prescribed_sv<T>(rng, m, n, modes[sz(b) % modes.size()], 1e4);
+        if (b == bad)
+            mats[sz(b)][sz((m * n) / 2)] = use_inf ? std::numeric_limits<T>::infinity() : nan_v<T>();
     }
-    std::vector<int> info(sz(batch), -777);
-    GPUSVD_ASSERT_OK(h, Api<T>::gesvj_batched(h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, m, n, A.data(),
-                                              lda, sA, S.data(), sS, U.data(), ldu, sU, V.data(),
-                                              ldv, sV, batch, info.data()));
-    for (int64_t b = 0; b < batch; ++b) {
-        SCOPED_TRACE(testing::Message() << "matrix " << b << " of " << batch);
-        const T *Sb = S.data() + b * sS, *Ub = U.data() + b * sU, *Vb = V.data() + b * sV;
-        if (b == bad) {
-            EXPECT_EQ(info[sz(b)], GPUSVD_INFO_NONFINITE);
-            EXPECT_TRUE(all_nan(k, 1, Sb, k));
-            EXPECT_TRUE(all_nan(m, k, Ub, ldu));
-            EXPECT_TRUE(all_nan(n, k, Vb, ldv));
-        } else {
-            const std::vector<T> &A0 = orig[sz(b)];
-            EXPECT_EQ(info[sz(b)], 0);
-            EXPECT_TRUE(is_sorted_desc_nonneg(k, Sb));
-            EXPECT_LT(svd_residual(m, n, A0.data(), m, Sb, Ub, ldu, Vb, ldv), kSvdThreshold);
-            EXPECT_LT(orthogonality(m, k, Ub, ldu), kSvdThreshold);
-            EXPECT_LT(orthogonality(n, k, Vb, ldv), kSvdThreshold);
-            const std::vector<T> Sref = ref_singular_values(m, n, A0.data(), m);
-            EXPECT_LT(sv_compare(k, Sb, Sref.data()), kSvdThreshold);
-        }
-        // Nothing between the matrices was written.
-        EXPECT_TRUE(padding_intact(m, k, Ub, ldu, pad));
-        EXPECT_TRUE(padding_intact(n, k, Vb, ldv, pad));
-        for (int64_t i = k; i < sS; ++i) EXPECT_EQ(Sb[i], pad);
-        for (int64_t i = ldu * k; i < sU; ++i) EXPECT_EQ(Ub[i], pad);
-        for (int64_t i = ldv * k; i < sV; ++i) EXPECT_EQ(Vb[i], pad);
-        for (int64_t i = lda * n; i < sA; ++i) EXPECT_EQ(A[sz(b * sA + i)], pad);
-    }
+    check_gesvj_batched(h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, m, n, mats, tight);
 }
 
 TYPED_TEST(GesvjBatchedTest, PaddedStrides) {

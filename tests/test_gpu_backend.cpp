@@ -5,8 +5,7 @@
 // routine has GPU kernels its `_gpu` form and its host form on backend GPU return NOT_SUPPORTED
 // (never a silent CPU fallback). When a kernel lands, flip its entry in kHasGpuKernel below and
 // extend the device checks with results compared against the CPU backend.
-#include <dlfcn.h>
-
+#include "cuda_rt.hpp"
 #include "test_common.hpp"
 
 using namespace gpusvd_test;
@@ -19,44 +18,6 @@ struct KernelTable {
          geev_batched = true, bdsvd = false, pca = false;
 };
 constexpr KernelTable kHasGpuKernel{};
-
-/// Minimal CUDA runtime access through dlopen (the tests do not link CUDA).
-struct CudaRt {
-    void *lib = nullptr;
-    int (*malloc_)(void **, size_t) = nullptr;
-    int (*free_)(void *) = nullptr;
-    int (*memset_)(void *, int, size_t) = nullptr;
-    int (*sync_)() = nullptr;
-    CudaRt() {
-        for (const char *name : {"libcudart.so", "libcudart.so.12", "libcudart.so.11.0"}) {
-            lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-            if (lib) break;
-        }
-        if (!lib) return;
-        malloc_ = reinterpret_cast<int (*)(void **, size_t)>(dlsym(lib, "cudaMalloc"));
-        free_ = reinterpret_cast<int (*)(void *)>(dlsym(lib, "cudaFree"));
-        memset_ = reinterpret_cast<int (*)(void *, int, size_t)>(dlsym(lib, "cudaMemset"));
-        sync_ = reinterpret_cast<int (*)()>(dlsym(lib, "cudaDeviceSynchronize"));
-    }
-    bool ok() const { return malloc_ && free_ && memset_ && sync_; }
-};
-
-/// Device buffer (zeroed) of `bytes` bytes.
-struct DevBuf {
-    const CudaRt &rt;
-    void *p = nullptr;
-    DevBuf(const CudaRt &r, size_t bytes) : rt(r) {
-        if (rt.malloc_(&p, bytes) != 0) p = nullptr;
-        if (p) rt.memset_(p, 0, bytes);
-    }
-    ~DevBuf() {
-        if (p) rt.free_(p);
-    }
-    template <typename T>
-    T *as() const {
-        return static_cast<T *>(p);
-    }
-};
 
 struct FormResult {
     const char *name;

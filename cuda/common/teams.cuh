@@ -26,6 +26,31 @@ struct WarpTeam {
     }
 };
 
+/// `width` consecutive lanes of a warp (width a power of two <= 32, lane group
+/// threadIdx.x / width): the pair team inside a WarpTeam or BlockTeam. Its reductions shuffle
+/// with the whole warp's mask, so all 32 lanes must reach each one together (team code keeps its
+/// loops' trip counts uniform for this).
+struct LaneTeam {
+    int width;
+    __device__ explicit LaneTeam(int w) : width(w) {}
+    __device__ int rank() const { return threadIdx.x & (width - 1); }
+    __device__ int size() const { return width; }
+    __device__ void sync() const { __syncwarp(); }
+    template <class T>
+    __device__ T sum(T v) const {
+        for (int o = width >> 1; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+        return v;
+    }
+    template <class T>
+    __device__ T max(T v) const {
+        for (int o = width >> 1; o > 0; o >>= 1) {
+            const T w = __shfl_xor_sync(0xffffffffu, v, o);
+            v = w > v ? w : v;
+        }
+        return v;
+    }
+};
+
 /// All threads of a block (1-D, blockDim.x a multiple of 32, at most 1024). Reductions use
 /// `scratch`: 32 slots of T in shared memory, owned by the team.
 template <class S>

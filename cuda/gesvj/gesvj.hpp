@@ -12,7 +12,8 @@ namespace gpu {
 
 /// Per-call Jacobi statistics, in device memory: the largest sweep count and the largest final
 /// off-norm max|a_i^T a_j| / (||a_i|| ||a_j||) over the batch (the host reads it for
-/// gpusvdGetJacobiStats). The launcher resets it at the start of the call.
+/// gpusvdGetJacobiStats). The caller zeroes it once per API call: the launches of a call (one
+/// per chunk of a host-form call, possibly on several streams) only raise it with atomicMax.
 struct JacobiStatsDev {
     int sweeps;
     unsigned long long off_bits;  // bit pattern of a non-negative double (atomicMax on it orders)

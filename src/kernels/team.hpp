@@ -7,6 +7,7 @@
 // redundantly by all members (same inputs, same result) or broadcast through shared data.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
 #if defined(__CUDACC__)
@@ -15,7 +16,15 @@
 #define GPUSVD_HD inline
 #endif
 
-#include <cmath>
+// Full unrolling of a loop with a constant trip count (keeps small arrays in registers). nvcc's
+// host pass gets nothing: its front end rejects GCC's pragma and g++ nvcc's.
+#if defined(__CUDA_ARCH__) || defined(__clang__)
+#define GPUSVD_UNROLL _Pragma("unroll")
+#elif defined(__CUDACC__) || !defined(__GNUC__)
+#define GPUSVD_UNROLL
+#else
+#define GPUSVD_UNROLL _Pragma("GCC unroll 16")
+#endif
 
 namespace gpusvd {
 namespace kernels {
@@ -38,22 +47,44 @@ struct SerialTeam {
 /// Constants of the working precision, usable on host and device (no numeric_limits there).
 template <class T>
 struct Real;
+// The math wrappers pick the float or double function by name, which host and device both
+// provide in the global namespace (std:: overloads are not all usable in device code).
 template <>
 struct Real<float> {
     GPUSVD_HD static float eps() { return 5.9604645e-08f; }        // LAPACK slamch('E'): 2^-24
     GPUSVD_HD static float safe_min() { return 1.17549435e-38f; }  // slamch('S')
     GPUSVD_HD static float ulp() { return 1.1920929e-07f; }        // slamch('P'): 2^-23
+    GPUSVD_HD static int max_exp() { return 128; }                 // overflow threshold 2^128
+    GPUSVD_HD static float nan() { return NAN; }
+    GPUSVD_HD static float sqrt(float x) { return ::sqrtf(x); }
+    GPUSVD_HD static float abs(float x) { return ::fabsf(x); }
+    GPUSVD_HD static float ldexp(float x, int e) { return ::ldexpf(x, e); }
+    GPUSVD_HD static int exponent(float x) {  // x = f 2^e with f in [0.5, 1)
+        int e = 0;
+        ::frexpf(x, &e);
+        return e;
+    }
 };
 template <>
 struct Real<double> {
     GPUSVD_HD static double eps() { return 1.1102230246251565e-16; }  // dlamch('E'): 2^-53
     GPUSVD_HD static double safe_min() { return 2.2250738585072014e-308; }
     GPUSVD_HD static double ulp() { return 2.220446049250313e-16; }  // dlamch('P'): 2^-52
+    GPUSVD_HD static int max_exp() { return 1024; }
+    GPUSVD_HD static double nan() { return double(NAN); }
+    GPUSVD_HD static double sqrt(double x) { return ::sqrt(x); }
+    GPUSVD_HD static double abs(double x) { return ::fabs(x); }
+    GPUSVD_HD static double ldexp(double x, int e) { return ::ldexp(x, e); }
+    GPUSVD_HD static int exponent(double x) {
+        int e = 0;
+        ::frexp(x, &e);
+        return e;
+    }
 };
 
 template <class T>
 GPUSVD_HD bool is_finite(T x) {
-    return x - x == x - x;  // false for NaN and +-Inf, true otherwise; no <cmath> needed
+    return x - x == x - x;  // false for NaN and +-Inf, true otherwise
 }
 
 }  // namespace kernels

@@ -1,0 +1,363 @@
+// GPU tables of batched non-symmetric eigenvalues (issue 4's benchmark goals): gpusvd's
+// geev_batched vs cuSOLVER vs LAPACK on the host CPUs, same data, same run.
+//
+// Each case is measured once and shown as totals for the whole batch (goal rows) and, for some
+// sizes, per matrix:
+//   - 500k x 30x30 values, host memory to host memory: the host-pointer form with the GPU
+//     backend on pageable arrays, wall time (std::chrono); vs the published 2.19 s (Tokura et
+//     al. 2017, TITAN X) and the Xgeev loop. Goal <= 250 ms.
+//   - the same, device-resident (`_gpu`, cudaEvent time). Goal <= 60 ms and >= 10x host.
+//   - 500k x n values, n = 5 .. 64 (`_gpu`) vs the host. Goal >= 10x.
+//   - 100k x 30x30 with right eigenvectors (`_gpu`) vs the host. Goal >= 5x.
+// cuSOLVER has no batched geev: cusolverDnXgeev is called on a sample of the batch in a loop
+// and extrapolated; the host column is an OpenMP loop of LAPACK dgeev over a sample (all
+// cores), extrapolated. Both are tagged "(extrap. from N)".
+//
+// Checks: gpusvd's status and every info entry (all zero); eigenvalues of 64 matrices spread
+// over the batch (first and last included) against LAPACK dgeev, for the device and the host
+// forms; with vectors, the residual |A v - lambda v| / (|A| |v|) of those matrices; cuSOLVER's
+// eigenvalues of the first matrices of its loop.
+#include <cuda_runtime.h>
+#include <cusolverDn.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <string>
+#include <vector>
+
+#include "bench.hpp"
+#include "cuda_util.hpp"
+#include "flops.hpp"
+#include "lapack_ref.hpp"
+
+namespace bench {
+
+namespace {
+
+using cplx = std::complex<double>;
+
+const char *kTotals = "gpu:geev_batched";
+const char *kPerMatrix = "gpu:geev_batched/matrix";
+constexpr double kPublishedMs = 2190.0;  // Tokura et al. 2017: 500k x 30x30, values, TITAN X
+constexpr int64_t kPublishedBatch = 500000, kPublishedN = 30;
+
+struct GeevCase {
+    int64_t n;
+    bool vectors;
+    int64_t batch;
+    bool host_form;           // also the host-pointer form (GPU backend, pageable arrays)
+    bool per_matrix;          // also a row of the per-matrix table
+    std::vector<Goal> goals;  // of the device-resident row
+};
+
+std::string dev_name(bool vectors) {
+    return std::string("dgeev_batched_gpu") + (vectors ? " +VR" : "") + " vs cusolverDnXgeev loop";
+}
+const char *kHostFormName = "dgeev_batched host->host (GPU backend, pageable) vs Xgeev loop";
+
+/// LAPACK dgeev over `count` n x n matrices of A (OpenMP over matrices, OpenBLAS 1 thread).
+void host_geev(int64_t count, int64_t n, bool vectors, double *A, double *wr, double *wi,
+               double *vr) {
+    const char jv = vectors ? 'V' : 'N';
+    const lapack_int ni = lapack_int(n);
+    double q = 0, d = 0;
+    ref::geev(jv, ni, &d, ni, &d, &d, &d, ni, &q, -1);
+    const lapack_int lw = ref::lwork_of(q);
+    std::vector<double> work(sz(omp_get_max_threads()) * sz(lw));
+    ref::omp_batch(count, [&](int64_t i, int t) {
+        ref::geev(jv, ni, A + i * n * n, ni, wr + i * n, wi + i * n, vectors ? vr + i * n * n : vr,
+                  vectors ? ni : 1, work.data() + sz(t) * sz(lw), lw);
+    });
+}
+
+/// len eigenvalues (wr, wi) as complex numbers.
+std::vector<cplx> to_complex(size_t len, const double *wr, const double *wi) {
+    std::vector<cplx> w(len);
+    for (size_t j = 0; j < len; ++j) w[j] = {wr[j], wi[j]};
+    return w;
+}
+
+/// LAPACK's eigenvalues of `count` matrices (the reference of the check).
+std::vector<cplx> host_eigs(int64_t count, int64_t n, std::vector<double> A) {
+    std::vector<double> wr(sz(count * n)), wi(wr.size()), vr(1);
+    host_geev(count, n, false, A.data(), wr.data(), wi.data(), vr.data());
+    return to_complex(wr.size(), wr.data(), wi.data());
+}
+
+/// Largest eig_distance over `count` matrices of n eigenvalues.
+double eig_diff(int64_t count, int64_t n, const std::vector<cplx> &got,
+                const std::vector<cplx> &want) {
+    double d = 0;
+    for (int64_t i = 0; i < count; ++i) {
+        const double x = eig_distance(sz(n), got.data() + i * n, want.data() + i * n);
+        d = (x != x || d != d) ? NAN : std::max(d, x);
+    }
+    return d;
+}
+
+/// max over matrices and eigenpairs of |A v - lambda v|_inf / (|A|_1 |v|_inf) and of
+/// | |v|_2 - 1 | (dgeev's vectors have unit 2-norm), VR packed as LAPACK's (a complex pair
+/// j, j+1: columns j and j+1 are the real and imaginary parts).
+double eig_residual(int64_t count, int64_t n, const double *A, const double *wr, const double *wi,
+                    const double *VR) {
+    double worst = 0;
+    for (int64_t b = 0; b < count; ++b) {
+        const double *a = A + b * n * n, *v = VR + b * n * n;
+        double anorm = 0;
+        for (int64_t j = 0; j < n; ++j) {
+            double s = 0;
+            for (int64_t i = 0; i < n; ++i) s += std::abs(a[i + j * n]);
+            anorm = std::max(anorm, s);
+        }
+        const double *wib = wi + b * n;
+        for (int64_t j = 0; j < n; ++j) {
+            const cplx lam{wr[b * n + j], wib[j]};
+            const bool pair = lam.imag() != 0;
+            // A pair is (+, -) in adjacent places; anything else cannot be read as LAPACK's VR.
+            if (pair && (lam.imag() > 0 ? j + 1 >= n || wib[j + 1] != -wib[j]
+                                        : j == 0 || wib[j - 1] != -wib[j]))
+                return NAN;
+            const double *re = v + (pair && lam.imag() < 0 ? j - 1 : j) * n;
+            const double *im = pair ? re + n : nullptr;
+            const double sign = lam.imag() < 0 ? -1.0 : 1.0;  // second of a pair: conjugate
+            double r = 0, vn = 0, v2 = 0;
+            for (int64_t i = 0; i < n; ++i) {
+                cplx av = 0;
+                for (int64_t k = 0; k < n; ++k)
+                    av += a[i + k * n] * cplx(re[k], pair ? sign * im[k] : 0.0);
+                const cplx vi(re[i], pair ? sign * im[i] : 0.0);
+                r = std::max(r, std::abs(av - lam * vi));
+                vn = std::max(vn, std::abs(vi));
+                v2 += std::norm(vi);
+            }
+            const double x = std::max(r / (std::max(anorm, 1e-300) * std::max(vn, 1e-300)),
+                                      std::abs(std::sqrt(v2) - 1));
+            worst = (x != x || worst != worst) ? NAN : std::max(worst, x);
+        }
+    }
+    return worst;
+}
+
+/// Copies pool matrices into a host batch (matrix i = pool matrix i % pool), all cores.
+void tile_host(double *dst, const std::vector<double> &pool, int64_t pool_count, size_t per,
+               int64_t batch) {
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < batch; ++i) {
+        const double *src = pool.data() + sz(i % pool_count) * per;
+        std::copy(src, src + per, dst + sz(i) * per);
+    }
+}
+
+/// cusolverDnXgeev on the first `loop` matrices of the device pool, one call each (real A,
+/// complex W, real VR: NVIDIA's Xgeev sample); the time per matrix. Its eigenvalues of the
+/// first want.size()/n matrices are checked against want.
+Stat xgeev_loop(Gpu &c, Check &ck, int64_t n, bool vectors, const double *pool, int64_t loop,
+                const std::vector<cplx> &want) {
+    const int64_t nn = n * n;
+    const size_t lt = sz(loop * nn);
+    Dev<double> A(lt), VR(vectors ? lt : 1);
+    Dev<cuDoubleComplex> W(sz(loop * n));
+    Dev<int> info(sz(loop));
+    DnParams params;
+    const cusolverEigMode_t jv = vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+    size_t dws = 0, hws = 0;
+    CS(cusolverDnXgeev_bufferSize(c.sol, params.get(), CUSOLVER_EIG_MODE_NOVECTOR, jv, n,
+                                  CUDA_R_64F, A.get(), n, CUDA_C_64F, W.get(), CUDA_R_64F, nullptr,
+                                  n, CUDA_R_64F, vectors ? VR.get() : nullptr, n, CUDA_R_64F, &dws,
+                                  &hws));
+    Dev<char> dwork(std::max<size_t>(dws, 1));
+    Pinned hwork(hws);
+    const Stat s = time_gpu(
+        c, gpu_budget(c), [&] { restore(c, A.get(), pool, lt); },
+        [&] {
+            for (int64_t i = 0; i < loop; ++i)
+                CS(cusolverDnXgeev(c.sol, params.get(), CUSOLVER_EIG_MODE_NOVECTOR, jv, n,
+                                   CUDA_R_64F, A.get() + i * nn, n, CUDA_C_64F, W.get() + i * n,
+                                   CUDA_R_64F, nullptr, n, CUDA_R_64F,
+                                   vectors ? VR.get() + i * nn : nullptr, n, CUDA_R_64F,
+                                   dwork.get(), dws, hwork.get(), hws, info.get() + i));
+            return true;
+        },
+        nullptr);
+    ck.info("cuSOLVER", info, sz(loop), false);
+    const size_t nc = want.size() / sz(n);
+    const auto w = W.download(nc * sz(n));
+    std::vector<cplx> got(w.size());
+    for (size_t j = 0; j < w.size(); ++j) got[j] = {w[j].x, w[j].y};
+    ck.diff(eig_diff(int64_t(nc), n, got, want), "cuSOLVER");
+    return scaled(s, 1.0 / double(loop));
+}
+
+/// The published time of the 500k x 30x30 host-to-host case, or why it does not apply.
+Stat published(const GeevCase &gc) {
+    if (gc.n != kPublishedN || gc.vectors || gc.batch != kPublishedBatch)
+        return note_only("n/a (published for 500000 x 30x30 values)");
+    Stat s = stat_from({kPublishedMs});
+    s.tag = "(published)";
+    return s;
+}
+
+/// Times one case; returns its rows: the device-resident totals row, the host-form totals row
+/// (host_form), the per-matrix row (per_matrix).
+std::vector<Row> geev_case(Gpu &c, const GeevCase &gc, int64_t loop, int64_t host_sample) {
+    const int64_t n = gc.n, nn = n * n, batch = gc.batch;
+    const bool v = gc.vectors;
+    const gpusvdJob_t job = v ? GPUSVD_JOB_VEC : GPUSVD_JOB_NOVEC;
+    Row r;
+    r.table = kTotals;
+    r.name = dev_name(v);
+    r.size = bdims(batch, n, n);
+    const auto idx = spread(batch, 64);  // the check sample
+    const int64_t hs = std::min(batch, host_sample), lp = std::min(batch, loop);
+    const int64_t pool = std::min(batch, std::max({hs, lp, int64_t(idx.size())}));
+    const auto P = random_vector<double>(sz(pool * nn), 7300 + n + batch);
+    Dev<double> dP(P.size());
+    dP.upload(P.data(), P.size());
+    const auto As = gather(P, pool, sz(nn), idx);
+    const auto want = host_eigs(int64_t(idx.size()), n, As);
+    Check ck;
+    // Checks gpusvd's eigenvalues (and vectors) of the sampled matrices.
+    auto check_sample = [&](Check &k, const std::vector<double> &wr, const std::vector<double> &wi,
+                            const std::vector<double> &VR) {
+        const int64_t ns = int64_t(idx.size());
+        k.diff(eig_diff(ns, n, to_complex(wr.size(), wr.data(), wi.data()), want));
+        if (v)
+            k.bound("resid", eig_residual(ns, n, As.data(), wr.data(), wi.data(), VR.data()),
+                    1e-12);
+    };
+
+    const auto first = spread(std::min<int64_t>(lp, 8), 8);
+    const Stat x = xgeev_loop(c, ck, n, v, dP.get(), lp,
+                              host_eigs(int64_t(first.size()), n, gather(P, pool, sz(nn), first)));
+    r.b = scaled(x, double(batch), extrap_tag(lp));
+
+    {
+        const size_t t = sz(batch * nn);
+        Dev<double> A(t), wr(sz(batch * n)), wi(sz(batch * n)), VR(v ? t : 1);
+        Dev<int> info(sz(batch));
+        r.a = time_gpusvd(
+            c, [&] { tile(c, A.get(), dP.get(), pool, sz(nn), batch); },
+            [&] {
+                return Api<double>::geev_batched_gpu(c.g, job, n, A.get(), n, nn, wr.get(),
+                                                     wi.get(), n, v ? VR.get() : nullptr, n, nn,
+                                                     batch, info.get());
+            },
+            r);
+        if (r.a.ok()) {
+            ck.info("gpusvd", info, sz(batch), true);
+            check_sample(ck, download_at(wr, sz(n), idx), download_at(wi, sz(n), idx),
+                         v ? download_at(VR, sz(nn), idx) : std::vector<double>());
+        }
+    }
+
+    std::vector<double> Ah(sz(hs * nn)), hwr(sz(hs * n)), hwi(hwr.size()), hvr(v ? Ah.size() : 1);
+    r.c = host_column(
+        c, hs, batch,
+        [&] { std::copy(P.begin(), P.begin() + std::ptrdiff_t(Ah.size()), Ah.begin()); },
+        [&] {
+            host_geev(hs, n, v, Ah.data(), hwr.data(), hwi.data(), hvr.data());
+            return true;
+        });
+    r.flops = double(batch) * geev_flops(double(n), v);
+    r.bytes = double(batch) * double(nn + 2 * n + (v ? nn : 0)) * sizeof(double);
+    r.goals = gc.goals;
+    ck.finish(r, 1e-8);
+
+    std::vector<Row> out;
+    if (gc.host_form) {
+        // Host memory to host memory: the host-pointer form on a handle with the GPU backend,
+        // pageable arrays (the library stages them through its pinned buffers).
+        Row h = r;
+        h.name = kHostFormName;
+        h.d = published(gc);
+        h.pcie_bytes = double(batch) * double(std::max(nn, 2 * n + (v ? nn : 0))) * sizeof(double);
+        h.goals = {{Goal::MaxMs, 250.0}};
+        h.failed = false;
+        Check hk;
+        gpusvdHandle_t hg = nullptr;
+        gpusvdStatus_t st = gpusvdCreate(&hg);
+        if (st == GPUSVD_STATUS_SUCCESS) st = gpusvdSetBackend(hg, GPUSVD_BACKEND_GPU);
+        std::string err;
+        bool hard = false;
+        if (st != GPUSVD_STATUS_SUCCESS) {
+            gpusvd_ok(hg, st, &err, &hard);
+            h.a = note_only(err);
+        } else {
+            std::vector<double> HA(sz(batch * nn)), Hwr(sz(batch * n)), Hwi(Hwr.size()),
+                HVR(v ? HA.size() : 1);
+            std::vector<int> Hinfo(sz(batch), -1);
+            h.a = time_host(
+                gpu_budget(c), [&] { tile_host(HA.data(), P, pool, sz(nn), batch); },
+                [&] {
+                    return gpusvd_ok(hg,
+                                     Api<double>::geev_batched(
+                                         hg, job, n, HA.data(), n, nn, Hwr.data(), Hwi.data(), n,
+                                         v ? HVR.data() : nullptr, n, nn, batch, Hinfo.data()),
+                                     &err, &hard);
+                },
+                &err);
+            if (h.a.ok()) {
+                hk.info_of("gpusvd", Hinfo, true);
+                check_sample(hk, gather(Hwr, batch, sz(n), idx), gather(Hwi, batch, sz(n), idx),
+                             v ? gather(HVR, batch, sz(nn), idx) : std::vector<double>());
+            }
+        }
+        gpusvdDestroy(hg);
+        if (hard) h.failed = true;
+        hk.finish(h, 1e-8);
+        out.push_back(h);
+    }
+    out.push_back(r);
+    if (gc.per_matrix) {
+        Row p = r;
+        p.table = kPerMatrix;
+        p.size = dims(n, n) + " per matrix";
+        p.a = scaled(r.a, 1.0 / double(batch));
+        p.b = scaled(r.b, 1.0 / double(batch), "(loop of " + std::to_string(lp) + ")");
+        p.c = scaled(r.c, 1.0 / double(batch),
+                     hs < batch ? "(" + std::to_string(hs) + " matrices)" : "");
+        p.flops = r.flops / double(batch);
+        p.bytes = r.bytes / double(batch);
+        p.per = double(batch);
+        p.goals.clear();
+        out.push_back(p);
+    }
+    return out;
+}
+
+}  // namespace
+
+void geev_tables(Gpu &c) {
+    const bool q = c.o.quick;
+    const int64_t B = 500000, loop = q ? 10 : 100;
+    auto host_ratio = [](double x) { return std::vector<Goal>{{Goal::HostRatio, x}}; };
+    std::vector<GeevCase> cases;
+    if (q) {
+        cases = {{30, false, 20000, true, true, {}}};
+    } else {
+        cases = {{30, false, B, true, true, {{Goal::MaxMs, 60.0}, {Goal::HostRatio, 10.0}}}};
+        for (int64_t n : {5, 10, 15, 20, 25, 64})
+            cases.push_back({n, false, B, false, n == 10 || n == 64, host_ratio(10.0)});
+        cases.push_back({30, true, 100000, false, true, host_ratio(5.0)});
+    }
+    std::vector<Row> rows;
+    for (const GeevCase &gc : cases) {
+        const int64_t hs = q ? 2000 : (gc.n >= 64 ? 4000 : 20000);
+        guarded(c, rows, kTotals, dev_name(gc.vectors), bdims(gc.batch, gc.n, gc.n),
+                [&] { return geev_case(c, gc, loop, hs); });
+    }
+    c.rep.gpu_table(
+        "geev_batched, whole batch (gpusvd: one call, device-resident unless host->host; "
+        "cuSOLVER: loop of cusolverDnXgeev over a sample, extrapolated; host: OpenMP loop of "
+        "LAPACK dgeev on all cores over a sample, extrapolated; published: Tokura et al. 2017, "
+        "500k x 30x30 values host->host on a TITAN X)",
+        of_table(rows, kTotals), c.dev, "", "published");
+    c.rep.gpu_table(
+        "geev_batched, ms PER MATRIX (the same runs: gpusvd's batch time / batch; cuSOLVER has "
+        "no batched geev: one cusolverDnXgeev call per matrix; host: OpenMP loop of dgeev)",
+        of_table(rows, kPerMatrix), c.dev);
+}
+
+}  // namespace bench

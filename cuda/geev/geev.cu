@@ -1,0 +1,233 @@
+// GPU batched geev: the kernels around the team algorithm of src/kernels/geev_team.hpp and the
+// launcher that picks one (plan.hpp).
+#include "geev/geev.hpp"
+
+#include <cuda_runtime.h>
+
+#include <climits>
+
+#include "common/teams.cuh"
+#include "geev/plan.hpp"
+#include "kernels/geev_team.hpp"
+
+namespace gpusvd {
+namespace gpu {
+namespace {
+
+using kernels::BlockTeam;
+using kernels::WarpTeam;
+using kernels::geev::GeevWork;
+using kernels::geev::Mat;
+
+/// One matrix's working set carved from `base` (shared memory): H, Z, then the vectors.
+template <class T>
+__device__ GeevWork<T> shared_work(T *base, bool wantvr, int n, int ld) {
+    GeevWork<T> w;
+    w.H = Mat<T>{base, ld};
+    T *next = base + n * ld;
+    w.Z = Mat<T>{wantvr ? next : nullptr, ld};
+    if (wantvr) next += n * ld;
+    w.wr = next;
+    w.wi = next + n;
+    w.scale = next + 2 * n;
+    w.work = next + 3 * n;
+    return w;
+}
+
+/// Copies matrix b of the user's strided A into H (a team member per element).
+template <class T, class Team>
+__device__ void load(const Team &t, const GeevProblem<T> &p, int64_t b, Mat<T> H) {
+    const int n = static_cast<int>(p.n);
+    const T *A = p.A + b * p.sA;
+    for (int e = t.rank(); e < n * n; e += t.size()) {
+        const int i = e % n, j = e / n;
+        H(i, j) = A[i + j * p.lda];
+    }
+    t.sync();
+}
+
+/// Writes matrix b's results from the working set to the user's arrays.
+template <class T, class Team>
+__device__ void store(const Team &t, const GeevProblem<T> &p, int64_t b, const GeevWork<T> &w,
+                      int info) {
+    const int n = static_cast<int>(p.n);
+    T *wr = p.wr + b * p.sW, *wi = p.wi + b * p.sW;
+    for (int i = t.rank(); i < n; i += t.size()) {
+        wr[i] = w.wr[i];
+        wi[i] = w.wi[i];
+    }
+    if (p.wantvr) {
+        T *VR = p.VR + b * p.sVR;
+        for (int e = t.rank(); e < n * n; e += t.size()) {
+            const int i = e % n, j = e / n;
+            VR[i + j * p.ldvr] = w.Z(i, j);
+        }
+    }
+    if (t.rank() == 0) p.info[b] = info;
+    t.sync();  // the next matrix may overwrite the working set
+}
+
+/// A warp per matrix, mats matrices per block, each in its own slice of shared memory.
+template <class T>
+__global__ void __launch_bounds__(256) geev_warp_kernel(GeevProblem<T> p, int ld, int mats,
+                                                        size_t matrix_bytes) {
+    extern __shared__ __align__(16) unsigned char smem[];
+    const int warp = threadIdx.x >> 5;
+    const int n = static_cast<int>(p.n);
+    const GeevWork<T> w =
+        shared_work<T>(reinterpret_cast<T *>(smem + warp * matrix_bytes), p.wantvr, n, ld);
+    const WarpTeam t;
+    for (int64_t b = int64_t(blockIdx.x) * mats + warp; b < p.batch;
+         b += int64_t(gridDim.x) * mats) {
+        load(t, p, b, w.H);
+        const int info = kernels::geev::geev_team(t, p.wantvr, n, w);
+        store(t, p, b, w, info);
+    }
+}
+
+/// A block per matrix in shared memory.
+template <class T>
+__global__ void __launch_bounds__(256) geev_block_kernel(GeevProblem<T> p, int ld) {
+    extern __shared__ __align__(16) unsigned char smem[];
+    __shared__ double scratch[32];
+    const int n = static_cast<int>(p.n);
+    const GeevWork<T> w = shared_work<T>(reinterpret_cast<T *>(smem), p.wantvr, n, ld);
+    const BlockTeam<double> t{scratch};
+    for (int64_t b = blockIdx.x; b < p.batch; b += gridDim.x) {
+        load(t, p, b, w.H);
+        const int info = kernels::geev::geev_team(t, p.wantvr, n, w);
+        store(t, p, b, w, info);
+    }
+}
+
+/// A block per matrix, in place: H is the user's A, Z the user's VR, wr/wi the user's arrays;
+/// scale and work come from the block's workspace slot. Any n (within int indexing).
+template <class T>
+__global__ void __launch_bounds__(256) geev_global_kernel(GeevProblem<T> p, T *ws) {
+    __shared__ double scratch[32];
+    const int n = static_cast<int>(p.n);
+    const BlockTeam<double> t{scratch};
+    T *slot = ws + int64_t(blockIdx.x) * 4 * n;
+    for (int64_t b = blockIdx.x; b < p.batch; b += gridDim.x) {
+        GeevWork<T> w;
+        w.H = Mat<T>{p.A + b * p.sA, static_cast<int>(p.lda)};
+        w.Z = Mat<T>{p.wantvr ? p.VR + b * p.sVR : nullptr, static_cast<int>(p.ldvr)};
+        w.wr = p.wr + b * p.sW;
+        w.wi = p.wi + b * p.sW;
+        w.scale = slot;
+        w.work = slot + n;
+        const int info = kernels::geev::geev_team(t, p.wantvr, n, w);
+        if (t.rank() == 0) p.info[b] = info;
+        t.sync();  // the slot is reused by the next matrix
+    }
+}
+
+/// Sets info = 0 for every matrix (n = 0: nothing to compute).
+__global__ void geev_zero_info_kernel(int *info, int64_t batch) {
+    for (int64_t b = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; b < batch;
+         b += int64_t(gridDim.x) * blockDim.x)
+        info[b] = 0;
+}
+
+template <class K>
+int max_threads(K kernel) {
+    cudaFuncAttributes a{};
+    if (cudaFuncGetAttributes(&a, kernel) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 32;
+    }
+    return a.maxThreadsPerBlock;
+}
+
+int device_attribute(cudaDeviceAttr attr, int fallback) {
+    int dev = 0, v = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&v, attr, dev) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return fallback;
+    }
+    return v;
+}
+
+template <class T>
+GeevPlan plan_for(bool wantvr, int64_t n, int64_t batch) {
+    static const int warp_threads = max_threads(geev_warp_kernel<T>);
+    static const int block_threads = max_threads(geev_block_kernel<T>);
+    static const int global_threads = max_threads(geev_global_kernel<T>);
+    const size_t smem_block = static_cast<size_t>(
+        device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, 48 * 1024));
+    const size_t smem_sm = static_cast<size_t>(
+        device_attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor, 64 * 1024));
+    GeevPlan p = geev_plan(sizeof(T), wantvr, n, batch, smem_block, smem_sm, warp_threads);
+    const int limit = p.path == GeevPlan::kBlock    ? block_threads
+                      : p.path == GeevPlan::kGlobal ? global_threads
+                                                    : warp_threads;
+    if (p.threads > limit) p.threads = limit / 32 * 32;
+    return p;
+}
+
+template <class K>
+cudaError_t allow_smem(K kernel, size_t bytes) {
+    if (bytes <= 48 * 1024) return cudaSuccess;
+    return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                static_cast<int>(bytes));
+}
+
+/// The team code indexes with int: in place (global path), every offset i + j*ld of the
+/// n x n matrix must fit.
+bool fits_int(int64_t n, int64_t ld) {
+    return n <= INT_MAX && ld <= INT_MAX && (n - 1) * ld + n <= INT_MAX;
+}
+
+}  // namespace
+
+template <class T>
+size_t geev_workspace_bytes(bool wantvr, int64_t n, int64_t batch) {
+    return plan_for<T>(wantvr, n, batch).ws_bytes;
+}
+
+template <class T>
+cudaError_t geev_launch(const GeevProblem<T> &p, void *ws, size_t ws_bytes, cudaStream_t stream) {
+    if (p.batch <= 0) return cudaSuccess;
+    const GeevPlan plan = plan_for<T>(p.wantvr, p.n, p.batch);
+    cudaError_t err = cudaSuccess;
+    switch (plan.path) {
+        case GeevPlan::kNothing: {
+            const int64_t blocks = (p.batch + 255) / 256;
+            geev_zero_info_kernel<<<static_cast<unsigned>(blocks < kGeevMaxGrid ? blocks : kGeevMaxGrid),
+                                    256, 0, stream>>>(p.info, p.batch);
+            break;
+        }
+        case GeevPlan::kWarp:
+            err = allow_smem(geev_warp_kernel<T>, plan.smem_bytes);
+            if (err != cudaSuccess) return err;
+            geev_warp_kernel<T><<<static_cast<unsigned>(plan.grid), plan.threads, plan.smem_bytes,
+                                  stream>>>(p, plan.ld, plan.mats_per_block, plan.matrix_bytes);
+            break;
+        case GeevPlan::kBlock:
+            err = allow_smem(geev_block_kernel<T>, plan.smem_bytes);
+            if (err != cudaSuccess) return err;
+            geev_block_kernel<T><<<static_cast<unsigned>(plan.grid), plan.threads,
+                                   plan.smem_bytes, stream>>>(p, plan.ld);
+            break;
+        case GeevPlan::kGlobal:
+            if (!fits_int(p.n, p.lda) || (p.wantvr && !fits_int(p.n, p.ldvr)))
+                return cudaErrorInvalidValue;
+            if (ws_bytes < plan.ws_bytes || (plan.ws_bytes > 0 && ws == nullptr))
+                return cudaErrorInvalidValue;
+            geev_global_kernel<T><<<static_cast<unsigned>(plan.grid), plan.threads, 0, stream>>>(
+                p, static_cast<T *>(ws));
+            break;
+    }
+    return cudaGetLastError();
+}
+
+#define GPUSVD_INSTANTIATE(T)                                                  \
+    template size_t geev_workspace_bytes<T>(bool, int64_t, int64_t);          \
+    template cudaError_t geev_launch<T>(const GeevProblem<T> &, void *, size_t, \
+                                        cudaStream_t);
+GPUSVD_INSTANTIATE(float)
+GPUSVD_INSTANTIATE(double)
+#undef GPUSVD_INSTANTIATE
+
+}  // namespace gpu
+}  // namespace gpusvd

@@ -1,0 +1,99 @@
+// Which geev kernel runs a problem, with how many threads and how much shared memory or
+// workspace. Plain C++ (no CUDA) so the host tests can check it.
+#pragma once
+
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+
+namespace gpusvd {
+namespace gpu {
+
+struct GeevPlan {
+    enum Path {
+        kNothing,  // n = 0 or batch = 0: only info (zeros) is written
+        kWarp,     // a warp per matrix, mats_per_block matrices per block, in shared memory
+        kBlock,    // a block per matrix, in shared memory
+        kGlobal,   // a block per matrix, in place in A and VR plus a workspace slot (any n)
+    } path = kNothing;
+    int threads = 0;          // per block
+    int mats_per_block = 1;   // kWarp
+    int ld = 0;               // leading dimension of H and Z in shared memory
+    size_t matrix_bytes = 0;  // one matrix's shared memory (kWarp, kBlock) or workspace slot
+    size_t smem_bytes = 0;    // dynamic shared memory per block
+    int64_t grid = 0;
+    size_t ws_bytes = 0;      // device workspace (kGlobal)
+};
+
+constexpr int kGeevWarpMaxN = 64;                // a warp's lanes cover two rows' worth at most
+constexpr int64_t kGeevMaxGrid = int64_t(1) << 20;  // blocks loop over the rest of the batch
+constexpr int64_t kGeevGlobalMaxBlocks = 1024;   // bounds the workspace of the global path
+constexpr size_t kGeevReservedSmem = 1024;       // per block, taken by the system on sm_80+
+constexpr size_t kGeevScratchBytes = 32 * sizeof(double);  // BlockTeam's static reduction slots
+
+/// Odd leading dimension: a warp walking a row of H (lanes on consecutive columns) hits
+/// distinct banks.
+inline int geev_shared_ld(int64_t n) { return static_cast<int>(n | 1); }
+
+/// Elements of one matrix's shared working set: H and Z (n x ld), wr, wi, scale (n each) and
+/// the 3n work vector.
+inline size_t geev_shared_elems(bool wantvr, int64_t n) {
+    const size_t nn = static_cast<size_t>(n), ld = static_cast<size_t>(geev_shared_ld(n));
+    return (wantvr ? 2 : 1) * nn * ld + 6 * nn;
+}
+
+inline size_t geev_sat_mul(size_t a, size_t b) {
+    size_t r;
+    return __builtin_mul_overflow(a, b, &r) ? SIZE_MAX : r;
+}
+
+/// smem_block: the opt-in shared memory limit per block; smem_sm: shared memory per SM;
+/// max_threads: the kernel's limit per block (registers). The warp path takes as many matrices
+/// per block as maximise the warps resident on an SM (ties: fewer, as a block holds its shared
+/// memory until its slowest matrix is done).
+inline GeevPlan geev_plan(size_t elem, bool wantvr, int64_t n, int64_t batch, size_t smem_block,
+                          size_t smem_sm, int max_threads) {
+    GeevPlan p;
+    if (n <= 0 || batch <= 0) return p;
+    const size_t small = n <= INT_MAX / 2 ? geev_sat_mul(geev_shared_elems(wantvr, n), elem)
+                                          : SIZE_MAX;
+    if (n <= kGeevWarpMaxN && small <= smem_block) {
+        p.path = GeevPlan::kWarp;
+        p.ld = geev_shared_ld(n);
+        p.matrix_bytes = (small + 15) / 16 * 16;
+        int best_warps = 0;
+        for (int w = 1; w <= 8 && 32 * w <= max_threads; w *= 2) {
+            const size_t bytes = p.matrix_bytes * static_cast<size_t>(w);
+            if (bytes > smem_block) break;
+            int64_t blocks = static_cast<int64_t>(smem_sm / (bytes + kGeevReservedSmem));
+            if (blocks > 32) blocks = 32;
+            int64_t warps = blocks * w;
+            if (warps > 64) warps = 64;
+            if (warps > best_warps) {
+                best_warps = static_cast<int>(warps);
+                p.mats_per_block = w;
+            }
+        }
+        p.threads = 32 * p.mats_per_block;
+        p.smem_bytes = p.matrix_bytes * static_cast<size_t>(p.mats_per_block);
+        p.grid = (batch + p.mats_per_block - 1) / p.mats_per_block;
+    } else if (small <= smem_block - kGeevScratchBytes) {
+        p.path = GeevPlan::kBlock;
+        p.ld = geev_shared_ld(n);
+        p.matrix_bytes = p.smem_bytes = small;
+        p.threads = n <= 128 ? 128 : 256;
+        p.grid = batch;
+    } else {
+        p.path = GeevPlan::kGlobal;
+        p.threads = 256;
+        p.grid = batch < kGeevGlobalMaxBlocks ? batch : kGeevGlobalMaxBlocks;
+        p.matrix_bytes = geev_sat_mul(4 * static_cast<size_t>(n), elem);  // scale, work
+        p.ws_bytes = geev_sat_mul(p.matrix_bytes, static_cast<size_t>(p.grid));
+    }
+    if (p.threads > max_threads) p.threads = max_threads / 32 * 32;
+    if (p.grid > kGeevMaxGrid) p.grid = kGeevMaxGrid;
+    return p;
+}
+
+}  // namespace gpu
+}  // namespace gpusvd

@@ -1,0 +1,186 @@
+// GPU one-sided Jacobi SVD: the kernels around the team algorithm of src/kernels/jacobi_team.hpp
+// and the launcher that picks one (plan.hpp).
+#include "gesvj/gesvj.hpp"
+
+#include <cuda_runtime.h>
+
+#include "common/teams.cuh"
+#include "gesvj/plan.hpp"
+#include "kernels/jacobi_team.hpp"
+
+namespace gpusvd {
+namespace gpu {
+namespace {
+
+using kernels::BlockTeam;
+using kernels::JacobiIO;
+using kernels::JacobiResult;
+using kernels::JacobiShape;
+using kernels::JacobiWork;
+using kernels::LaneTeam;
+using kernels::WarpTeam;
+
+// Entries of a column per lane kept in registers by the shared-memory kernels (plan.hpp sizes
+// the pair teams for it).
+constexpr int kCache = 8;
+
+template <class T>
+__device__ JacobiIO<T> problem_io(const GesvjProblem<T> &p, int64_t b) {
+    JacobiIO<T> io;
+    io.m = p.m;
+    io.n = p.n;
+    io.A = p.A + b * p.sA;
+    io.lda = p.lda;
+    io.S = p.S + b * p.sS;
+    io.U = p.wantu ? p.U + b * p.sU : nullptr;
+    io.ldu = p.ldu;
+    io.V = p.wantv ? p.V + b * p.sV : nullptr;
+    io.ldv = p.ldv;
+    return io;
+}
+
+template <class T>
+__device__ void report(const GesvjProblem<T> &p, int64_t b, const JacobiResult<T> &r) {
+    p.info[b] = r.info;
+    if (r.info == -1 || !p.stats) return;
+    atomicMax(&p.stats->sweeps, r.sweeps);
+    // Non-negative doubles order like their bit patterns.
+    atomicMax(&p.stats->off_bits,
+              static_cast<unsigned long long>(__double_as_longlong(static_cast<double>(r.off))));
+}
+
+/// One warp per matrix, `mats` matrices per block, each in its own slice of shared memory.
+template <class T>
+__global__ void gesvj_warp_kernel(GesvjProblem<T> p, JacobiShape s, int lanes, int mats,
+                                  size_t matrix_bytes) {
+    extern __shared__ __align__(16) unsigned char smem[];
+    const int warp = threadIdx.x >> 5;
+    const JacobiWork<T, int> w =
+        kernels::jacobi_work<T, int>(s, reinterpret_cast<T *>(smem + warp * matrix_bytes));
+    const WarpTeam t;
+    const LaneTeam pt(lanes);
+    const T tol = static_cast<T>(p.tol);
+    for (int64_t b = int64_t(blockIdx.x) * mats + warp; b < p.batch;
+         b += int64_t(gridDim.x) * mats) {
+        const JacobiResult<T> r =
+            kernels::jacobi_svd<T, int, kCache>(t, pt, problem_io(p, b), w, tol, p.max_sweeps);
+        if (t.rank() == 0) report(p, b, r);
+    }
+}
+
+/// One block per matrix in shared memory.
+template <class T>
+__global__ void gesvj_block_kernel(GesvjProblem<T> p, JacobiShape s, int lanes) {
+    extern __shared__ __align__(16) unsigned char smem[];
+    __shared__ double scratch[32];
+    const JacobiWork<T, int> w = kernels::jacobi_work<T, int>(s, reinterpret_cast<T *>(smem));
+    const BlockTeam<double> t{scratch};
+    const LaneTeam pt(lanes);
+    const T tol = static_cast<T>(p.tol);
+    for (int64_t b = blockIdx.x; b < p.batch; b += gridDim.x) {
+        const JacobiResult<T> r =
+            kernels::jacobi_svd<T, int, kCache>(t, pt, problem_io(p, b), w, tol, p.max_sweeps);
+        if (t.rank() == 0) report(p, b, r);
+    }
+}
+
+/// One block per matrix, working in its slot of the device workspace; any size.
+template <class T>
+__global__ void gesvj_global_kernel(GesvjProblem<T> p, JacobiShape s, unsigned char *ws,
+                                    size_t matrix_bytes) {
+    __shared__ double scratch[32];
+    const JacobiWork<T, int64_t> w = kernels::jacobi_work<T, int64_t>(
+        s, reinterpret_cast<T *>(ws + blockIdx.x * matrix_bytes));
+    const BlockTeam<double> t{scratch};
+    const WarpTeam pt;
+    const T tol = static_cast<T>(p.tol);
+    for (int64_t b = blockIdx.x; b < p.batch; b += gridDim.x) {
+        const JacobiResult<T> r =
+            kernels::jacobi_svd<T, int64_t, 0>(t, pt, problem_io(p, b), w, tol, p.max_sweeps);
+        if (t.rank() == 0) report(p, b, r);
+    }
+}
+
+template <class K>
+int max_threads(K kernel) {
+    cudaFuncAttributes a{};
+    if (cudaFuncGetAttributes(&a, kernel) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 32;
+    }
+    return a.maxThreadsPerBlock;
+}
+
+size_t smem_optin() {
+    int dev = 0, v = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 48 * 1024;
+    }
+    return static_cast<size_t>(v);
+}
+
+template <class T>
+GesvjPlan plan_for(bool wantu, bool wantv, int64_t m, int64_t n, int64_t batch) {
+    static const int block_threads = max_threads(gesvj_block_kernel<T>);
+    static const int global_threads = max_threads(gesvj_global_kernel<T>);
+    return gesvj_plan(sizeof(T), wantu, wantv, m, n, batch, smem_optin(), block_threads,
+                      global_threads);
+}
+
+template <class K>
+cudaError_t allow_smem(K kernel, size_t bytes) {
+    if (bytes <= 48 * 1024) return cudaSuccess;
+    return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                static_cast<int>(bytes));
+}
+
+}  // namespace
+
+template <class T>
+size_t gesvj_workspace_bytes(bool wantu, bool wantv, int64_t m, int64_t n, int64_t batch) {
+    return plan_for<T>(wantu, wantv, m, n, batch).ws_bytes;
+}
+
+template <class T>
+cudaError_t gesvj_launch(const GesvjProblem<T> &p, void *ws, size_t ws_bytes,
+                         cudaStream_t stream) {
+    if (p.batch <= 0) return cudaSuccess;
+    cudaError_t err;
+    const GesvjPlan pl = plan_for<T>(p.wantu, p.wantv, p.m, p.n, p.batch);
+    switch (pl.path) {
+        case GesvjPlan::kNothing:
+            return cudaMemsetAsync(p.info, 0, static_cast<size_t>(p.batch) * sizeof(int), stream);
+        case GesvjPlan::kWarp:
+            err = allow_smem(gesvj_warp_kernel<T>, pl.smem_bytes);
+            if (err != cudaSuccess) return err;
+            gesvj_warp_kernel<T><<<static_cast<unsigned>(pl.grid), pl.threads, pl.smem_bytes,
+                                   stream>>>(p, pl.shape, pl.lanes, pl.mats_per_block,
+                                             pl.matrix_bytes);
+            break;
+        case GesvjPlan::kBlock:
+            err = allow_smem(gesvj_block_kernel<T>, pl.smem_bytes);
+            if (err != cudaSuccess) return err;
+            gesvj_block_kernel<T><<<static_cast<unsigned>(pl.grid), pl.threads, pl.smem_bytes,
+                                    stream>>>(p, pl.shape, pl.lanes);
+            break;
+        case GesvjPlan::kGlobal:
+            if (!ws || ws_bytes < pl.ws_bytes || pl.ws_bytes == SIZE_MAX)
+                return cudaErrorInvalidValue;
+            gesvj_global_kernel<T><<<static_cast<unsigned>(pl.grid), pl.threads, 0, stream>>>(
+                p, pl.shape, static_cast<unsigned char *>(ws), pl.matrix_bytes);
+            break;
+    }
+    return cudaGetLastError();
+}
+
+template size_t gesvj_workspace_bytes<float>(bool, bool, int64_t, int64_t, int64_t);
+template size_t gesvj_workspace_bytes<double>(bool, bool, int64_t, int64_t, int64_t);
+template cudaError_t gesvj_launch<float>(const GesvjProblem<float> &, void *, size_t,
+                                         cudaStream_t);
+template cudaError_t gesvj_launch<double>(const GesvjProblem<double> &, void *, size_t,
+                                          cudaStream_t);
+
+}  // namespace gpu
+}  // namespace gpusvd

@@ -1,0 +1,133 @@
+// Which gesvj kernel runs a problem, with how many threads and how much shared memory or
+// workspace. Plain C++ (no CUDA): the host tests check it and run the team code with its
+// lanes/threads on CPU threads.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/jacobi_types.hpp"
+
+namespace gpusvd {
+namespace gpu {
+
+struct GesvjPlan {
+    enum Path {
+        kNothing,  // k = 0 or batch = 0: only info (zeros) is written
+        kWarp,     // one warp per matrix, mats_per_block matrices per block, all in shared memory
+        kBlock,    // one block per matrix, in shared memory
+        kGlobal,   // one block per matrix, in the device workspace (any size)
+    } path = kNothing;
+    kernels::JacobiShape shape{};
+    int lanes = 0;           // pair team width (a power of two <= 32)
+    int threads = 0;         // per block
+    int mats_per_block = 1;  // kWarp
+    size_t matrix_bytes = 0; // one matrix's storage (shared memory or workspace slot)
+    size_t smem_bytes = 0;   // dynamic shared memory per block
+    int64_t grid = 0;
+    size_t ws_bytes = 0;     // device workspace (kGlobal)
+};
+
+constexpr int kGesvjWarpMatsPerBlock = 4;
+// The global path's workspace holds one slot per block (blocks loop over the matrices): at most
+// this many blocks, and no more slots than fit in the budget (but always one).
+constexpr int64_t kGesvjGlobalMaxBlocks = 2048;
+constexpr size_t kGesvjGlobalBudget = size_t(1) << 30;
+constexpr size_t kGesvjStaticSmemReserve = 1024; // the block kernels' reduction scratch, rounded up
+
+inline int64_t gesvj_pow2_ceil(int64_t v) {
+    int64_t p = 1;
+    while (p < v) p <<= 1;
+    return p;
+}
+
+/// The largest power of two <= limit, at least 32 (a warp).
+inline int64_t gesvj_thread_cap(int limit) {
+    const int64_t p = gesvj_pow2_ceil(int64_t(limit) + 1) / 2;
+    return p < 32 ? 32 : p;
+}
+
+inline size_t gesvj_sat_mul(size_t a, size_t b) {
+    size_t r;
+    return __builtin_mul_overflow(a, b, &r) ? SIZE_MAX : r;
+}
+
+/// Bytes of one matrix's storage: the shape's T elements, the cols ints, rounded up to `align`.
+inline size_t gesvj_matrix_bytes(const kernels::JacobiShape &s, size_t elem, size_t align) {
+    size_t b = gesvj_sat_mul(static_cast<size_t>(s.elems), elem);
+    const size_t ints = static_cast<size_t>(s.cols) * sizeof(int);
+    if (b > SIZE_MAX - ints - align) return SIZE_MAX;
+    b += ints;
+    return (b + align - 1) / align * align;
+}
+
+/// Plans an m x n problem of `elem`-byte reals. smem_optin: the device's opt-in shared memory
+/// per block; block_threads / global_threads: the most threads per block the block and global
+/// kernels can launch with (cudaFuncGetAttributes; 1024 to plan without them).
+///
+/// Shared-memory paths (the matrix, oriented rows >= cols, with V below it, fits): a pair team of
+/// `lanes` lanes per column pair, lanes ~ rows / 8 so each lane holds at most 8 entries of a
+/// column (the register cache of jacobi_pair), as many pair teams as pairs, rounded up to a power
+/// of two. 32 threads or fewer: one warp per matrix (lanes widened to fill it), several warps per
+/// block (16x16: 8 pairs x 4 lanes); else one block per matrix (32x32: 16 pairs x 4 lanes = 64
+/// threads, 64x64: 256 threads). Everything else: warp-wide pair teams on the workspace.
+inline GesvjPlan gesvj_plan(size_t elem, bool wantu, bool wantv, int64_t m, int64_t n,
+                            int64_t batch, size_t smem_optin, int block_threads,
+                            int global_threads) {
+    GesvjPlan pl;
+    const int64_t k = m < n ? m : n;
+    if (k <= 0 || batch <= 0) return pl;
+    const int64_t bank_align = static_cast<int64_t>(128 / elem);
+    const size_t smem_limit =
+        smem_optin > kGesvjStaticSmemReserve ? smem_optin - kGesvjStaticSmemReserve : 0;
+    kernels::JacobiShape s = kernels::jacobi_shape(m, n, wantu, wantv, bank_align);
+    size_t bytes = gesvj_matrix_bytes(s, elem, 16);
+    if (bytes > smem_limit) {
+        s = kernels::jacobi_shape(m, n, wantu, wantv, 1);
+        bytes = gesvj_matrix_bytes(s, elem, 16);
+    }
+    const int64_t npairs = (s.cols + 1) / 2;
+    const int64_t np2 = gesvj_pow2_ceil(npairs);
+    if (bytes <= smem_limit) {
+        int64_t lanes = gesvj_pow2_ceil((s.rows + 7) / 8);
+        if (lanes > 32) lanes = 32;
+        pl.shape = s;
+        pl.matrix_bytes = bytes;
+        if (np2 * lanes <= 32) {
+            pl.path = GesvjPlan::kWarp;
+            pl.lanes = static_cast<int>(32 / np2);
+            pl.threads = 32 * kGesvjWarpMatsPerBlock;
+            pl.mats_per_block = kGesvjWarpMatsPerBlock;
+            while (pl.mats_per_block > 1 && pl.mats_per_block * bytes > smem_limit) {
+                --pl.mats_per_block;
+                pl.threads -= 32;
+            }
+            pl.smem_bytes = pl.mats_per_block * bytes;
+            pl.grid = (batch + pl.mats_per_block - 1) / pl.mats_per_block;
+        } else {
+            pl.path = GesvjPlan::kBlock;
+            pl.lanes = static_cast<int>(lanes);
+            const int64_t cap = gesvj_thread_cap(block_threads);
+            pl.threads = static_cast<int>(np2 * lanes < cap ? np2 * lanes : cap);
+            pl.smem_bytes = bytes;
+            pl.grid = batch;
+        }
+        if (pl.grid > INT32_MAX) pl.grid = INT32_MAX;  // the kernels loop over the rest
+        return pl;
+    }
+    pl.path = GesvjPlan::kGlobal;
+    pl.shape = kernels::jacobi_shape(m, n, wantu, wantv, bank_align);
+    pl.matrix_bytes = gesvj_matrix_bytes(pl.shape, elem, 256);
+    pl.lanes = 32;
+    const int64_t cap = gesvj_thread_cap(global_threads);
+    pl.threads = static_cast<int>(np2 * 32 < cap ? np2 * 32 : cap);
+    int64_t slots = static_cast<int64_t>(kGesvjGlobalBudget / pl.matrix_bytes);
+    if (slots > kGesvjGlobalMaxBlocks) slots = kGesvjGlobalMaxBlocks;
+    if (slots < 1) slots = 1;
+    pl.grid = batch < slots ? batch : slots;
+    pl.ws_bytes = gesvj_sat_mul(pl.matrix_bytes, static_cast<size_t>(pl.grid));
+    return pl;
+}
+
+}  // namespace gpu
+}  // namespace gpusvd

@@ -1,0 +1,128 @@
+// Team Householder reduction to upper Hessenberg form (LAPACK dgehd2) and the accumulation of
+// its orthogonal factor (dorghr / dorg2r).
+#pragma once
+
+#include "kernels/geev_scalar.hpp"
+
+namespace gpusvd {
+namespace kernels {
+namespace geev {
+
+/// 2-norm of x[0:len] (contiguous), accumulated relative to the largest entry so it neither
+/// overflows nor underflows. Members read only their own entries (i = rank + k*size).
+template <class T, class Team>
+GPUSVD_HD T norm2(const Team &t, int len, const T *x) {
+    T m = T(0);
+    for (int i = t.rank(); i < len; i += t.size()) m = std::fmax(m, std::fabs(x[i]));
+    m = t.max(m);
+    if (m == T(0)) return T(0);
+    T s = T(0);
+    for (int i = t.rank(); i < len; i += t.size()) {
+        const T y = x[i] / m;
+        s += y * y;
+    }
+    return m * std::sqrt(t.sum(s));
+}
+
+/// dlarfg on (alpha, x[0:n-1]): returns tau, overwrites x with v(2:n) and alpha with beta.
+/// Members touch only their own entries of x; alpha is a register every member holds.
+template <class T, class Team>
+GPUSVD_HD T larfg(const Team &t, int n, T &alpha, T *x) {
+    if (n <= 1) return T(0);
+    T xnorm = norm2(t, n - 1, x);
+    if (xnorm == T(0)) return T(0);
+    T beta = -sign(lapy2(alpha, xnorm), alpha);
+    const T safmin = Real<T>::safe_min() / Real<T>::eps();
+    int knt = 0;
+    if (std::fabs(beta) < safmin) {  // xnorm, beta may be inaccurate: scale up and recompute
+        const T rsafmn = T(1) / safmin;
+        do {
+            ++knt;
+            for (int i = t.rank(); i < n - 1; i += t.size()) x[i] *= rsafmn;
+            beta *= rsafmn;
+            alpha *= rsafmn;
+        } while (std::fabs(beta) < safmin && knt < 20);
+        xnorm = norm2(t, n - 1, x);
+        beta = -sign(lapy2(alpha, xnorm), alpha);
+    }
+    const T tau = (beta - alpha) / beta;
+    const T scal = T(1) / (alpha - beta);
+    for (int i = t.rank(); i < n - 1; i += t.size()) x[i] *= scal;
+    for (int j = 0; j < knt; ++j) beta *= safmin;
+    alpha = beta;
+    return tau;
+}
+
+/// dgehd2: reduces rows/columns ilo..ihi (0-based, inclusive) of the n x n A to upper
+/// Hessenberg form by H = Q^T A Q. Reflector i has v = (1, A(i+2:ihi, i)) on rows i+1..ihi and
+/// scalar tau[i]. Ends with a sync.
+template <class T, class Team>
+GPUSVD_HD void gehd2(const Team &t, int n, int ilo, int ihi, Mat<T> A, T *tau) {
+    for (int i = ilo; i < ihi; ++i) {
+        T alpha = A(i + 1, i);
+        T *v = &A(i + 2, i);  // v(2:m); v(1) = 1 is implicit
+        const int m = ihi - i;
+        const T ti = larfg(t, m, alpha, v);
+        t.sync();  // v is final and everyone has read A(i+1, i)
+        if (t.rank() == 0) {
+            A(i + 1, i) = alpha;
+            tau[i] = ti;
+        }
+        if (ti == T(0)) continue;  // nothing else changes; the next column is not touched
+        // A(0:ihi, i+1:ihi) := A (I - tau v v^T): a member per row.
+        for (int r = t.rank(); r <= ihi; r += t.size()) {
+            T w = A(r, i + 1);
+            for (int k = i + 2; k <= ihi; ++k) w += A(r, k) * A(k, i);
+            w *= ti;
+            A(r, i + 1) -= w;
+            for (int k = i + 2; k <= ihi; ++k) A(r, k) -= w * A(k, i);
+        }
+        t.sync();
+        // A(i+1:ihi, i+1:n-1) := (I - tau v v^T) A: a member per column.
+        for (int c = i + 1 + t.rank(); c < n; c += t.size()) {
+            T w = A(i + 1, c);
+            for (int k = i + 2; k <= ihi; ++k) w += A(k, i) * A(k, c);
+            w *= ti;
+            A(i + 1, c) -= w;
+            for (int k = i + 2; k <= ihi; ++k) A(k, c) -= w * A(k, i);
+        }
+        t.sync();
+    }
+    t.sync();
+}
+
+/// dorghr: Z = Q = H(ilo) ... H(ihi-1) from the reflectors gehd2 left in A and tau, accumulated
+/// backwards. A member owns the same columns of Z throughout, so successive reflectors need no
+/// sync. Ends with a sync.
+template <class T, class Team>
+GPUSVD_HD void orghr(const Team &t, int n, int ilo, int ihi, Mat<T> A, const T *tau, Mat<T> Z) {
+    for (int c = t.rank(); c < n; c += t.size())
+        for (int r = 0; r < n; ++r) Z(r, c) = r == c ? T(1) : T(0);
+    for (int j = ihi - 1; j >= ilo; --j) {
+        const T tj = tau[j];
+        if (tj == T(0)) continue;
+        // Columns <= j of the partial product are still unit vectors on rows j+1..ihi.
+        for (int c = t.rank(); c <= ihi; c += t.size()) {
+            if (c <= j) continue;
+            T w = Z(j + 1, c);
+            for (int k = j + 2; k <= ihi; ++k) w += A(k, j) * Z(k, c);
+            w *= tj;
+            Z(j + 1, c) -= w;
+            for (int k = j + 2; k <= ihi; ++k) Z(k, c) -= w * A(k, j);
+        }
+    }
+    t.sync();
+}
+
+/// Zeroes A below the first subdiagonal (the reflectors), as dhseqr does before dtrevc reads the
+/// Schur form. Ends with a sync.
+template <class T, class Team>
+GPUSVD_HD void clear_below_subdiagonal(const Team &t, int n, Mat<T> A) {
+    for (int c = 0; c + 2 < n; ++c)
+        for (int r = c + 2 + t.rank(); r < n; r += t.size()) A(r, c) = T(0);
+    t.sync();
+}
+
+}  // namespace geev
+}  // namespace kernels
+}  // namespace gpusvd

@@ -1,0 +1,107 @@
+// Eigenvalues and right eigenvectors of one general real matrix by a team (see team.hpp): the
+// path of LAPACK dgeev, written once for SerialTeam (the host reference tested against LAPACK
+// in CI) and for the GPU's WarpTeam / BlockTeam (cuda/geev/geev.cu).
+//
+//   scale into [smlnum, bignum] if needed -> gebal 'B' -> gehd2 -> orghr (vectors) -> lahqr ->
+//   trevc + gebak + normalisation (vectors) -> undo the scaling of the eigenvalues
+#pragma once
+
+#include "gpusvd.h"
+#include "kernels/geev_balance.hpp"
+#include "kernels/geev_hessenberg.hpp"
+#include "kernels/geev_hqr.hpp"
+#include "kernels/geev_scalar.hpp"
+#include "kernels/geev_trevc.hpp"
+
+namespace gpusvd {
+namespace kernels {
+namespace geev {
+
+/// Where one matrix's working set lives (shared or global memory; any leading dimensions).
+template <class T>
+struct GeevWork {
+    Mat<T> H;      // n x n: the input matrix on entry, destroyed
+    Mat<T> Z;      // n x n: the right eigenvectors on exit; unused (p may be null) without them
+    T *wr, *wi;    // n each
+    T *scale;      // n: balancing
+    T *work;       // 3n: Householder scalars, then the back-substitution vectors
+};
+
+/// dgeev on w.H (n >= 0). Returns info, the same on every member: 0; i > 0 when the QR
+/// iteration failed (dgeev's meaning: eigenvalues i..n-1, 0-based, converged; the others are
+/// NaN here, as is Z); GPUSVD_INFO_NONFINITE when H holds NaN or Inf (all outputs NaN).
+/// Complex pairs are adjacent with the positive imaginary part first; each vector has unit
+/// 2-norm and its largest component real. qr_itmax > 0 overrides the QR iteration cap (tests).
+/// Ends with a sync.
+template <class T, class Team>
+GPUSVD_HD int geev_team(const Team &t, bool wantvr, int n, const GeevWork<T> &w,
+                        int qr_itmax = 0) {
+    const int rank = t.rank(), size = t.size();
+    if (n <= 0) return 0;
+    Mat<T> H = w.H, Z = w.Z;
+
+    T anrm = T(0);
+    int bad = 0;
+    for (int j = 0; j < n; ++j)
+        for (int i = rank; i < n; i += size) {
+            const T x = H(i, j);
+            if (is_finite(x))
+                anrm = std::fmax(anrm, std::fabs(x));
+            else
+                bad = 1;
+        }
+    if (t.max(bad) != 0) {
+        const T nan = Real<T>::nan();
+        for (int i = rank; i < n; i += size) w.wr[i] = nan, w.wi[i] = nan;
+        if (wantvr)
+            for (int j = 0; j < n; ++j)
+                for (int i = rank; i < n; i += size) Z(i, j) = nan;
+        t.sync();
+        return GPUSVD_INFO_NONFINITE;
+    }
+    anrm = t.max(anrm);
+
+    // Scale A to a range where the algorithm is safe (dgeev's smlnum/bignum).
+    const T smlnum = std::sqrt(Real<T>::safe_min()) / Real<T>::ulp();
+    const T bignum = T(1) / smlnum;
+    bool scalea = false;
+    T cscale = T(1);
+    if (anrm > T(0) && anrm < smlnum) {
+        scalea = true;
+        cscale = smlnum;
+    } else if (anrm > bignum) {
+        scalea = true;
+        cscale = bignum;
+    }
+    // The scan read only this member's entries, which is all scale_matrix writes.
+    if (scalea) scale_matrix(t, n, n, H, anrm, cscale);
+
+    int ilo, ihi;
+    gebal(t, n, H, w.scale, ilo, ihi);
+    gehd2(t, n, ilo, ihi, H, w.work);
+    if (wantvr) orghr(t, n, ilo, ihi, H, w.work, Z);
+    clear_below_subdiagonal(t, n, H);
+    const int info = lahqr(t, wantvr, wantvr, n, ilo, ihi, H, w.wr, w.wi, Z, qr_itmax);
+    if (info > 0) {
+        const T nan = Real<T>::nan();
+        for (int i = ilo + rank; i < info; i += size) w.wr[i] = nan, w.wi[i] = nan;
+        if (wantvr)
+            for (int j = 0; j < n; ++j)
+                for (int i = rank; i < n; i += size) Z(i, j) = nan;
+        t.sync();
+    } else if (wantvr) {
+        trevc(t, n, H, Z, w.work);
+        gebak(t, n, ilo, ihi, w.scale, Z);
+        normalize_vectors(t, n, w.wi, Z);
+    }
+    if (scalea) {  // NaN entries of a failed iteration stay NaN
+        scale_vector(t, n, w.wr, cscale, anrm);
+        scale_vector(t, n, w.wi, cscale, anrm);
+    }
+    t.sync();
+    return info;
+}
+
+}  // namespace geev
+}  // namespace kernels
+}  // namespace gpusvd

@@ -1,0 +1,162 @@
+// One-sided Jacobi SVD (team code): the rotation of one column pair by its pair team.
+#pragma once
+
+#include "kernels/jacobi_types.hpp"
+
+namespace gpusvd {
+namespace kernels {
+
+/// |zeta| above which t = 1/(2 zeta) is exact to working precision (its relative error is
+/// 1/(4 zeta^2)) and zeta^2 may not be formed: 2^27 (double), 2^12 (float). Returned as
+/// 1/(2 limit), the factor in the test |b - a| / (2 |g|) > limit <=> |b - a| * factor > |g|,
+/// which cannot overflow.
+template <class T>
+GPUSVD_HD T jacobi_large_zeta_factor();
+template <>
+GPUSVD_HD double jacobi_large_zeta_factor<double>() {
+    return 0x1p-28;
+}
+template <>
+GPUSVD_HD float jacobi_large_zeta_factor<float>() {
+    return 0x1p-13f;
+}
+
+/// Rotation making columns x, y with Gram matrix [a g; g b] orthogonal, in Rutishauser's form
+/// x' = x - s (y + tau x) = c x - s y, y' = y + s (x - tau y) = s x + c y, tau = s / (1 + c):
+/// t = tan is the smaller root of t^2 + 2 zeta t - 1 = 0, zeta = (b - a) / (2 g) (then
+/// a' = a - t g, b' = b + t g: the larger column grows). Applying c = 1/sqrt(1+t^2) itself would
+/// bias every late, tiny rotation: c rounds to 1 once t^2 < eps, and the pair's norms then grow by
+/// sqrt(1 + t^2) each time, a drift of O(n eps) per sweep in the singular values. The updates
+/// above carry the t^2/2 shrink inside the correction instead. a == b gives t = 1; g == 0 gives
+/// the identity (s = tau = 0).
+template <class T>
+GPUSVD_HD void jacobi_rotation(T a, T b, T g, T &s, T &tau) {
+    using R = Real<T>;
+    if (g == T(0)) {
+        s = tau = T(0);
+        return;
+    }
+    const T d = b - a;
+    T t;
+    if (R::abs(d) * jacobi_large_zeta_factor<T>() > R::abs(g)) {
+        t = g / d;  // = 1 / (2 zeta)
+    } else {
+        const T zeta = d / (T(2) * g);
+        t = T(1) / (R::abs(zeta) + R::sqrt(T(1) + zeta * zeta));
+        if (zeta < T(0)) t = -t;  // zeta = -0 (a == b, g < 0) keeps t = +1
+    }
+    const T r = R::sqrt(T(1) + t * t);
+    s = t / r;
+    tau = t / (T(1) + r);
+}
+
+/// A pair team's view of one matrix: lane r of a team of W handles the entries r + W s of each
+/// part, s < na slots in the A part [0, rows), s < nv in the V part [voff, voff + vrows).
+template <class I>
+struct PairSlots {
+    I rows, voff, vrows, na, nv;
+};
+
+template <class I>
+GPUSVD_HD PairSlots<I> pair_slots(I rows, I voff, I vrows, int W) {
+    return PairSlots<I>{rows, voff, vrows, (rows + W - 1) / W, (vrows + W - 1) / W};
+}
+
+/// Tests and, where |cos(x, y)| > tol, rotates the columns x and y with pair team pt. Inactive
+/// pairs (past the last pair, or the dummy) still join the reductions. Each lane visits its slots
+/// cyclically from sa (A part) and sv (V part) on: the caller gives pair teams side by side in a
+/// warp different starts, so they touch different shared-memory banks when ld is a multiple of
+/// 128 bytes. With na <= CAP the lane's A entries stay in registers between the dot products
+/// and the rotation. Updates off (largest |cos| seen) and rotated (1 if it rotated).
+template <class T, class I, int CAP, class PairTeam>
+GPUSVD_HD void jacobi_pair(const PairTeam &pt, bool active, T *x, T *y, const PairSlots<I> &ps,
+                           I sa, I sv, T tol, T &off, int &rotated) {
+    using R = Real<T>;
+    constexpr int kCache = CAP > 0 ? CAP : 1;
+    const int W = pt.size(), r = pt.rank();
+    const I rows = ps.rows, na = ps.na;
+    auto a_index = [&](I j) {
+        I s = j + sa;
+        if (s >= na) s -= na;
+        return static_cast<I>(r) + static_cast<I>(W) * s;
+    };
+    const bool cached = CAP > 0 && na <= CAP;
+    T xc[kCache] = {}, yc[kCache] = {};
+    T a = T(0), b = T(0), g = T(0);
+    if (active) {
+        if (cached) {
+GPUSVD_UNROLL
+            for (int j = 0; j < kCache; ++j) {
+                if (j < na) {
+                    const I i = a_index(j);
+                    if (i < rows) {
+                        xc[j] = x[i];
+                        yc[j] = y[i];
+                    }
+                    a += xc[j] * xc[j];
+                    b += yc[j] * yc[j];
+                    g += xc[j] * yc[j];
+                }
+            }
+        } else {
+            for (I j = 0; j < na; ++j) {
+                const I i = a_index(j);
+                if (i < rows) {
+                    const T xi = x[i], yi = y[i];
+                    a += xi * xi;
+                    b += yi * yi;
+                    g += xi * yi;
+                }
+            }
+        }
+    }
+    a = pt.sum(a);
+    b = pt.sum(b);
+    g = pt.sum(g);
+    if (!active) return;
+
+    // |cos| = |g| / (|x| |y|) <= 1 up to rounding; |x| |y| <= |A|_F^2 cannot overflow (scaled).
+    const T nxy = R::sqrt(a) * R::sqrt(b);
+    const T cosv = nxy > T(0) ? R::abs(g) / nxy : T(0);
+    if (cosv > off) off = cosv;
+    if (!(cosv > tol)) return;
+    rotated = 1;
+    T s, tau;
+    jacobi_rotation(a, b, g, s, tau);
+
+    if (cached) {
+GPUSVD_UNROLL
+        for (int j = 0; j < kCache; ++j) {
+            if (j < na) {
+                const I i = a_index(j);
+                if (i < rows) {
+                    x[i] = xc[j] - s * (yc[j] + tau * xc[j]);
+                    y[i] = yc[j] + s * (xc[j] - tau * yc[j]);
+                }
+            }
+        }
+    } else {
+        for (I j = 0; j < na; ++j) {
+            const I i = a_index(j);
+            if (i < rows) {
+                const T xi = x[i], yi = y[i];
+                x[i] = xi - s * (yi + tau * xi);
+                y[i] = yi + s * (xi - tau * yi);
+            }
+        }
+    }
+    T *xv = x + ps.voff, *yv = y + ps.voff;
+    for (I j = 0; j < ps.nv; ++j) {
+        I sl = j + sv;
+        if (sl >= ps.nv) sl -= ps.nv;
+        const I i = static_cast<I>(r) + static_cast<I>(W) * sl;
+        if (i < ps.vrows) {
+            const T xi = xv[i], yi = yv[i];
+            xv[i] = xi - s * (yi + tau * xi);
+            yv[i] = yi + s * (xi - tau * yi);
+        }
+    }
+}
+
+}  // namespace kernels
+}  // namespace gpusvd

@@ -1,0 +1,117 @@
+// One-sided (Hestenes) Jacobi SVD of one matrix by one team (see team.hpp, jacobi_types.hpp):
+// the host reference (SerialTeam) and the GPU kernels (cuda/gesvj) run this same code.
+//
+// A (m x n) = U diag(S) V^T, k = min(m,n). The team works on rows x cols = max x min: A itself,
+// or A^T for m < n (then A = V' S U'^T: the roles of U and V swap). Steps: load (and screen for
+// NaN/Inf), scale by a power of two, sweep, take column norms, normalise, complete, sort, store.
+#pragma once
+
+#include "kernels/jacobi_finish.hpp"
+#include "kernels/jacobi_sweeps.hpp"
+
+namespace gpusvd {
+namespace kernels {
+
+/// Copies A (or A^T) into w's A part and sets the V part to the identity. Returns max |a_ij|
+/// in *amax and whether any entry is NaN/Inf.
+template <class T, class I, class Team, class PairTeam>
+GPUSVD_HD bool jacobi_load(const Team &t, const PairTeam &pt, const JacobiIO<T> &io,
+                           const JacobiWork<T, I> &w, T *amax) {
+    using R = Real<T>;
+    const int W = pt.size(), r = pt.rank();
+    T big = T(0);
+    int bad = 0;
+    auto take = [&](T v) {
+        bad |= !is_finite(v);
+        if (R::abs(v) > big) big = R::abs(v);
+        return v;
+    };
+    if (io.m >= io.n) {
+        for_each_group_item(t, pt, w.cols, [&](int j, bool active) {
+            if (!active) return;
+            const T *a = io.A + j * io.lda;
+            T *x = w.w + static_cast<I>(j) * w.ld;
+            for (I i = r; i < w.rows; i += W) x[i] = take(a[i]);
+        });
+    } else {
+        // Read A's columns (coalesced); they are the rows of the working matrix.
+        for_each_group_item(t, pt, w.rows, [&](I c, bool active) {
+            if (!active) return;
+            const T *a = io.A + c * io.lda;
+            for (I i = r; i < w.cols; i += W) w.w[c + i * w.ld] = take(a[i]);
+        });
+    }
+    for_each_group_item(t, pt, w.cols, [&](int j, bool active) {
+        if (!active) return;
+        T *v = w.w + w.voff + static_cast<I>(j) * w.ld;
+        for (I i = r; i < w.vrows; i += W) v[i] = i == j ? T(1) : T(0);
+    });
+    *amax = t.max(big);
+    const bool nonfinite = t.max(bad) != 0;
+    t.sync();
+    return nonfinite;
+}
+
+/// Power-of-two scaling 2^(e1+e2) that brings max |a_ij| just below 2^tex, where
+/// rows * cols * 2^(2 tex) <= 2^(max_exp - 2): no column's sum of squares (bounded by |A|_F^2,
+/// which rotations preserve) can overflow, and the largest entries sit as far above underflow as
+/// that allows. Two factors, each a normal number, so that subnormal inputs scale up exactly.
+template <class T, class I>
+GPUSVD_HD void jacobi_scale_exponents(const JacobiWork<T, I> &w, T amax, int &e1, int &e2) {
+    e1 = e2 = 0;
+    if (!(amax > T(0))) return;
+    int lg = 0;
+    while ((int64_t(1) << lg) < static_cast<int64_t>(w.rows) * w.cols) ++lg;
+    const int tex = (Real<T>::max_exp() - 2 - lg) / 2;
+    const int e = tex - Real<T>::exponent(amax);
+    e1 = e / 2;
+    e2 = e - e1;
+}
+
+template <class T, class I, class Team, class PairTeam>
+GPUSVD_HD void jacobi_apply_scale(const Team &t, const PairTeam &pt, const JacobiWork<T, I> &w,
+                                  int e1, int e2) {
+    if (e1 == 0 && e2 == 0) return;
+    const T f1 = Real<T>::ldexp(T(1), e1), f2 = Real<T>::ldexp(T(1), e2);
+    const int W = pt.size(), r = pt.rank();
+    for_each_group_item(t, pt, w.cols, [&](int j, bool active) {
+        if (!active) return;
+        T *x = w.w + static_cast<I>(j) * w.ld;
+        for (I i = r; i < w.rows; i += W) x[i] = x[i] * f1 * f2;  // f1 first: see above
+    });
+    t.sync();
+}
+
+/// The whole SVD of io's matrix (m, n >= 1) in w (shaped by jacobi_shape(m, n, U wanted, V
+/// wanted)). tol in (0, 1): pairs with |cos| <= tol count as orthogonal. Returns info, the sweeps
+/// and the final off-norm (GPUSVD_INFO_NONFINITE = -1 with NaN outputs for NaN/Inf input).
+template <class T, class I, int CAP, class Team, class PairTeam>
+GPUSVD_HD JacobiResult<T> jacobi_svd(const Team &t, const PairTeam &pt, const JacobiIO<T> &io,
+                                     const JacobiWork<T, I> &w, T tol, int max_sweeps) {
+    const bool tr = io.m < io.n;
+    T *uw = tr ? io.V : io.U;  // the normalised columns
+    T *vw = tr ? io.U : io.V;  // the accumulated rotations
+    const int64_t lduw = tr ? io.ldv : io.ldu, ldvw = tr ? io.ldu : io.ldv;
+
+    T amax;
+    if (jacobi_load(t, pt, io, w, &amax)) {
+        jacobi_store_nan(t, pt, io);
+        t.sync();
+        return JacobiResult<T>{-1, 0, T(0)};
+    }
+    int e1, e2;
+    jacobi_scale_exponents(w, amax, e1, e2);
+    jacobi_apply_scale(t, pt, w, e1, e2);
+
+    const SweepResult<T> sw = jacobi_sweeps<T, I, CAP>(t, pt, w, tol, max_sweeps);
+
+    jacobi_column_norms(t, pt, w, uw != nullptr);
+    if (uw) jacobi_complete(t, w);
+    jacobi_rank_columns(t, w);
+    jacobi_store(t, pt, w, e1, e2, io.S, uw, lduw, vw, ldvw);
+    t.sync();  // the caller may reuse w
+    return JacobiResult<T>{sw.converged ? 0 : max_sweeps, sw.sweeps, sw.off};
+}
+
+}  // namespace kernels
+}  // namespace gpusvd

@@ -1,0 +1,345 @@
+// geev_batched on the GPU backend (label `gpu`): per matrix against LAPACK ?geevx (eigenvalues
+// matched sort-independently relative to ||A|| eps and the eigenvalue condition number), residual
+// |A VR - VR W| / (n |A| eps) < 20 and ?geev's vector normalisation; matrices: random, companion
+// matrices of polynomials with known roots, only complex pairs, Jordan blocks and 2x2 Jordan
+// blocks under an orthogonal similarity (defective: eigenvalues to the sqrt(eps) level only, as
+// LAPACK gets them), diagonal, upper triangular, zero, badly scaled (balancing matters), NaN/Inf
+// (info set, NaN outputs, the others unaffected); n = 1 .. 100; batches of hundreds of mixed
+// matrices; the `_gpu` form on a user stream against the host form; 20000 x 30x30 values only
+// against the CPU backend.
+//
+// Every test first puts its handle on GPUSVD_BACKEND_GPU and skips when that says NO_DEVICE (CI
+// has no GPU; these tests run on the device machine).
+//
+// GPUSVD_TEST_QUICK=1 shrinks the large batches (for compute-sanitizer runs).
+//
+// GPUSVD_TEST_GPU_AS_CPU=1 in the environment runs the same checks on the CPU backend, with host
+// memory standing in for device memory and the host form for the `_gpu` form: it checks the tests
+// themselves on a machine without a GPU.
+#include "cuda_rt.hpp"
+#include "geev_checks.hpp"
+
+using namespace gpusvd_test;
+
+namespace {
+
+const int64_t kSizes[] = {1, 2, 3, 5, 10, 15, 20, 25, 30, 31, 32, 33, 63, 64, 65, 100};
+
+enum class Kind {
+    Random,
+    Companion,
+    ComplexPairs,
+    JordanBlock,  // one n x n Jordan block (upper triangular: balancing isolates it)
+    Defective,    // 2x2 Jordan blocks, Q^T J Q with Q random orthogonal
+    Diagonal,
+    UpperTriangular,
+    Zero,
+    BadlyScaled,  // D A D^-1, D spanning 1e6 (float: 1e3)
+    NaN,
+    Inf
+};
+const Kind kAllKinds[] = {
+    Kind::Random,   Kind::Companion,       Kind::ComplexPairs, Kind::JordanBlock, Kind::Defective,
+    Kind::Diagonal, Kind::UpperTriangular, Kind::Zero,         Kind::BadlyScaled, Kind::NaN,
+    Kind::Inf};
+
+const char *kind_name(Kind k) {
+    static const char *const names[] = {
+        "random",   "companion",        "complex pairs", "Jordan block", "defective 2x2",
+        "diagonal", "upper triangular", "zero",          "badly scaled", "NaN",
+        "Inf"};
+    return names[int(k)];
+}
+
+template <typename T>
+struct Case {
+    Kind kind;
+    std::vector<T> A;            // n x n, leading dimension n
+    std::vector<double> re, im;  // the exact eigenvalues, where known
+    std::vector<T> unscaled;     // BadlyScaled: the matrix before scaling
+};
+
+template <typename T>
+Case<T> make_case(Rng &rng, Kind kind, int64_t n) {
+    Case<T> c{kind, std::vector<T>(sz(n * n), T(0)), {}, {}, {}};
+    std::vector<double> re(sz(n), 0.0), im(sz(n), 0.0);
+    T *A = c.A.data();
+    switch (kind) {
+        case Kind::Random:
+        case Kind::NaN:
+        case Kind::Inf:
+            gaussian(rng, n, n, A, n);
+            if (kind == Kind::NaN) A[sz(n * n / 2)] = nan_v<T>();
+            if (kind == Kind::Inf) A[sz(n * n - 1)] = std::numeric_limits<T>::infinity();
+            return c;
+        case Kind::Companion:  // roots near the circle, radii 0.5 .. 1, conjugate pairs
+            for (int64_t j = 0; j + 1 < n; j += 2) {
+                const double t =
+                    3.141592653589793 * (double(j + 1) + rng.uniform(-0.2, 0.2)) / double(n);
+                const double r = rng.uniform(0.5, 1.0);
+                re[sz(j)] = re[sz(j + 1)] = r * std::cos(t);
+                im[sz(j)] = r * std::sin(t);
+                im[sz(j + 1)] = -im[sz(j)];
+            }
+            if (n % 2) re[sz(n - 1)] = -rng.uniform(0.5, 1.0);
+            companion(n, re.data(), im.data(), A, n);
+            break;
+        case Kind::ComplexPairs:
+            complex_pairs(rng, n, A, n, re.data(), im.data(), 4.0);
+            break;
+        case Kind::JordanBlock:
+            jordan_block(n, 1.5, A, n);
+            re.assign(sz(n), 1.5);
+            break;
+        case Kind::Defective: {
+            std::vector<double> J(sz(n * n), 0.0), Q(sz(n * n)), JQ(sz(n * n)), W(sz(n * n));
+            for (int64_t i = 0; i < n; ++i) {
+                re[sz(i)] = -1.0 + 2.0 * double(i / 2 * 2 + 1) / double(n);  // pairs share it
+                J[sz(i + i * n)] = re[sz(i)];
+                if (i % 2 == 0 && i + 1 < n) J[sz(i + (i + 1) * n)] = 1.0;
+            }
+            random_orthonormal(rng, n, n, Q.data(), n);
+            detail::gemm(false, false, n, n, n, 1.0, J.data(), n, Q.data(), n, 0.0, JQ.data(), n);
+            detail::gemm(true, false, n, n, n, 1.0, Q.data(), n, JQ.data(), n, 0.0, W.data(), n);
+            for (size_t i = 0; i < W.size(); ++i) A[i] = T(W[i]);
+            break;
+        }
+        case Kind::Diagonal:
+            for (int64_t i = 0; i < n; ++i) {
+                A[sz(i + i * n)] = T(double(i + 1) * (i % 2 ? -1 : 1));
+                re[sz(i)] = double(A[sz(i + i * n)]);
+            }
+            break;
+        case Kind::UpperTriangular:
+            for (int64_t j = 0; j < n; ++j)
+                for (int64_t i = 0; i <= j; ++i) A[sz(i + j * n)] = T(rng.normal());
+            for (int64_t i = 0; i < n; ++i) re[sz(i)] = double(A[sz(i + i * n)]);
+            break;
+        case Kind::Zero:
+            break;
+        case Kind::BadlyScaled: {
+            c.unscaled = gaussian<T>(rng, n, n);
+            const double span = std::is_same<T, float>::value ? 1e3 : 1e6;
+            for (int64_t j = 0; j < n; ++j)
+                for (int64_t i = 0; i < n; ++i) {
+                    const double e = n > 1 ? double(i - j) / double(n - 1) : 0.0;
+                    A[sz(i + j * n)] = T(double(c.unscaled[sz(i + j * n)]) * std::pow(span, e));
+                }
+            return c;
+        }
+    }
+    c.re = re;
+    c.im = im;
+    return c;
+}
+
+/// Largest distance of the computed eigenvalues from the exact ones (bottleneck matching).
+template <typename T>
+double distance_to_exact(int64_t n, const EigOut<T> &o, const Case<T> &c) {
+    return eig_match(n, o.wr.data(), o.wi.data(), c.re.data(), c.im.data(), 1.0) * eps<T>();
+}
+
+/// Every check for one matrix of kind c.kind.
+template <typename T>
+void check_case(int64_t n, const Case<T> &c, const EigOut<T> &o, bool vectors) {
+    SCOPED_TRACE(kind_name(c.kind));
+    const double anorm = double(norm1(n, n, c.A.data(), n));
+    switch (c.kind) {
+        case Kind::NaN:
+        case Kind::Inf:
+            expect_eig_nonfinite(n, o, vectors);
+            return;
+        case Kind::JordanBlock:
+        case Kind::Defective:  // eigenvalue error ~ sqrt(eps |A|); only the backward error is tight
+            EXPECT_EQ(o.info, 0);
+            EXPECT_TRUE(eig_pairs_ok(n, o.wr.data(), o.wi.data()));
+            EXPECT_LE(distance_to_exact(n, o, c), 10.0 * std::sqrt(double(n) * eps<T>() * anorm))
+                << "eigenvalues of a defective matrix, to the sqrt(eps) level";
+            if (vectors) {
+                EXPECT_LT(eig_residual(n, c.A.data(), n, o.wr.data(), o.wi.data(), o.VR.data(), n),
+                          kEigThreshold);
+                EXPECT_LT(eigvec_normalization(n, o.wi.data(), o.VR.data(), n), 10.0);
+            }
+            return;
+        case Kind::Zero:
+            EXPECT_EQ(o.info, 0);
+            EXPECT_TRUE(all_equal(o.wr, T(0)) && all_equal(o.wi, T(0)));
+            if (vectors) {
+                EXPECT_EQ(eig_residual(n, c.A.data(), n, o.wr.data(), o.wi.data(), o.VR.data(), n),
+                          0.0);
+                EXPECT_LT(eigvec_normalization(n, o.wi.data(), o.VR.data(), n), 10.0);
+            }
+            return;
+        default:
+            break;
+    }
+    check_eig<T>(n, c.A, o, vectors, c.re.empty() ? nullptr : c.re.data(),
+                 c.im.empty() ? nullptr : c.im.data());
+    if (c.kind == Kind::Diagonal || c.kind == Kind::UpperTriangular) {
+        EXPECT_EQ(distance_to_exact(n, o, c), 0.0)
+            << "balancing's permutation isolates every eigenvalue of a triangular matrix";
+    }
+    if (c.kind == Kind::ComplexPairs) {
+        int64_t complex_count = 0;
+        for (T v : o.wi) complex_count += v != T(0);
+        EXPECT_EQ(complex_count, n - n % 2);
+    }
+    if (c.kind == Kind::BadlyScaled) {
+        // Balancing undoes the scaling: the eigenvalues are as accurate as the unscaled matrix
+        // determines them. (LAPACK dgeevx without balancing misses this bound by a factor 1e4
+        // to 1e7 on these matrices, with balancing it meets it with a factor 20 to spare.)
+        const EigRef<T> ref = ref_eig(n, c.unscaled);
+        const double d = eig_match(n, o.wr.data(), o.wi.data(), ref.wr.data(), ref.wi.data(),
+                                   double(norm1(n, n, c.unscaled.data(), n)));
+        EXPECT_LE(d, 20.0 * double(n) * ref.kappa)
+            << "vs the unscaled matrix: max |lambda - lambda_ref| / (|A| eps), kappa = "
+            << ref.kappa;
+        if (verbose())
+            std::printf("  badly scaled n=%lld: %.3g (kappa %.3g)\n", (long long)n, d, ref.kappa);
+    }
+}
+
+/// `count` cases cycling through every kind.
+template <typename T>
+std::vector<Case<T>> mixed_cases(Rng &rng, int64_t n, size_t count) {
+    std::vector<Case<T>> cases;
+    for (size_t i = 0; i < count; ++i)
+        cases.push_back(make_case<T>(rng, kAllKinds[i % std::size(kAllKinds)], n));
+    return cases;
+}
+
+/// Runs geev_batched (or `call`) on the cases as one batch and checks every matrix.
+template <typename T, typename Call = GeevBatchedFn<T>>
+std::vector<EigOut<T>> check_cases(gpusvdHandle_t h, int64_t n, const std::vector<Case<T>> &cases,
+                                   bool vectors, Call call = Api<T>::geev_batched) {
+    std::vector<std::vector<T>> mats;
+    for (const Case<T> &c : cases) mats.push_back(c.A);
+    const std::vector<EigOut<T>> out = run_geev<T>(h, n, mats, vectors, call);
+    for (size_t b = 0; b < cases.size(); ++b) {
+        SCOPED_TRACE(testing::Message() << "matrix " << b);
+        check_case(n, cases[b], out[b], vectors);
+    }
+    return out;
+}
+
+/// geev_batched through gpusvd_Xgeev_batched_gpu on the user stream (same signature as
+/// Api<T>::geev_batched).
+template <typename T>
+struct GeevOnDevice {
+    const CudaRt &rt;
+    const UserStream &stream;
+    gpusvdStatus_t operator()(gpusvdHandle_t h, gpusvdJob_t job, int64_t n, T *A, int64_t lda,
+                              int64_t sA, T *wr, T *wi, int64_t sW, T *VR, int64_t ldvr,
+                              int64_t sVR, int64_t batch, int *info) const {
+        const auto form = rt.emulated ? Api<T>::geev_batched : Api<T>::geev_batched_gpu;
+        return run_on_device(rt, stream,
+                             {{A, sizeof(T) * sz(sA * batch)},
+                              {wr, sizeof(T) * sz(sW * batch)},
+                              {wi, sizeof(T) * sz(sW * batch)},
+                              {VR, sizeof(T) * sz(sVR * batch)},
+                              {info, sizeof(int) * sz(batch)}},
+                             [&](void *const *d) {
+                                 return form(h, job, n, static_cast<T *>(d[0]), lda, sA,
+                                             static_cast<T *>(d[1]), static_cast<T *>(d[2]), sW,
+                                             static_cast<T *>(d[3]), ldvr, sVR, batch,
+                                             static_cast<int *>(d[4]));
+                             });
+    }
+};
+
+template <typename T>
+class GpuGeevTest : public DeviceTest<T> {};
+TYPED_TEST_SUITE(GpuGeevTest, Precisions, PrecisionName);
+
+template <typename T>
+class GpuGeevDeviceFormTest : public DeviceStreamTest<T> {};
+TYPED_TEST_SUITE(GpuGeevDeviceFormTest, Precisions, PrecisionName);
+
+TYPED_TEST(GpuGeevTest, EveryKindEverySize) {
+    using T = TypeParam;
+    Rng rng(41);
+    for (int64_t n : kSizes) {
+        const std::vector<Case<T>> cases = mixed_cases<T>(rng, n, 2 * std::size(kAllKinds));
+        for (bool vectors : {true, false}) {
+            SCOPED_TRACE(testing::Message() << "n = " << n << (vectors ? " VEC" : " NOVEC"));
+            check_cases(this->h.get(), n, cases, vectors);
+        }
+    }
+}
+
+TYPED_TEST(GpuGeevTest, MixedBatchesOfHundreds) {
+    using T = TypeParam;
+    Rng rng(42);
+    for (int64_t n : {10, 33}) {
+        SCOPED_TRACE(testing::Message() << "n = " << n);
+        check_cases(this->h.get(), n, mixed_cases<T>(rng, n, sz(full_or_quick(300, 60))), true);
+    }
+}
+
+TYPED_TEST(GpuGeevDeviceFormTest, OnUserStreamMatchesHostForm) {
+    using T = TypeParam;
+    const GeevOnDevice<T> on_device{*this->rt, *this->stream};
+    Rng rng(43);
+    for (int64_t n : {1, 5, 30, 65}) {
+        const std::vector<Case<T>> cases = mixed_cases<T>(rng, n, 100);
+        for (bool vectors : {true, false}) {
+            SCOPED_TRACE(testing::Message() << "n = " << n << (vectors ? " VEC" : " NOVEC"));
+            const auto host = check_cases(this->h.get(), n, cases, vectors);
+            SCOPED_TRACE("_gpu form");
+            const auto dev = check_cases(this->h.get(), n, cases, vectors, on_device);
+            for (size_t b = 0; b < cases.size(); ++b) {
+                SCOPED_TRACE(testing::Message() << "matrix " << b);
+                EXPECT_EQ(dev[b].info, host[b].info);
+                if (host[b].info == 0 && cases[b].kind != Kind::Defective &&
+                    cases[b].kind != Kind::JordanBlock)
+                    expect_same_eigenvalues(n, cases[b].A, dev[b], host[b]);
+            }
+        }
+    }
+}
+
+TYPED_TEST(GpuGeevTest, LargeBatchValuesMatchCpuBackend) {
+    using T = TypeParam;
+    const int64_t n = 30, batch = full_or_quick(20000, 200), nn = n * n;
+    Rng rng(44);
+    std::vector<T> A0(sz(nn * batch));
+    gaussian(rng, n, n * batch, A0.data(), n);
+    const int64_t bad[] = {17, batch / 2, batch - 1};  // NaN, -Inf, NaN
+    for (int64_t b : bad)
+        A0[sz(b * nn + b % nn)] = b == bad[1] ? -std::numeric_limits<T>::infinity() : nan_v<T>();
+
+    Handle cpu;
+    GPUSVD_ASSERT_OK(cpu, gpusvdSetBackend(cpu, GPUSVD_BACKEND_CPU));
+    std::vector<T> wr[2], wi[2];
+    std::vector<int> info[2];
+    for (int r = 0; r < 2; ++r) {
+        const gpusvdHandle_t h = r == 0 ? this->h.get() : cpu.get();
+        std::vector<T> A = A0;
+        wr[r].assign(sz(n * batch), sentinel<T>());
+        wi[r].assign(sz(n * batch), sentinel<T>());
+        info[r].assign(sz(batch), -777);
+        GPUSVD_ASSERT_OK(
+            h, Api<T>::geev_batched(h, GPUSVD_JOB_NOVEC, n, A.data(), n, nn, wr[r].data(),
+                                    wi[r].data(), n, nullptr, n, nn, batch, info[r].data()));
+    }
+    EXPECT_EQ(info[0], info[1]);
+    for (int64_t b = 0; b < batch; ++b) {
+        SCOPED_TRACE(testing::Message() << "matrix " << b);
+        EigOut<T> o[2];
+        for (int r = 0; r < 2; ++r) {
+            o[r].wr.assign(wr[r].begin() + b * n, wr[r].begin() + (b + 1) * n);
+            o[r].wi.assign(wi[r].begin() + b * n, wi[r].begin() + (b + 1) * n);
+            o[r].info = info[r][sz(b)];
+        }
+        if (std::find(std::begin(bad), std::end(bad), b) != std::end(bad)) {
+            expect_eig_nonfinite(n, o[0], false);
+            continue;
+        }
+        ASSERT_EQ(o[0].info, 0);
+        ASSERT_TRUE(eig_pairs_ok(n, o[0].wr.data(), o[0].wi.data()));
+        expect_same_eigenvalues(n, std::vector<T>(A0.begin() + b * nn, A0.begin() + (b + 1) * nn),
+                                o[0], o[1]);
+    }
+}
+
+}  // namespace

@@ -1,0 +1,393 @@
+// gesvj / gesvj_batched on the GPU backend (label `gpu`): the DESIGN.md SVD ratios against LAPACK
+// on every matrix type of src/util/matgen.hpp, shapes up to 300 x 300 (the larger ones leave the
+// shared-memory kernels), all jobu/jobv combinations, high relative accuracy on graded matrices,
+// mixed-difficulty batches (NaN, Inf, zero and rank-deficient matrices among good ones: info per
+// matrix), a large batch, the Jacobi settings and statistics, and the `_gpu` forms on a user
+// stream compared with the host forms.
+//
+// Every test first puts its handle on GPUSVD_BACKEND_GPU and skips when that says NO_DEVICE (CI
+// has no GPU; these tests run on the device machine).
+//
+// GPUSVD_TEST_QUICK=1 shrinks the large batch (for compute-sanitizer runs).
+//
+// GPUSVD_TEST_GPU_AS_CPU=1 in the environment runs the same checks on the CPU backend, with host
+// memory standing in for device memory and the host forms for the `_gpu` forms: it checks the
+// tests themselves on a machine without a GPU. What only the GPU backend promises (honouring
+// gpusvdSetJacobiMaxSweeps, stopping at exactly the Jacobi tolerance) is skipped or relaxed there.
+#include "cuda_rt.hpp"
+#include "svd_checks.hpp"
+
+using namespace gpusvd_test;
+
+namespace {
+
+struct Shape {
+    int64_t m, n;
+};
+
+// Small ones fit the shared-memory batched kernels; 128 x 128 and up take the other path.
+const std::vector<Shape> kSmallShapes = {{1, 1}, {16, 16}, {32, 32}, {31, 17}, {64, 64}};
+const std::vector<Shape> kLargerShapes = {{100, 40}, {40, 100}, {128, 128}, {200, 150}, {300, 300}};
+
+/// What a matrix type promises beyond the general checks.
+enum class Expect { General, Zero, Ones, Rank3 };
+
+template <typename T>
+struct Named {
+    std::string name;
+    std::vector<T> A;  // m x n, leading dimension m
+    Expect expect = Expect::General;
+};
+
+/// One m x n matrix of every matrix type of src/util/matgen.hpp that an SVD takes (the column
+/// graded ones have their own test: they need another reference).
+template <typename T>
+std::vector<Named<T>> all_types(Rng &rng, int64_t m, int64_t n) {
+    std::vector<Named<T>> out;
+    const int64_t k = std::min(m, n);
+    out.push_back({"gaussian", gaussian<T>(rng, m, n)});
+    std::vector<T> A(sz(m * n));
+    uniform(rng, m, n, A.data(), m);
+    out.push_back({"uniform", A});
+    // orthonormal columns (rows when wide): all singular values 1, one cluster
+    const std::vector<T> Q = random_orthonormal<T>(rng, std::max(m, n), k);
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < m; ++i)
+            A[sz(i + j * m)] = m >= n ? Q[sz(i + j * m)] : Q[sz(j + i * n)];
+    out.push_back({"orthonormal", A, Expect::Ones});
+    for (SigmaMode mode : all_sigma_modes())
+        for (double cond : {1e4, 1e12})
+            out.push_back({std::string(sigma_mode_name(mode)) + (cond > 1e5 ? " 1e12" : " 1e4"),
+                           prescribed_sv<T>(rng, m, n, mode, cond)});
+    graded(rng, m, n, A.data(), m, 1e-5, 1e-5);
+    out.push_back({"two-sided graded", A});
+    out.push_back({"zero", std::vector<T>(sz(m * n), T(0)), Expect::Zero});
+    identity(m, n, A.data(), m);
+    out.push_back({"identity", A, Expect::Ones});
+    out.push_back(
+        {"rank 3", prescribed_sv<T>(rng, m, n, SigmaMode::RankDeficient, 1e3, 3), Expect::Rank3});
+    A = gaussian<T>(rng, m, n);  // every third column (row when wide) repeats the one before
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < m; ++i) {
+            if (m >= n && j % 3 == 2) A[sz(i + j * m)] = A[sz(i + (j - 1) * m)];
+            if (m < n && i % 3 == 2) A[sz(i + j * m)] = A[sz(i - 1 + j * m)];
+        }
+    out.push_back({"duplicated columns", A});
+    for (bool over : {true, false}) {
+        A = prescribed_sv<T>(rng, m, n, SigmaMode::Geometric, 1e3);
+        scale_max_abs(m, n, A.data(), m, over ? near_overflow_max<T>() : near_underflow_max<T>());
+        out.push_back({over ? "near overflow" : "near underflow", A});
+    }
+    return out;
+}
+
+/// The checks a matrix type promises beyond check_gesvj's (S descending, from the VEC/VEC run).
+template <typename T>
+void expect_type(const Named<T> &t, int64_t m, const std::vector<T> &S) {
+    for (size_t i = 0; i < S.size(); ++i) {
+        switch (t.expect) {
+            case Expect::General:
+                break;
+            case Expect::Zero:
+                EXPECT_EQ(S[i], T(0));
+                break;
+            case Expect::Ones:
+                EXPECT_NEAR(double(S[i]), 1.0, 10 * std::sqrt(double(m)) * eps<T>());
+                break;
+            case Expect::Rank3:
+                EXPECT_TRUE(i < 3 || double(S[i]) < 50 * m * eps<T>()) << "S[" << i << "]";
+                break;
+        }
+    }
+}
+
+/// check_gesvj (all four job combinations) on every matrix type for every shape.
+template <typename T>
+void check_all_types(gpusvdHandle_t h, const std::vector<Shape> &shapes, uint64_t seed) {
+    Rng rng(seed);
+    for (const Shape &s : shapes) {
+        const int64_t m = s.m, n = s.n;
+        for (const Named<T> &t : all_types<T>(rng, m, n)) {
+            SCOPED_TRACE(testing::Message() << t.name << " " << m << " x " << n);
+            std::vector<T> S;
+            check_gesvj<T>(h, m, n, t.A, &S);
+            expect_type(t, m, S);
+        }
+    }
+}
+
+/// `batch` matrices cycling through all_types, with NaN in matrix 7, Inf in 23, zero at 31 and
+/// a rank-3 matrix at 40 (whichever of those exist).
+template <typename T>
+std::vector<std::vector<T>> mixed_batch(Rng &rng, int64_t m, int64_t n, int64_t batch) {
+    std::vector<std::vector<T>> mats;
+    while (int64_t(mats.size()) < batch)
+        for (Named<T> &t : all_types<T>(rng, m, n))
+            if (int64_t(mats.size()) < batch) mats.push_back(std::move(t.A));
+    const size_t mid = sz(m * n / 2);
+    if (batch > 7) mats[7][mid] = nan_v<T>();
+    if (batch > 23) mats[23][0] = -std::numeric_limits<T>::infinity();
+    if (batch > 31) mats[31].assign(sz(m * n), T(0));
+    if (batch > 40) mats[40] = prescribed_sv<T>(rng, m, n, SigmaMode::RankDeficient, 1e2, 3);
+    return mats;
+}
+
+/// gesvj through gpusvd_Xgesvj_gpu on the user stream (same signature as Api<T>::gesvj).
+template <typename T>
+struct GesvjOnDevice {
+    const CudaRt &rt;
+    const UserStream &stream;
+    gpusvdStatus_t operator()(gpusvdHandle_t h, gpusvdJob_t ju, gpusvdJob_t jv, int64_t m,
+                              int64_t n, T *A, int64_t lda, T *S, T *U, int64_t ldu, T *V,
+                              int64_t ldv, int *info) const {
+        const int64_t k = std::min(m, n);
+        const auto form = rt.emulated ? Api<T>::gesvj : Api<T>::gesvj_gpu;
+        return run_on_device(rt, stream,
+                             {{A, sizeof(T) * sz(lda * n)},
+                              {S, sizeof(T) * sz(k)},
+                              {U, sizeof(T) * sz(ldu * k)},
+                              {V, sizeof(T) * sz(ldv * k)},
+                              {info, sizeof(int)}},
+                             [&](void *const *d) {
+                                 return form(h, ju, jv, m, n, static_cast<T *>(d[0]), lda,
+                                             static_cast<T *>(d[1]), static_cast<T *>(d[2]), ldu,
+                                             static_cast<T *>(d[3]), ldv, static_cast<int *>(d[4]));
+                             });
+    }
+};
+
+/// gesvj_batched through gpusvd_Xgesvj_batched_gpu on the user stream.
+template <typename T>
+struct GesvjBatchedOnDevice {
+    const CudaRt &rt;
+    const UserStream &stream;
+    gpusvdStatus_t operator()(gpusvdHandle_t h, gpusvdJob_t ju, gpusvdJob_t jv, int64_t m,
+                              int64_t n, T *A, int64_t lda, int64_t sA, T *S, int64_t sS, T *U,
+                              int64_t ldu, int64_t sU, T *V, int64_t ldv, int64_t sV, int64_t batch,
+                              int *info) const {
+        const auto form = rt.emulated ? Api<T>::gesvj_batched : Api<T>::gesvj_batched_gpu;
+        return run_on_device(rt, stream,
+                             {{A, sizeof(T) * sz(sA * batch)},
+                              {S, sizeof(T) * sz(sS * batch)},
+                              {U, sizeof(T) * sz(sU * batch)},
+                              {V, sizeof(T) * sz(sV * batch)},
+                              {info, sizeof(int) * sz(batch)}},
+                             [&](void *const *d) {
+                                 return form(h, ju, jv, m, n, static_cast<T *>(d[0]), lda, sA,
+                                             static_cast<T *>(d[1]), sS, static_cast<T *>(d[2]),
+                                             ldu, sU, static_cast<T *>(d[3]), ldv, sV, batch,
+                                             static_cast<int *>(d[4]));
+                             });
+    }
+};
+
+const gpusvdJob_t kJobs[] = {GPUSVD_JOB_VEC, GPUSVD_JOB_NOVEC};
+
+/// Largest |cos| the backend may leave after converging with tolerance tol on n columns: the GPU
+/// stops at tol itself; LAPACK's test (CPU backend) allows up to sqrt(n) tol.
+double off_bound(double tol, int64_t n) {
+    return gpu_as_cpu() ? std::sqrt(double(n)) * tol : tol;
+}
+
+template <typename T>
+class GpuGesvjTest : public DeviceTest<T> {};
+TYPED_TEST_SUITE(GpuGesvjTest, Precisions, PrecisionName);
+
+TYPED_TEST(GpuGesvjTest, AllTypesSmallShapes) {
+    check_all_types<TypeParam>(this->h, kSmallShapes, 11);
+}
+
+TYPED_TEST(GpuGesvjTest, AllTypesLargerShapes) {
+    check_all_types<TypeParam>(this->h, kLargerShapes, 12);
+}
+
+TYPED_TEST(GpuGesvjTest, GradedHighRelativeAccuracy) {
+    using T = TypeParam;
+    Rng rng(13);
+    for (const std::vector<Shape> *shapes : {&kSmallShapes, &kLargerShapes})
+        for (const Shape &s : *shapes) {
+            const int64_t m = s.m, n = s.n;
+            SCOPED_TRACE(testing::Message() << m << " x " << n);
+            check_graded_accuracy(this->h, m, n, graded_case<T>(rng, m, n));
+        }
+}
+
+TYPED_TEST(GpuGesvjTest, MixedDifficultyBatches) {
+    using T = TypeParam;
+    Rng rng(14);
+    const Shape shapes[] = {{16, 16},  {32, 32},  {31, 17},   {64, 64},
+                            {100, 40}, {40, 100}, {128, 128}, {200, 150}};
+    for (const Shape &s : shapes) {
+        const std::vector<std::vector<T>> mats = mixed_batch<T>(rng, s.m, s.n, 50);
+        for (gpusvdJob_t ju : kJobs)
+            for (gpusvdJob_t jv : kJobs) {
+                SCOPED_TRACE(testing::Message()
+                             << s.m << " x " << s.n << " jobu=" << ju << " jobv=" << jv);
+                check_gesvj_batched(this->h, ju, jv, s.m, s.n, mats, false);
+            }
+    }
+}
+
+TYPED_TEST(GpuGesvjTest, LargeBatch) {
+    using T = TypeParam;
+    Rng rng(15);
+    const std::vector<std::vector<T>> mats = mixed_batch<T>(rng, 32, 32, full_or_quick(2000, 100));
+    for (gpusvdJob_t job : kJobs) {
+        SCOPED_TRACE(job == GPUSVD_JOB_VEC ? "VEC" : "NOVEC");
+        check_gesvj_batched(this->h, job, job, 32, 32, mats, true);
+    }
+}
+
+TYPED_TEST(GpuGesvjTest, JacobiStatsAndTolerance) {
+    using T = TypeParam;
+    Rng rng(16);
+    gpusvdHandle_t h = this->h;
+    for (const Shape &s : {Shape{32, 32}, Shape{100, 40}, Shape{40, 100}, Shape{300, 300}}) {
+        SCOPED_TRACE(testing::Message() << s.m << " x " << s.n);
+        const int64_t m = s.m, n = s.n, k = std::min(m, n);  // Jacobi works on k columns
+        const std::vector<T> A0 = gaussian<T>(rng, m, n);
+        const double tol = std::sqrt(double(std::max(m, n))) * eps<T>();  // the default
+        for (double loose : {0.0, std::is_same<T, float>::value ? 1e-3 : 1e-6}) {
+            SCOPED_TRACE(testing::Message() << "tolerance " << loose);
+            GPUSVD_ASSERT_OK(h, gpusvdSetJacobiTolerance(h, loose));
+            std::vector<T> A = A0, S(sz(k)), U(sz(m * k)), V(sz(n * k));
+            int info = -1, sweeps = -1;
+            double off = -1;
+            GPUSVD_ASSERT_OK(h, Api<T>::gesvj(h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, m, n, A.data(), m,
+                                              S.data(), U.data(), m, V.data(), n, &info));
+            EXPECT_EQ(info, 0);
+            GPUSVD_ASSERT_OK(h, gpusvdGetJacobiStats(h, &sweeps, &off));
+            EXPECT_GE(sweeps, loose > 0 ? 1 : 2);
+            EXPECT_LE(sweeps, 30);
+            EXPECT_GE(off, 0.0);
+            EXPECT_LE(off, off_bound(loose > 0 ? loose : std::max(tol, 2 * eps<T>()), k))
+                << "largest |cos| of the last sweep";
+            EXPECT_LT(svd_residual(m, n, A0.data(), m, S.data(), U.data(), m, V.data(), n),
+                      kSvdThreshold);
+        }
+        GPUSVD_ASSERT_OK(h, gpusvdSetJacobiTolerance(h, 0.0));
+    }
+    // Batched: the maximum over the batch.
+    std::vector<std::vector<T>> mats;
+    for (int b = 0; b < 20; ++b) mats.push_back(gaussian<T>(rng, 32, 32));
+    check_gesvj_batched(h, GPUSVD_JOB_NOVEC, GPUSVD_JOB_NOVEC, 32, 32, mats, true);
+    int sweeps = -1;
+    double off = -1;
+    GPUSVD_ASSERT_OK(h, gpusvdGetJacobiStats(h, &sweeps, &off));
+    EXPECT_GE(sweeps, 2);
+    EXPECT_LE(sweeps, 30);
+    EXPECT_LE(off, off_bound(std::sqrt(32.0) * eps<T>(), 32));
+}
+
+TYPED_TEST(GpuGesvjTest, MaxSweepsReachedGivesInfoAndFiniteOutputs) {
+    using T = TypeParam;
+    if (gpu_as_cpu()) GTEST_SKIP() << "the CPU backend always allows LAPACK's 30 sweeps";
+    gpusvdHandle_t h = this->h;
+    Rng rng(17);
+    GPUSVD_ASSERT_OK(h, gpusvdSetJacobiMaxSweeps(h, 1));
+    for (const Shape &s : {Shape{32, 32}, Shape{100, 40}, Shape{40, 100}, Shape{300, 300}}) {
+        SCOPED_TRACE(testing::Message() << s.m << " x " << s.n);
+        const int64_t m = s.m, n = s.n, k = std::min(m, n);
+        const std::vector<T> A0 = prescribed_sv<T>(rng, m, n, SigmaMode::Geometric, 1e6);
+        std::vector<T> A = A0, S(sz(k)), U(sz(m * k)), V(sz(n * k));
+        int info = -1, sweeps = -1;
+        GPUSVD_ASSERT_OK(h, Api<T>::gesvj(h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, m, n, A.data(), m,
+                                          S.data(), U.data(), m, V.data(), n, &info));
+        EXPECT_GT(info, 0) << "one sweep cannot converge on this matrix";
+        GPUSVD_ASSERT_OK(h, gpusvdGetJacobiStats(h, &sweeps, nullptr));
+        EXPECT_EQ(sweeps, 1);
+        // The best result so far: finite; A V = W (V a product of rotations, applied to A^T
+        // for wide matrices) and U S = W, so the factorization still reproduces A.
+        EXPECT_FALSE(has_nonfinite(k, 1, S.data(), k));
+        EXPECT_FALSE(has_nonfinite(m, k, U.data(), m));
+        EXPECT_FALSE(has_nonfinite(n, k, V.data(), n));
+        EXPECT_LT(m >= n ? orthogonality(n, k, V.data(), n) : orthogonality(m, k, U.data(), m),
+                  kSvdThreshold);
+        EXPECT_LT(svd_residual(m, n, A0.data(), m, S.data(), U.data(), m, V.data(), n),
+                  kSvdThreshold);
+    }
+    // Batched: info per matrix. Orthogonal columns converge in one sweep, random ones do not.
+    const int64_t m = 32, n = 32, batch = 4;
+    std::vector<T> A0(sz(m * n * batch), T(0));
+    for (int64_t b : {0, 3})
+        for (int64_t j = 0; j < n; ++j) A0[sz(b * m * n + j + j * m)] = T(n - j);
+    for (int64_t b : {1, 2}) gaussian(rng, m, n, A0.data() + b * m * n, m);
+    std::vector<T> A = A0, S(sz(n * batch)), U(sz(m * n * batch)), V(sz(n * n * batch));
+    std::vector<int> info(sz(batch), -777);
+    GPUSVD_ASSERT_OK(h, Api<T>::gesvj_batched(h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, m, n, A.data(), m,
+                                              m * n, S.data(), n, U.data(), m, m * n, V.data(), n,
+                                              n * n, batch, info.data()));
+    EXPECT_EQ(info[0], 0);
+    EXPECT_GT(info[1], 0);
+    EXPECT_GT(info[2], 0);
+    EXPECT_EQ(info[3], 0);
+    EXPECT_FALSE(has_nonfinite(n, batch, S.data(), n));
+    EXPECT_FALSE(has_nonfinite(m, n * batch, U.data(), m));
+    for (int64_t b = 0; b < batch; ++b)
+        EXPECT_LT(svd_residual(m, n, A0.data() + b * m * n, m, S.data() + b * n,
+                               U.data() + b * m * n, m, V.data() + b * n * n, n),
+                  kSvdThreshold)
+            << "matrix " << b;
+    // The default again: everything converges.
+    GPUSVD_ASSERT_OK(h, gpusvdSetJacobiMaxSweeps(h, 30));
+    const std::vector<std::vector<T>> mats = {
+        std::vector<T>(A0.begin() + m * n, A0.begin() + 2 * m * n)};
+    check_gesvj_batched(h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, m, n, mats, true);
+}
+
+template <typename T>
+class GpuGesvjDeviceFormTest : public DeviceStreamTest<T> {};
+TYPED_TEST_SUITE(GpuGesvjDeviceFormTest, Precisions, PrecisionName);
+
+TYPED_TEST(GpuGesvjDeviceFormTest, OneMatrixOnUserStreamMatchesHostForm) {
+    using T = TypeParam;
+    Rng rng(18);
+    const GesvjOnDevice<T> on_device{*this->rt, *this->stream};
+    for (const Shape &s : {Shape{1, 1}, Shape{32, 32}, Shape{31, 17}, Shape{40, 100},
+                           Shape{200, 150}, Shape{300, 300}}) {
+        SCOPED_TRACE(testing::Message() << s.m << " x " << s.n);
+        const std::vector<T> A0 = prescribed_sv<T>(rng, s.m, s.n, SigmaMode::LogUniform, 1e5);
+        std::vector<T> S_host, S_dev;
+        check_gesvj<T>(this->h, s.m, s.n, A0, &S_host);
+        {
+            SCOPED_TRACE("_gpu form");
+            check_gesvj<T>(this->h, s.m, s.n, A0, &S_dev, on_device);
+        }
+        ASSERT_EQ(S_dev.size(), S_host.size());
+        EXPECT_LT(sv_compare(int64_t(S_dev.size()), S_dev.data(), S_host.data()), 10.0)
+            << "_gpu form vs host form";
+        int sweeps = -1;
+        GPUSVD_ASSERT_OK(this->h, gpusvdGetJacobiStats(this->h, &sweeps, nullptr));
+        if (s.n > 1) {
+            EXPECT_GE(sweeps, 1) << "statistics of a _gpu call";
+        }
+    }
+}
+
+TYPED_TEST(GpuGesvjDeviceFormTest, BatchOnUserStreamMatchesHostForm) {
+    using T = TypeParam;
+    Rng rng(19);
+    const GesvjBatchedOnDevice<T> on_device{*this->rt, *this->stream};
+    for (const Shape &s : {Shape{32, 32}, Shape{100, 40}, Shape{40, 100}, Shape{128, 128}}) {
+        SCOPED_TRACE(testing::Message() << s.m << " x " << s.n);
+        const int64_t k = std::min(s.m, s.n);
+        const std::vector<std::vector<T>> mats = mixed_batch<T>(rng, s.m, s.n, 50);
+        for (bool tight : {false, true}) {
+            const auto host =
+                check_gesvj_batched(this->h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, s.m, s.n, mats, tight);
+            SCOPED_TRACE(tight ? "_gpu form, tight" : "_gpu form, padded");
+            const auto dev = check_gesvj_batched(this->h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, s.m, s.n,
+                                                 mats, tight, on_device);
+            EXPECT_EQ(dev.info, host.info);
+            for (size_t b = 0; b < mats.size(); ++b) {
+                if (host.info[b] != 0) continue;
+                EXPECT_LT(
+                    sv_compare(k, dev.S.data() + b * sz(dev.sS), host.S.data() + b * sz(host.sS)),
+                    10.0)
+                    << "matrix " << b << ": _gpu form vs host form";
+            }
+        }
+    }
+}
+
+}  // namespace
