@@ -17,7 +17,7 @@ struct gpusvdContext {
     void *host_cache = nullptr;  // library-managed host workspace, grown on demand
     size_t host_cache_bytes = 0;
     double jacobi_tol = 0.0;  // 0: default sqrt(max(m,n)) * eps
-    int jacobi_max_sweeps = 30;
+    int jacobi_max_sweeps = 100;  // as cuSOLVER gesvdj
     int last_sweeps = 0;
     double last_off_norm = 0.0;
     bool stats_on_gpu = false;  // last_* not read back yet from the last `_gpu` gesvj call

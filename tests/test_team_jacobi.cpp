@@ -623,3 +623,22 @@ TYPED_TEST(TeamJacobiTest, ThreadTeamsLikeTheGlobalKernel) {
 }
 
 }  // namespace
+
+namespace {
+// Larger ill-conditioned matrices (cond 1e12, n = 128..300): the GPU's global-memory path
+// runs them. The round-robin ordering needs up to about 45 sweeps here (LAPACK's pivoted
+// ordering about 20): they must converge within the default limit of 100.
+TYPED_TEST(TeamJacobiTest, LargeIllConditionedConverges) {
+    using T = TypeParam;
+    Rng rng(512);
+    for (SigmaMode mode : {SigmaMode::Geometric, SigmaMode::LogUniform, SigmaMode::RankDeficient})
+        for (const Shape &s : {Shape{128, 128}, Shape{200, 150}, Shape{300, 300}}) {
+            SCOPED_TRACE(testing::Message() << int(mode) << " " << s.m << " x " << s.n);
+            const std::vector<T> A = prescribed_sv<T>(rng, s.m, s.n, mode, 1e12, 3);
+            const Run<T> r = run_jacobi<T>(s.m, s.n, A, true, true, {}, -1, 100);
+            EXPECT_EQ(r.res.info, 0) << r.res.sweeps << " sweeps, off " << r.res.off;
+            EXPECT_LE(r.res.sweeps, 60);
+            expect_svd<T>(s.m, s.n, A, r);
+        }
+}
+}  // namespace

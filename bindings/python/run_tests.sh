@@ -19,7 +19,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 python3 -m venv --system-site-packages "$work/venv"
 py="$work/venv/bin/python"
-"$py" -c 'import numpy, scipy, pytest' 2>/dev/null || "$py" -m pip install -q numpy scipy pytest
+missing=$(for m in numpy scipy pytest; do "$py" -c "import $m" 2>/dev/null || echo "$m"; done)
+[ -z "$missing" ] || "$py" -m pip install -q $missing
 # A normal (isolated) build fetches setuptools from PyPI; offline, fall back to the
 # environment's setuptools (needs setuptools >= 70.1, or the wheel package).
 "$py" -m pip install -q "$here" || "$py" -m pip install -q --no-build-isolation "$here"
