@@ -343,3 +343,19 @@ TYPED_TEST(GpuGeevTest, LargeBatchValuesMatchCpuBackend) {
 }
 
 }  // namespace
+
+namespace {
+// One small batch per kernel path (warp per matrix, block in shared memory, global memory) with
+// and without vectors: what the racecheck run on the device covers (*EveryKernelPath*).
+TYPED_TEST(GpuGeevTest, EveryKernelPathOnce) {
+    using T = TypeParam;
+    Rng rng(43);
+    for (int64_t n : {5, 30, 64, 100, 140}) {
+        const std::vector<Case<T>> cases = mixed_cases<T>(rng, n, 3);
+        for (bool vectors : {true, false}) {
+            SCOPED_TRACE(testing::Message() << "n = " << n << (vectors ? " VEC" : " NOVEC"));
+            check_cases(this->h.get(), n, cases, vectors);
+        }
+    }
+}
+}  // namespace

@@ -394,3 +394,20 @@ TYPED_TEST(GpuGesvjDeviceFormTest, BatchOnUserStreamMatchesHostForm) {
 }
 
 }  // namespace
+
+namespace {
+// One small batch per kernel path (warp, block in shared memory, global memory; tall and wide):
+// the racecheck run on the device uses only these (--gtest_filter=*EveryKernelPath*), since
+// racecheck slows shared-memory kernels down by about four orders of magnitude.
+TYPED_TEST(GpuGesvjTest, EveryKernelPathOnce) {
+    using T = TypeParam;
+    Rng rng(77);
+    for (const Shape &s : {Shape{16, 16}, Shape{32, 32}, Shape{64, 64}, Shape{40, 17},
+                           Shape{17, 40}, Shape{130, 121}}) {
+        SCOPED_TRACE(testing::Message() << s.m << " x " << s.n);
+        std::vector<std::vector<T>> mats;
+        for (int b = 0; b < 3; ++b) mats.push_back(gaussian<T>(rng, s.m, s.n));
+        check_gesvj_batched(this->h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, s.m, s.n, mats, false);
+    }
+}
+}  // namespace
