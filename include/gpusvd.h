@@ -173,7 +173,10 @@ GPUSVD_API const char *gpusvdGetBuildInfo(void);
  * @param info   0: converged. >0: not converged within the sweep limit (outputs hold the best
  *               result so far). GPUSVD_INFO_NONFINITE: A holds NaN/Inf, outputs are NaN.
  * The CPU backend uses LAPACK ?gesvj (m < n through the transpose); it needs m, n, m*n and the
- * leading dimensions below 2^31 (NOT_SUPPORTED otherwise).
+ * leading dimensions below 2^31 (NOT_SUPPORTED otherwise). The GPU backend has no size limit
+ * (beyond device memory): one-sided Jacobi with a round-robin ordering, the tolerance and sweep
+ * limit of gpusvdSetJacobiTolerance / gpusvdSetJacobiMaxSweeps, info = the sweep limit when a
+ * matrix did not converge; it works on A^T when m < n.
  */
 GPUSVD_API gpusvdStatus_t gpusvd_sgesvj(gpusvdHandle_t handle, gpusvdJob_t jobu, gpusvdJob_t jobv,
                                         int64_t m, int64_t n, float *A, int64_t lda, float *S,
