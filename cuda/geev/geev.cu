@@ -6,6 +6,7 @@
 
 #include <climits>
 
+#include "common/launch.cuh"
 #include "common/teams.cuh"
 #include "geev/plan.hpp"
 #include "kernels/geev_team.hpp"
@@ -129,24 +130,6 @@ __global__ void geev_zero_info_kernel(int *info, int64_t batch) {
         info[b] = 0;
 }
 
-template <class K>
-int max_threads(K kernel) {
-    cudaFuncAttributes a{};
-    if (cudaFuncGetAttributes(&a, kernel) != cudaSuccess) {
-        (void)cudaGetLastError();
-        return 32;
-    }
-    return a.maxThreadsPerBlock;
-}
-
-int device_attribute(cudaDeviceAttr attr, int fallback) {
-    int dev = 0, v = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&v, attr, dev) != cudaSuccess) {
-        (void)cudaGetLastError();
-        return fallback;
-    }
-    return v;
-}
 
 template <class T>
 GeevPlan plan_for(bool wantvr, int64_t n, int64_t batch) {
@@ -163,13 +146,6 @@ GeevPlan plan_for(bool wantvr, int64_t n, int64_t batch) {
                                                     : warp_threads;
     if (p.threads > limit) p.threads = limit / 32 * 32;
     return p;
-}
-
-template <class K>
-cudaError_t allow_smem(K kernel, size_t bytes) {
-    if (bytes <= 48 * 1024) return cudaSuccess;
-    return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                static_cast<int>(bytes));
 }
 
 /// The team code indexes with int: in place (global path), every offset i + j*ld of the

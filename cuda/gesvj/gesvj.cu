@@ -4,6 +4,7 @@
 
 #include <cuda_runtime.h>
 
+#include "common/launch.cuh"
 #include "common/teams.cuh"
 #include "gesvj/plan.hpp"
 #include "kernels/jacobi_team.hpp"
@@ -101,39 +102,14 @@ __global__ void gesvj_global_kernel(GesvjProblem<T> p, JacobiShape s, unsigned c
     }
 }
 
-template <class K>
-int max_threads(K kernel) {
-    cudaFuncAttributes a{};
-    if (cudaFuncGetAttributes(&a, kernel) != cudaSuccess) {
-        (void)cudaGetLastError();
-        return 32;
-    }
-    return a.maxThreadsPerBlock;
-}
-
-size_t smem_optin() {
-    int dev = 0, v = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess) {
-        (void)cudaGetLastError();
-        return 48 * 1024;
-    }
-    return static_cast<size_t>(v);
-}
-
 template <class T>
 GesvjPlan plan_for(bool wantu, bool wantv, int64_t m, int64_t n, int64_t batch) {
     static const int block_threads = max_threads(gesvj_block_kernel<T>);
     static const int global_threads = max_threads(gesvj_global_kernel<T>);
-    return gesvj_plan(sizeof(T), wantu, wantv, m, n, batch, smem_optin(), block_threads,
+    const size_t optin = static_cast<size_t>(
+        device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, 48 * 1024));
+    return gesvj_plan(sizeof(T), wantu, wantv, m, n, batch, optin, block_threads,
                       global_threads);
-}
-
-template <class K>
-cudaError_t allow_smem(K kernel, size_t bytes) {
-    if (bytes <= 48 * 1024) return cudaSuccess;
-    return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                static_cast<int>(bytes));
 }
 
 }  // namespace
