@@ -10,6 +10,7 @@
 
 #include "geev/plan.hpp"
 #include "kernels/geev_team.hpp"
+#include "geev_checks.hpp"
 #include "test_common.hpp"
 
 using namespace gpusvd_test;
@@ -151,30 +152,6 @@ Worst &worst() {
     return w;
 }
 
-template <typename T>
-struct Ref {
-    std::vector<T> wr, wi;
-    double kappa = 1;  // max_i 1 / rconde_i
-};
-
-template <typename T>
-Ref<T> lapack_ref(int64_t n, const std::vector<T> &A0) {
-    Ref<T> r;
-    std::vector<T> A = A0, vl(sz(std::max<int64_t>(n * n, 1))), vr(sz(std::max<int64_t>(n * n, 1))),
-                   rconde(sz(std::max<int64_t>(n, 1)));
-    r.wr.resize(sz(n));
-    r.wi.resize(sz(n));
-    if (n == 0) return r;
-    const lapack_int info = lapacke_geevx(lapack_int(n), A.data(), lapack_int(n), r.wr.data(),
-                                          r.wi.data(), vl.data(), vr.data(), rconde.data());
-    EXPECT_EQ(info, 0) << "reference ?geevx failed";
-    for (int64_t i = 0; i < n; ++i) {
-        const T rc = rconde[sz(i)];
-        r.kappa = std::max(r.kappa, rc > 0 ? 1.0 / double(rc) : std::numeric_limits<double>::infinity());
-    }
-    return r;
-}
-
 /// Checks one result: info 0, ?geev layout, eigenvalues matched to LAPACK (and to `exact` if
 /// given) within 20 n kappa |A| eps, and with vectors the residual and normalisation.
 template <typename T>
@@ -184,7 +161,7 @@ void check(int64_t n, const std::vector<T> &A0, const Result<T> &o, bool vectors
     EXPECT_TRUE(eig_pairs_ok(n, o.wr.data(), o.wi.data()))
         << "complex pairs adjacent, positive imaginary part first";
     const double anorm = double(norm1(n, n, A0.data(), n));
-    const Ref<T> ref = lapack_ref(n, A0);
+    const EigRef<T> ref = ref_eig(n, A0);
     const double tol = 20.0 * double(std::max<int64_t>(n, 1)) * ref.kappa;
     const double match = eig_match(n, o.wr.data(), o.wi.data(), ref.wr.data(), ref.wi.data(), anorm);
     EXPECT_LE(match, tol) << "eigenvalues vs LAPACK: max |lambda - lambda_ref| / (|A| eps), kappa "
@@ -385,7 +362,7 @@ TYPED_TEST(TeamGeevTest, BadlyScaledNeedsBalancing) {
                 const double dj = std::pow(span, double(j) / double(n - 1) - 0.5);
                 S[sz(i + j * n)] = T(double(A0[sz(i + j * n)]) * di / dj);
             }
-        const Ref<T> ref = lapack_ref(n, A0);
+        const EigRef<T> ref = ref_eig(n, A0);
         std::vector<double> re(ref.wr.begin(), ref.wr.end()), im(ref.wi.begin(), ref.wi.end());
         const Result<T> r = run_team<T>(n, S, true);
         check<T>(n, S, r, true);
@@ -476,7 +453,7 @@ TYPED_TEST(TeamGeevTest, NonConvergenceReportsInfo) {
     for (int trial = 0; trial < 8; ++trial) {
         const int itmax = 2 + trial % 4;
         std::vector<T> A = gaussian<T>(rng, n, n);
-        const Ref<T> ref = lapack_ref(n, A);
+        const EigRef<T> ref = ref_eig(n, A);
         const double anorm = double(norm1(n, n, A.data(), n));
         for (int members : {0, 3}) {
             for (bool vectors : {true, false}) {
