@@ -1,11 +1,12 @@
 // Entry points of geqrf_mgs and geqrf_mgs_batched: validate once, then dispatch.
 #include "api_common.hpp"
 #include "cpu/geqrf.hpp"
+#include "gpu_dispatch.hpp"
 
 namespace gpusvd {
 namespace {
 
-constexpr bool kGeqrfOnGpu = false;  // GPU kernels: issue "GPU Gram-Schmidt QR"
+constexpr bool kGeqrfOnGpu = true;  // cuda/geqrf/
 
 // LAPACK takes 32-bit integers; ?geqrf's workspace is about 64 n elements.
 inline void cpu_size_limits(Args &a, int64_t m, int64_t n) {
@@ -29,18 +30,23 @@ gpusvdStatus_t geqrf_entry(const char *name, Form form, bool batched, gpusvdHand
     a.extent("A", m, n, lda, sA, batch, sizeof(T)).extent("R", k, n, ldr, sR, batch, sizeof(T));
     const bool work = k > 0 && batch > 0;
     a.ptr("A", A, work).ptr("R", R, work).ptr("info", info, batch > 0);
+    const GeqrfArgs<T> g{orth == GPUSVD_ORTH_MGS2, m, n, A, lda, sA, R, ldr, sR, batch, info};
     if (form == Form::Device) {
         require_device_form(a, kGeqrfOnGpu);
-        return a.status();
+        if (!a.ok()) return a.status();
+        return batch > 0 ? gpu::geqrf<T>(h, name, form, g) : GPUSVD_STATUS_SUCCESS;
     }
-    host_runs_on_gpu(a, kGeqrfOnGpu, 0);  // checks backend GPU; false while kGeqrfOnGpu is false
-    cpu_size_limits(a, m, n);
-    a.lapack_int("lda", lda).lapack_int("ldr", ldr);
+    const bool on_gpu = host_runs_on_gpu(a, kGeqrfOnGpu, input_bytes<T>(m, n, batch));
+    if (!on_gpu) {
+        cpu_size_limits(a, m, n);
+        a.lapack_int("lda", lda).lapack_int("ldr", ldr);
+    }
     if (!a.ok()) return a.status();
     if (!work) {
         zero_info(info, batch);
         return GPUSVD_STATUS_SUCCESS;
     }
+    if (on_gpu) return gpu::geqrf<T>(h, name, form, g);
     const cpu::GeqrfPlan plan = cpu::geqrf_plan<T>(m, n);
     return run_cpu_batch(h, name, batch, plan.bytes, info, [&](int64_t b, void *ws) {
         info[b] = cpu::geqrf<T>(plan, A + b * sA, lda, R + b * sR, ldr, ws);
@@ -52,10 +58,13 @@ gpusvdStatus_t geqrf_size(const char *name, gpusvdHandle_t h, gpusvdOrth_t orth,
                           int64_t n, int64_t batch, size_t *dev, size_t *host) {
     Args a(h, name);
     a.orth("orth", orth).nonneg("m", m).nonneg("n", n).nonneg("batchCount", batch);
-    cpu_size_limits(a, m, n);
+    const bool gpu_ok = a.ok() && kGeqrfOnGpu && gpu_reachable(h);
+    if (!gpu_ok) cpu_size_limits(a, m, n);
     if (!a.ok()) return a.status();
     const bool work = m > 0 && n > 0 && batch > 0;
-    set_sizes(dev, host, 0, work ? batch_bytes(cpu::geqrf_plan<T>(m, n).bytes, batch) : 0);
+    const bool cpu_fits = m <= INT32_MAX && n <= INT32_MAX && 64 * n <= INT32_MAX;
+    set_sizes(dev, host, work && gpu_ok ? gpu::geqrf_device_bytes<T>(m, n, batch) : 0,
+              work && cpu_fits ? batch_bytes(cpu::geqrf_plan<T>(m, n).bytes, batch) : 0);
     return GPUSVD_STATUS_SUCCESS;
 }
 

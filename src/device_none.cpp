@@ -27,6 +27,14 @@ gpusvdStatus_t geev(gpusvdHandle_t h, const char *routine, Form, const GeevArgs<
     return unreachable(h, routine);
 }
 template <class T>
+gpusvdStatus_t geqrf(gpusvdHandle_t h, const char *routine, Form, const GeqrfArgs<T> &) {
+    return unreachable(h, routine);
+}
+template <class T>
+size_t geqrf_device_bytes(int64_t, int64_t, int64_t) {
+    return 0;
+}
+template <class T>
 size_t gesvj_device_bytes(bool, bool, int64_t, int64_t, int64_t) {
     return 0;
 }
@@ -41,7 +49,9 @@ void release(gpusvdHandle_t) {}
     template gpusvdStatus_t gesvj<T>(gpusvdHandle_t, const char *, Form, const GesvjArgs<T> &); \
     template gpusvdStatus_t geev<T>(gpusvdHandle_t, const char *, Form, const GeevArgs<T> &);   \
     template size_t gesvj_device_bytes<T>(bool, bool, int64_t, int64_t, int64_t);               \
-    template size_t geev_device_bytes<T>(bool, int64_t, int64_t);
+    template size_t geev_device_bytes<T>(bool, int64_t, int64_t);                               \
+    template gpusvdStatus_t geqrf<T>(gpusvdHandle_t, const char *, Form, const GeqrfArgs<T> &); \
+    template size_t geqrf_device_bytes<T>(int64_t, int64_t, int64_t);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)
 #undef GPUSVD_INSTANTIATE

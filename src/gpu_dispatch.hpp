@@ -42,6 +42,19 @@ struct GeevArgs {
     int *info;
 };
 
+/// geqrf_mgs / geqrf_mgs_batched arguments, validated (batch 1 for the single-matrix routine).
+template <class T>
+struct GeqrfArgs {
+    bool reorth;
+    int64_t m, n;
+    T *A;
+    int64_t lda, sA;
+    T *R;
+    int64_t ldr, sR;
+    int64_t batch;
+    int *info;
+};
+
 namespace gpu {
 
 /// Run on the GPU. Form::Host: host pointers, synchronous, data staged through pinned buffers
@@ -51,12 +64,16 @@ template <class T>
 gpusvdStatus_t gesvj(gpusvdHandle_t h, const char *routine, Form form, const GesvjArgs<T> &a);
 template <class T>
 gpusvdStatus_t geev(gpusvdHandle_t h, const char *routine, Form form, const GeevArgs<T> &a);
+template <class T>
+gpusvdStatus_t geqrf(gpusvdHandle_t h, const char *routine, Form form, const GeqrfArgs<T> &a);
 
 /// Device workspace of the `_gpu` forms (what _bufferSize reports as deviceBytes).
 template <class T>
 size_t gesvj_device_bytes(bool wantu, bool wantv, int64_t m, int64_t n, int64_t batch);
 template <class T>
 size_t geev_device_bytes(bool wantvr, int64_t n, int64_t batch);
+template <class T>
+size_t geqrf_device_bytes(int64_t m, int64_t n, int64_t batch);
 
 /// Reads the Jacobi statistics of the last GPU gesvj call on h into h->last_* (waits for it).
 void fetch_jacobi_stats(gpusvdHandle_t h);

@@ -2,6 +2,7 @@
 
 #include <new>
 
+#include "common/cublas.hpp"
 #include "gpu_dispatch.hpp"
 
 namespace gpusvd {
@@ -106,8 +107,11 @@ void release(gpusvdHandle_t h) {
             cudaStreamSynchronize(s);
             cudaStreamDestroy(s);
         }
+    if (r->flags_ready) cudaEventDestroy(r->flags_ready);
+    blas_release(r->blas);
     cudaFree(r->dev);
     cudaFree(r->stats);
+    cudaFreeHost(r->flags_host);
     cudaFreeHost(r->pinned);
     delete r;
     h->gpu = nullptr;

@@ -21,6 +21,9 @@ struct Resources {
     cudaStream_t slot[kSlots] = {};
     cudaEvent_t last_use = nullptr;  // recorded after work that reads `dev` on the user's stream
     void *stats = nullptr;           // JacobiStatsDev of the last gesvj call
+    void *blas = nullptr;            // cublasHandle_t (cuda/common/cublas.hpp), on first use
+    void *flags_host = nullptr;      // small page-locked buffer: step results the host reads
+    cudaEvent_t flags_ready = nullptr;
 };
 
 /// The handle's resources, created on first use; nullptr (and *err set) if that fails.

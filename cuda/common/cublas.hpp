@@ -1,0 +1,48 @@
+// cuBLAS, loaded with dlopen on first use: libgpusvd.so keeps no NEEDED entry on CUDA libraries
+// (it loads on machines without CUDA), and only the routines that need a large GEMM, SYRK or TRSM
+// (the tall QR) pay for loading it. cuBLAS shares the process's primary context with the static
+// runtime, so streams and device pointers cross freely.
+#pragma once
+
+#include <cublas_v2.h>
+
+#include <cstdint>
+
+#include "context.hpp"
+
+namespace gpusvd {
+namespace gpu {
+
+/// The handle's cuBLAS handle bound to `stream` (created on first use). nullptr with a message
+/// set on h (routine named) and *st set when cuBLAS cannot be loaded or initialised.
+cublasHandle_t blas_handle(gpusvdHandle_t h, const char *routine, cudaStream_t stream,
+                           gpusvdStatus_t *st);
+
+/// Destroys the handle's cuBLAS handle (gpusvdDestroy, through release()).
+void blas_release(void *handle);
+
+/// Maps a cuBLAS error to a status with the routine and step named.
+gpusvdStatus_t blas_fail(gpusvdHandle_t h, const char *routine, const char *step,
+                         cublasStatus_t s);
+
+/// Typed wrappers over the loaded functions (column-major, 64-bit sizes, host scalars).
+namespace blas {
+template <class T>
+cublasStatus_t syrk(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int64_t n, int64_t k,
+                    T alpha, const T *A, int64_t lda, T beta, T *C, int64_t ldc);
+template <class T>
+cublasStatus_t gemm(cublasHandle_t, cublasOperation_t ta, cublasOperation_t tb, int64_t m,
+                    int64_t n, int64_t k, T alpha, const T *A, int64_t lda, const T *B,
+                    int64_t ldb, T beta, T *C, int64_t ldc);
+/// B <- B * inv(R) (side right, upper, no transpose, non-unit), in place.
+template <class T>
+cublasStatus_t trsm_right_upper(cublasHandle_t, int64_t m, int64_t n, const T *R, int64_t ldr,
+                                T *B, int64_t ldb);
+/// C <- R * B, R upper triangular (left side), C and B may not alias.
+template <class T>
+cublasStatus_t trmm_left_upper(cublasHandle_t, int64_t m, int64_t n, const T *R, int64_t ldr,
+                               const T *B, int64_t ldb, T *C, int64_t ldc);
+}  // namespace blas
+
+}  // namespace gpu
+}  // namespace gpusvd

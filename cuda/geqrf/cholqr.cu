@@ -1,0 +1,383 @@
+// Kernels of the tall QR: see cholqr.hpp. The Cholesky step runs in one thread block: the Gram
+// matrix is at most kCholPanel wide, so its O(w^3) work is small next to the O(m w^2) GEMMs.
+#include <cuda_runtime.h>
+
+#include <climits>
+
+#include "common/launch.cuh"
+#include "geqrf/cholqr.hpp"
+#include "gpusvd.h"
+#include "kernels/team.hpp"
+
+namespace gpusvd {
+namespace gpu {
+namespace {
+
+using kernels::is_finite;
+using kernels::Real;
+
+template <class T>
+__device__ T block_sum(T v, T *red) {
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+    __syncthreads();
+    if ((threadIdx.x & 31) == 0) red[threadIdx.x >> 5] = v;
+    __syncthreads();
+    T r = 0;
+    for (int i = 0; i < static_cast<int>(blockDim.x >> 5); ++i) r += red[i];
+    return r;
+}
+
+// Right-looking Cholesky of the upper triangle of M (w x w, ld w) in place; dead columns get the
+// row e_j. Returns false (uniformly over the block) when a pivot is not above tau.
+template <class T>
+__device__ bool cholesky_upper(T *M, int w, const int *dd, T tau) {
+    const int t = threadIdx.x, nt = blockDim.x;
+    for (int j = 0; j < w; ++j) {
+        __syncthreads();
+        const T p = M[j + j * w];
+        if (dd[j]) {
+            __syncthreads();
+            for (int k = j + t; k < w; k += nt) M[j + k * w] = k == j ? T(1) : T(0);
+            continue;
+        }
+        if (!(p > tau)) return false;
+        const T r = Real<T>::sqrt(p);
+        __syncthreads();  // everyone has read the pivot
+        for (int k = j + t; k < w; k += nt) M[j + k * w] = k == j ? r : M[j + k * w] / r;
+        __syncthreads();
+        const int c = w - j - 1;
+        for (int idx = t; idx < c * c; idx += nt) {
+            const int i = j + 1 + idx % c, k = j + 1 + idx / c;
+            if (i <= k) M[i + k * w] -= M[j + i * w] * M[j + k * w];
+        }
+    }
+    __syncthreads();
+    return true;
+}
+
+template <class T>
+__global__ void chol_step_kernel(const T *G, int w, int64_t m, bool first, bool screened, T *Rs,
+                                 T *S, int64_t lds, int *dead, CholStepFlags *flags, T *Mg) {
+    extern __shared__ __align__(16) unsigned char smem[];
+    __shared__ T sc[kCholPanel];
+    __shared__ int dd[kCholPanel];
+    __shared__ T red[32];
+    __shared__ int s_bad, s_dead;
+    T *M = Mg ? Mg : reinterpret_cast<T *>(smem);
+    const int t = threadIdx.x, nt = blockDim.x;
+    using R = Real<T>;
+    if (t == 0) s_bad = 0, s_dead = 0;
+    __syncthreads();
+
+    // Diagonal: column scales, vanished columns, and whether the Gram matrix can be trusted
+    // (no NaN/Inf, no diagonal near overflow, and on an unscreened first step none that may
+    // have underflowed, zero included: the caller screens the matrix then).
+    const T lo = R::safe_min() / R::eps();
+    const T hi = R::ldexp(T(1), R::max_exp() - 4) / T(w);
+    for (int j = t; j < w; j += nt) {
+        const T d = G[j + j * w];
+        int isdead = 0;
+        if (!is_finite(d) || d > hi || d < 0 || (first && !screened && d < lo))
+            atomicOr(&s_bad, 1);
+        else if (d == 0 || dead[j])
+            isdead = 1;
+        dd[j] = isdead;
+        sc[j] = isdead ? T(1) : T(1) / R::sqrt(d);
+    }
+    for (int idx = t; idx < w * w; idx += nt)
+        if (idx % w <= idx / w && !is_finite(G[idx])) atomicOr(&s_bad, 1);
+    __syncthreads();
+    if (s_bad) {
+        for (int idx = t; idx < w * w; idx += nt) Rs[idx] = idx % w == idx / w ? T(1) : T(0);
+        if (t == 0) *flags = CholStepFlags{1, 0, 0, 0.f};
+        return;
+    }
+    for (int j = t; j < w; j += nt)
+        if (dd[j]) {
+            atomicAdd(&s_dead, 1);
+            dead[j] = 1;
+        }
+
+    // Scaled Gram matrix (unit diagonal) and its distance from the identity.
+    T off = 0;
+    for (int idx = t; idx < w * w; idx += nt) {
+        const int i = idx % w, j = idx / w;
+        if (i > j) continue;
+        const T v = i == j ? (dd[j] ? T(0) : T(1)) : G[idx] * sc[i] * sc[j];
+        M[idx] = v;
+        if (i != j) off += v * v;
+    }
+    off = R::sqrt(2 * block_sum(off, red));
+
+    // Unshifted first; on breakdown shift the diagonal by about the Gram matrix's rounding
+    // error (shifted CholeskyQR, Fukaya et al. 2020), growing it if that is not enough.
+    const T tau = T(w) * R::eps();
+    T shift = 0;
+    int shifted = 0;
+    for (int attempt = 0;; ++attempt) {
+        if (attempt > 0) {
+            __syncthreads();
+            for (int idx = t; idx < w * w; idx += nt) {
+                const int i = idx % w, j = idx / w;
+                if (i > j) continue;
+                M[idx] = i == j ? (dd[j] ? T(0) : T(1) + shift) : G[idx] * sc[i] * sc[j];
+            }
+        }
+        if (cholesky_upper(M, w, dd, tau) || attempt == 6) break;
+        shifted = 1;
+        shift = attempt == 0 ? T(10) * (T(w) + R::sqrt(T(m))) * R::eps() * R::sqrt(T(w) + off * off)
+                             : shift * 100;
+    }
+
+    // Rs = R~ D^-1 (D = diag(sc)), lower part zero.
+    for (int idx = t; idx < w * w; idx += nt) {
+        const int i = idx % w, j = idx / w;
+        Rs[idx] = i <= j ? M[idx] / sc[j] : T(0);
+    }
+    __syncthreads();
+    if (first) {
+        for (int idx = t; idx < w * w; idx += nt) {
+            const int i = idx % w, j = idx / w;
+            S[i + j * lds] = Rs[idx];
+        }
+    } else {  // S <- Rs * S through M (free again)
+        for (int idx = t; idx < w * w; idx += nt) {
+            const int i = idx % w, j = idx / w;
+            T v = 0;
+            for (int l = i; l <= j; ++l) v += Rs[i + l * w] * S[l + j * lds];
+            M[idx] = v;
+        }
+        __syncthreads();
+        for (int idx = t; idx < w * w; idx += nt) S[idx % w + (idx / w) * lds] = M[idx];
+    }
+    if (t == 0) *flags = CholStepFlags{0, shifted, s_dead, static_cast<float>(off)};
+}
+
+template <class T>
+__global__ void finish_kernel(int64_t m, int64_t k, T *R, int64_t ldr, const int *dead,
+                              const int *exps, int *info) {
+    __shared__ int first;
+    if (threadIdx.x == 0) first = INT_MAX;
+    __syncthreads();
+    const T thresh = T(m) * Real<T>::eps();
+    for (int64_t j = threadIdx.x; j < k; j += blockDim.x) {
+        T *c = R + j * ldr;
+        T amax = 0;
+        for (int64_t i = 0; i <= j; ++i) amax = fmax(amax, Real<T>::abs(c[i]));
+        T ssq = 0;
+        if (amax > 0)
+            for (int64_t i = 0; i <= j; ++i) ssq += (c[i] / amax) * (c[i] / amax);
+        const T norm = amax * Real<T>::sqrt(ssq);
+        if (dead[j] || c[j] <= thresh * norm) {
+            c[j] = 0;
+            atomicMin(&first, static_cast<int>(j));
+        }
+        for (int64_t i = j + 1; i < k; ++i) c[i] = 0;
+        if (exps)
+            for (int64_t i = 0; i <= j; ++i) c[i] = Real<T>::ldexp(c[i], -exps[j]);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) *info = first == INT_MAX ? 0 : first + 1;
+}
+
+constexpr int kScreenRows = 4096;
+
+template <class T>
+__global__ void screen_kernel(int64_t m, const T *A, int64_t lda, unsigned long long *amax_bits,
+                              int *nonfinite) {
+    __shared__ double red[32];
+    const int64_t j = blockIdx.y;
+    const int64_t r0 = static_cast<int64_t>(blockIdx.x) * kScreenRows;
+    const int64_t r1 = r0 + kScreenRows < m ? r0 + kScreenRows : m;
+    double mx = 0;
+    int bad = 0;
+    for (int64_t i = r0 + threadIdx.x; i < r1; i += blockDim.x) {
+        const T v = A[i + j * lda];
+        if (!is_finite(v)) bad = 1;
+        mx = fmax(mx, static_cast<double>(Real<T>::abs(v)));
+    }
+    if (__syncthreads_or(bad) && threadIdx.x == 0) atomicOr(nonfinite, 1);
+    for (int o = 16; o > 0; o >>= 1) mx = fmax(mx, __shfl_xor_sync(0xffffffffu, mx, o));
+    if ((threadIdx.x & 31) == 0) red[threadIdx.x >> 5] = mx;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (int i = 1; i < static_cast<int>(blockDim.x >> 5); ++i) mx = fmax(mx, red[i]);
+        mx = fmax(mx, red[0]);
+        atomicMax(&amax_bits[j], static_cast<unsigned long long>(__double_as_longlong(mx)));
+    }
+}
+
+template <class T>
+__global__ void scale_kernel(int64_t m, T *A, int64_t lda, const unsigned long long *amax_bits,
+                             int *exps) {
+    const int64_t j = blockIdx.y;
+    const double mx = __longlong_as_double(static_cast<long long>(amax_bits[j]));
+    int e = 0;
+    if (mx > 0) {
+        frexp(mx, &e);
+        e = -e;
+    }
+    if (blockIdx.x == 0 && threadIdx.x == 0) exps[j] = e;
+    if (e == 0) return;
+    const int64_t r0 = static_cast<int64_t>(blockIdx.x) * kScreenRows;
+    const int64_t r1 = r0 + kScreenRows < m ? r0 + kScreenRows : m;
+    for (int64_t i = r0 + threadIdx.x; i < r1; i += blockDim.x)
+        A[i + j * lda] = Real<T>::ldexp(A[i + j * lda], e);
+}
+
+template <class T>
+__global__ void fill_nan_kernel(int64_t rows, int64_t cols, T *X, int64_t ld) {
+    const int64_t total = rows * cols;
+    for (int64_t idx = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; idx < total;
+         idx += int64_t(gridDim.x) * blockDim.x)
+        X[idx % rows + (idx / rows) * ld] = Real<T>::nan();
+}
+
+__global__ void set_info_kernel(int *info, int v) { *info = v; }
+
+template <class T>
+__global__ void fill_random_kernel(int64_t m, T *x, uint64_t seed) {
+    for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < m;
+         i += int64_t(gridDim.x) * blockDim.x) {
+        uint64_t z = seed + 0x9E3779B97F4A7C15ull * static_cast<uint64_t>(i + 1);  // splitmix64
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        z ^= z >> 31;
+        x[i] = static_cast<T>(static_cast<double>(z >> 11) * 0x1.0p-52 - 1.0);
+    }
+}
+
+template <class T>
+__global__ void project_out_kernel(int64_t m, int64_t k, T *Q, int64_t ldq, int64_t j,
+                                   const T *c) {
+    for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < m;
+         i += int64_t(gridDim.x) * blockDim.x) {
+        T v = Q[i + j * ldq];
+        for (int64_t l = 0; l < k; ++l)
+            if (l != j) v -= Q[i + l * ldq] * c[l];
+        Q[i + j * ldq] = v;
+    }
+}
+
+template <class T>
+__global__ void normalise_kernel(int64_t m, T *x, const T *nrm2sq) {
+    const T s = *nrm2sq;
+    if (!(s > 0)) return;
+    const T inv = T(1) / Real<T>::sqrt(s);
+    for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < m;
+         i += int64_t(gridDim.x) * blockDim.x)
+        x[i] *= inv;
+}
+
+int grid_for(int64_t work, int threads) {
+    const int64_t g = (work + threads - 1) / threads;
+    return static_cast<int>(g < 1 ? 1 : g > 4096 ? 4096 : g);
+}
+
+// Shared memory the Cholesky step may use for its w x w matrix (the static arrays take ~4 KiB).
+constexpr size_t kCholSmem = 160 * 1024;
+
+template <class T>
+bool chol_in_smem(int w) {
+    return size_t(w) * w * sizeof(T) <= kCholSmem;
+}
+
+}  // namespace
+
+template <class T>
+size_t chol_step_scratch_bytes(int w) {
+    return chol_in_smem<T>(w) ? 0 : size_t(w) * w * sizeof(T);
+}
+
+template <class T>
+cudaError_t chol_step(const T *G, int w, int64_t m, bool first, bool screened, T *Rs, T *S,
+                      int64_t lds, int *dead, CholStepFlags *flags, void *scratch,
+                      cudaStream_t stream) {
+    const bool in_smem = chol_in_smem<T>(w);
+    const size_t smem = in_smem ? size_t(w) * w * sizeof(T) : 0;
+    cudaError_t e = allow_smem(chol_step_kernel<T>, smem);
+    if (e != cudaSuccess) return e;
+    const int threads = w <= 64 ? 256 : 1024;
+    chol_step_kernel<T><<<1, threads, smem, stream>>>(G, w, m, first, screened, Rs, S, lds, dead,
+                                                      flags,
+                                                      in_smem ? nullptr : static_cast<T *>(scratch));
+    return cudaGetLastError();
+}
+
+template <class T>
+cudaError_t finish_r(int64_t m, int64_t k, T *R, int64_t ldr, const int *dead, const int *exps,
+                     int *info, cudaStream_t stream) {
+    finish_kernel<T><<<1, 256, 0, stream>>>(m, k, R, ldr, dead, exps, info);
+    return cudaGetLastError();
+}
+
+template <class T>
+cudaError_t screen(int64_t m, int64_t n, const T *A, int64_t lda,
+                   unsigned long long *amax_bits, int *nonfinite, cudaStream_t stream) {
+    if (m == 0 || n == 0) return cudaSuccess;
+    const dim3 grid(static_cast<unsigned>((m + kScreenRows - 1) / kScreenRows),
+                    static_cast<unsigned>(n));
+    screen_kernel<T><<<grid, 256, 0, stream>>>(m, A, lda, amax_bits, nonfinite);
+    return cudaGetLastError();
+}
+
+template <class T>
+cudaError_t scale_columns(int64_t m, int64_t n, T *A, int64_t lda,
+                          const unsigned long long *amax_bits, int *exps, cudaStream_t stream) {
+    if (m == 0 || n == 0) return cudaSuccess;
+    const dim3 grid(static_cast<unsigned>((m + kScreenRows - 1) / kScreenRows),
+                    static_cast<unsigned>(n));
+    scale_kernel<T><<<grid, 256, 0, stream>>>(m, A, lda, amax_bits, exps);
+    return cudaGetLastError();
+}
+
+template <class T>
+cudaError_t fill_nonfinite(int64_t m, int64_t k, int64_t n, T *A, int64_t lda, T *R,
+                           int64_t ldr, int *info, cudaStream_t stream) {
+    if (m > 0 && k > 0) fill_nan_kernel<T><<<grid_for(m * k, 256), 256, 0, stream>>>(m, k, A, lda);
+    if (k > 0 && n > 0) fill_nan_kernel<T><<<grid_for(k * n, 256), 256, 0, stream>>>(k, n, R, ldr);
+    set_info_kernel<<<1, 1, 0, stream>>>(info, GPUSVD_INFO_NONFINITE);
+    return cudaGetLastError();
+}
+
+template <class T>
+cudaError_t fill_random(int64_t m, T *x, uint64_t seed, cudaStream_t stream) {
+    fill_random_kernel<T><<<grid_for(m, 256), 256, 0, stream>>>(m, x, seed);
+    return cudaGetLastError();
+}
+
+template <class T>
+cudaError_t project_out(int64_t m, int64_t k, T *Q, int64_t ldq, int64_t j, const T *c,
+                        cudaStream_t stream) {
+    project_out_kernel<T><<<grid_for(m, 256), 256, 0, stream>>>(m, k, Q, ldq, j, c);
+    return cudaGetLastError();
+}
+
+template <class T>
+cudaError_t normalise(int64_t m, T *x, const T *nrm2sq, cudaStream_t stream) {
+    normalise_kernel<T><<<grid_for(m, 256), 256, 0, stream>>>(m, x, nrm2sq);
+    return cudaGetLastError();
+}
+
+#define GPUSVD_INSTANTIATE(T)                                                                    \
+    template size_t chol_step_scratch_bytes<T>(int);                                             \
+    template cudaError_t chol_step<T>(const T *, int, int64_t, bool, bool, T *, T *, int64_t,     \
+                                      int *, CholStepFlags *, void *, cudaStream_t);              \
+    template cudaError_t finish_r<T>(int64_t, int64_t, T *, int64_t, const int *, const int *,    \
+                                     int *, cudaStream_t);                                       \
+    template cudaError_t screen<T>(int64_t, int64_t, const T *, int64_t, unsigned long long *,    \
+                                   int *, cudaStream_t);                                         \
+    template cudaError_t scale_columns<T>(int64_t, int64_t, T *, int64_t,                        \
+                                          const unsigned long long *, int *, cudaStream_t);      \
+    template cudaError_t fill_nonfinite<T>(int64_t, int64_t, int64_t, T *, int64_t, T *,         \
+                                           int64_t, int *, cudaStream_t);                        \
+    template cudaError_t fill_random<T>(int64_t, T *, uint64_t, cudaStream_t);                   \
+    template cudaError_t project_out<T>(int64_t, int64_t, T *, int64_t, int64_t, const T *,       \
+                                        cudaStream_t);                                           \
+    template cudaError_t normalise<T>(int64_t, T *, const T *, cudaStream_t);
+GPUSVD_INSTANTIATE(float)
+GPUSVD_INSTANTIATE(double)
+#undef GPUSVD_INSTANTIATE
+
+}  // namespace gpu
+}  // namespace gpusvd

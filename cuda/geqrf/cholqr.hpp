@@ -1,0 +1,79 @@
+// Kernels of the tall QR (cuda/geqrf/tall.cpp): the small per-step Cholesky factorisation of a
+// Gram matrix, the closing pass over R, and the rare-path helpers (screening, scaling, NaN fill,
+// completion of vanished columns). All launched on `stream`, no synchronisation.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gpusvd {
+namespace gpu {
+
+/// What one CholeskyQR step found, read by the host after the step (one sync per step).
+struct CholStepFlags {
+    int bad;        // Gram matrix non-finite or out of the safe range (unscreened first step):
+                    // the step's factor is the identity, so the panel is left as it was
+    int shifted;    // the unshifted Cholesky broke down; the shifted one was used
+    int dead;       // columns with an exactly zero Gram diagonal (vanished columns)
+    float offdiag;  // ||G~ - I||_F of the column-scaled Gram matrix: <= 0.5 means the step's
+                    // input was well conditioned, so its output is orthonormal to O(eps)
+};
+
+/// Widest panel one Cholesky step handles (one thread block).
+constexpr int kCholPanel = 256;
+
+/// Bytes of scratch a step needs beyond shared memory (0 when w x w fits in it).
+template <class T>
+size_t chol_step_scratch_bytes(int w);
+
+/// One step on the w x w Gram matrix G (upper triangle, ld w): factor G (+ shift if needed) =
+/// Rs^T Rs, write Rs (w x w, ld w, lower part zero), and S <- Rs (first step) or S <- Rs * S.
+/// m: rows of the panel (sizes the shift). first && !screened: a zero or out-of-range diagonal
+/// is `bad` (the caller screens and scales the matrix, then repeats); otherwise a zero
+/// diagonal marks the column dead (dead[j] = 1, Rs row and column j = e_j).
+template <class T>
+cudaError_t chol_step(const T *G, int w, int64_t m, bool first, bool screened, T *Rs, T *S,
+                      int64_t lds, int *dead, CholStepFlags *flags, void *scratch,
+                      cudaStream_t stream);
+
+/// Closing pass over R (k x n part, ld ldr): strict lower part of the first k columns zeroed;
+/// a dead column or one with R(j,j) <= m eps ||R(0:j,j)|| gets R(j,j) = 0; *info = first such
+/// column (1-based) or 0; column j of R scaled by 2^-exps[j] when exps is not null.
+template <class T>
+cudaError_t finish_r(int64_t m, int64_t k, T *R, int64_t ldr, const int *dead, const int *exps,
+                     int *info, cudaStream_t stream);
+
+/// Column max-abs (as bit patterns, atomicMax) and a non-finite flag over A (m x n).
+/// amax_bits[n] and *nonfinite must be zeroed by the caller.
+template <class T>
+cudaError_t screen(int64_t m, int64_t n, const T *A, int64_t lda,
+                   unsigned long long *amax_bits, int *nonfinite, cudaStream_t stream);
+
+/// exps[j] = -exponent(amax_j) (0 for a zero column); A(:, j) *= 2^exps[j].
+template <class T>
+cudaError_t scale_columns(int64_t m, int64_t n, T *A, int64_t lda,
+                          const unsigned long long *amax_bits, int *exps, cudaStream_t stream);
+
+/// A(0:m, 0:k) and R(0:k, 0:n) set to NaN, *info = GPUSVD_INFO_NONFINITE.
+template <class T>
+cudaError_t fill_nonfinite(int64_t m, int64_t k, int64_t n, T *A, int64_t lda, T *R,
+                           int64_t ldr, int *info, cudaStream_t stream);
+
+/// Column x (m entries) filled with deterministic pseudo-random values in [-1, 1] (seed).
+template <class T>
+cudaError_t fill_random(int64_t m, T *x, uint64_t seed, cudaStream_t stream);
+
+/// Q(:, j) -= sum over l != j of Q(:, l) c[l] (Q is m x k, ld ldq): column j projected out of
+/// the others' span, given c = Q^T Q(:, j).
+template <class T>
+cudaError_t project_out(int64_t m, int64_t k, T *Q, int64_t ldq, int64_t j, const T *c,
+                        cudaStream_t stream);
+
+/// x /= sqrt(*nrm2sq) (x has m entries; *nrm2sq in device memory).
+template <class T>
+cudaError_t normalise(int64_t m, T *x, const T *nrm2sq, cudaStream_t stream);
+
+}  // namespace gpu
+}  // namespace gpusvd

@@ -1,0 +1,352 @@
+// The tall QR: A = QR for one matrix with many more rows than columns (m up to 1e7, n up to a
+// few hundred), where Householder QR with an explicit Q (geqrf + orgqr) leaves the GPU idle.
+//
+// One CholeskyQR step on a panel W (m x w): G = W^T W (cuBLAS SYRK), G = Rs^T Rs (one block,
+// cholqr.cu), W <- W Rs^-1 (cuBLAS TRSM, in place, row-wise backward stable so |A - QR| stays at
+// eps |A| whatever cond(A)). A step's output is orthonormal to O(eps cond(W)^2), so steps repeat
+// until a step's input was already orthonormal to 0.5 (||G~ - I||_F <= 0.5 on the column-scaled
+// Gram matrix): the step after that delivers O(eps). A random or well-conditioned W needs one
+// step, cond up to ~1e7 two (CholQR2), beyond that the unshifted Cholesky breaks down and the
+// shifted one (G + s I, s ~ the Gram matrix's rounding error) is used: three to four steps up to
+// cond 1e15 in double. Each step reads W once for the SYRK and reads and writes it once for the
+// TRSM; the host waits once per step for 16 bytes of flags (after the TRSM is enqueued, so the
+// GPU does not idle).
+//
+// Wider matrices go in panels of kCholPanel columns: each panel is projected out of the Q before
+// it twice (BCGS2: C1 = Q^T P, P -= Q C1, panel QR, C2 = Q^T P, P -= Q C2, panel QR), all GEMMs.
+//
+// Rare paths: a Gram matrix with NaN/Inf or a diagonal that may have over- or underflowed sends
+// the matrix through a screen (NaN/Inf -> GPUSVD_INFO_NONFINITE and NaN outputs) and exact
+// power-of-two column scaling, then the steps again. Columns that vanish exactly (zero columns)
+// are completed at the end with random vectors projected twice out of Q's other columns.
+// Dependent columns (R(j,j) <= m eps ||a_j||) get R(j,j) = 0 and info = the first of them.
+#include "geqrf/tall.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "common/cublas.hpp"
+#include "common/runtime.hpp"
+#include "geqrf/cholqr.hpp"
+
+namespace gpusvd {
+namespace gpu {
+namespace {
+
+constexpr int kMaxSteps = 8;  // cond 1e15 in double needs 4; beyond 8 the result is returned as is
+
+size_t align256(size_t x) { return (x + 255) & ~size_t(255); }
+
+template <class T>
+struct Layout {
+    T *G, *Rs, *S1, *S2, *C1, *C2, *cvec, *nrm;
+    void *scratch;
+    int *dead, *exps, *nonfinite;
+    unsigned long long *amax;
+    CholStepFlags *flags;
+    size_t bytes;
+};
+
+template <class T>
+Layout<T> layout(void *base, int64_t m, int64_t n) {
+    (void)m;
+    const int64_t k = std::min(m, n);
+    const int w = static_cast<int>(std::min<int64_t>(k, kCholPanel));
+    Layout<T> L{};
+    size_t off = 0;
+    auto take = [&](size_t bytes) {
+        char *p = static_cast<char *>(base) + off;
+        off += align256(bytes);
+        return static_cast<void *>(p);
+    };
+    const size_t ww = size_t(w) * w * sizeof(T);
+    L.G = static_cast<T *>(take(ww));
+    L.Rs = static_cast<T *>(take(ww));
+    L.S1 = static_cast<T *>(take(ww));
+    L.S2 = static_cast<T *>(take(ww));
+    const size_t kw = k > w ? size_t(k) * w * sizeof(T) : 0;
+    L.C1 = static_cast<T *>(take(kw));
+    L.C2 = static_cast<T *>(take(kw));
+    L.cvec = static_cast<T *>(take(size_t(k) * sizeof(T)));
+    L.nrm = static_cast<T *>(take(sizeof(T)));
+    L.scratch = take(chol_step_scratch_bytes<T>(w));
+    L.dead = static_cast<int *>(take(size_t(n) * sizeof(int)));
+    L.exps = static_cast<int *>(take(size_t(n) * sizeof(int)));
+    L.nonfinite = static_cast<int *>(take(sizeof(int)));
+    L.amax = static_cast<unsigned long long *>(take(size_t(n) * sizeof(unsigned long long)));
+    L.flags = static_cast<CholStepFlags *>(take(sizeof(CholStepFlags)));
+    L.bytes = off;
+    return L;
+}
+
+template <class T>
+class TallQr {
+public:
+    TallQr(gpusvdHandle_t h, const char *routine, cudaStream_t st, int64_t m, int64_t n, T *A,
+           int64_t lda, T *R, int64_t ldr, int *info, const Layout<T> &L)
+        : h_(h), routine_(routine), st_(st), m_(m), n_(n), k_(std::min(m, n)), A_(A), lda_(lda),
+          R_(R), ldr_(ldr), info_(info), L_(L) {}
+
+    gpusvdStatus_t run() {
+        gpusvdStatus_t s = setup();
+        if (s != GPUSVD_STATUS_SUCCESS) return s;
+        if (!check(cudaMemsetAsync(L_.dead, 0, sizeof(int) * n_, st_), "clearing flags"))
+            return status_;
+        bool scaled = false;
+        // Fast path: one panel, nothing screened; a Gram matrix that cannot be trusted sends the
+        // (untouched) matrix through the screen.
+        if (n_ <= kCholPanel && m_ >= n_) {
+            bool bad = false;
+            if ((s = intra(A_, static_cast<int>(n_), R_, ldr_, L_.dead, false, &bad)) !=
+                GPUSVD_STATUS_SUCCESS)
+                return s;
+            if (bad) {
+                bool nonfinite = false;
+                if ((s = screen_and_scale(&nonfinite)) != GPUSVD_STATUS_SUCCESS) return s;
+                if (nonfinite) return finish_nonfinite();
+                scaled = true;
+                if ((s = panels()) != GPUSVD_STATUS_SUCCESS) return s;
+            }
+        } else {
+            bool nonfinite = false;
+            if ((s = screen_and_scale(&nonfinite)) != GPUSVD_STATUS_SUCCESS) return s;
+            if (nonfinite) return finish_nonfinite();
+            scaled = true;
+            if ((s = panels()) != GPUSVD_STATUS_SUCCESS) return s;
+        }
+        if (!check(finish_r<T>(m_, k_, R_, ldr_, L_.dead, scaled ? L_.exps : nullptr, info_, st_),
+                   "closing R"))
+            return status_;
+        if (dead_ > 0 && (s = complete_dead()) != GPUSVD_STATUS_SUCCESS) return s;
+        if (n_ > k_) {  // wide: R(:, k:n) = Q^T A(:, k:n); A's columns past k stay as they were
+            if (!blas_ok(blas::gemm<T>(b_, CUBLAS_OP_T, CUBLAS_OP_N, k_, n_ - k_, m_, T(1), A_,
+                                       lda_, A_ + k_ * lda_, lda_, T(0), R_ + k_ * ldr_, ldr_),
+                         "GEMM Q^T A (columns past m)"))
+                return status_;
+        }
+        return GPUSVD_STATUS_SUCCESS;
+    }
+
+private:
+    gpusvdStatus_t setup() {
+        gpusvdStatus_t s;
+        b_ = blas_handle(h_, routine_, st_, &s);
+        if (!b_) return s;
+        cudaError_t e;
+        r_ = resources(h_, &e);
+        if (r_ && !r_->flags_host) e = cudaHostAlloc(&r_->flags_host, 256, cudaHostAllocDefault);
+        if (e == cudaSuccess && !r_->flags_ready)
+            e = cudaEventCreateWithFlags(&r_->flags_ready, cudaEventDisableTiming);
+        return e == cudaSuccess ? GPUSVD_STATUS_SUCCESS
+                                : cuda_fail(h_, routine_, "allocating step flags", e);
+    }
+
+    bool check(cudaError_t e, const char *step) {
+        if (e == cudaSuccess) return true;
+        status_ = cuda_fail(h_, routine_, step, e);
+        return false;
+    }
+    bool blas_ok(cublasStatus_t e, const char *step) {
+        if (e == CUBLAS_STATUS_SUCCESS) return true;
+        status_ = blas_fail(h_, routine_, step, e);
+        return false;
+    }
+
+    // Copies `bytes` of device memory to the pinned flags buffer and waits for them, with `then`
+    // enqueued in between so the GPU keeps working while the host waits.
+    template <class Then>
+    bool read_back(const void *dev, size_t bytes, Then then, const char *step) {
+        if (!check(cudaMemcpyAsync(r_->flags_host, dev, bytes, cudaMemcpyDeviceToHost, st_), step))
+            return false;
+        if (!check(cudaEventRecord(r_->flags_ready, st_), step)) return false;
+        if (!then()) return false;
+        return check(cudaEventSynchronize(r_->flags_ready), step);
+    }
+
+    // CholeskyQR steps on panel W (m x w) until orthonormal; S (w x w, ld lds) = the product of
+    // the steps' factors. *bad: the unscreened first Gram matrix could not be trusted (W as it
+    // was).
+    gpusvdStatus_t intra(T *W, int w, T *S, int64_t lds, int *dead, bool screened, bool *bad) {
+        for (int step = 0; step < kMaxSteps; ++step) {
+            if (!blas_ok(blas::syrk<T>(b_, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, w, m_, T(1), W,
+                                       lda_, T(0), L_.G, w),
+                         "SYRK W^T W"))
+                return status_;
+            if (!check(chol_step<T>(L_.G, w, m_, step == 0, screened, L_.Rs, S, lds, dead,
+                                    L_.flags, L_.scratch, st_),
+                       "Cholesky step"))
+                return status_;
+            const bool ok = read_back(
+                L_.flags, sizeof(CholStepFlags),
+                [&] { return blas_ok(blas::trsm_right_upper<T>(b_, m_, w, L_.Rs, w, W, lda_),
+                                     "TRSM W Rs^-1"); },
+                "reading step flags");
+            if (!ok) return status_;
+            CholStepFlags f;
+            std::memcpy(&f, r_->flags_host, sizeof f);
+            if (f.bad) {
+                if (step == 0 && !screened) {
+                    *bad = true;
+                    return GPUSVD_STATUS_SUCCESS;
+                }
+                return fail(h_, GPUSVD_STATUS_EXECUTION_FAILED,
+                            "%s: Gram matrix of step %d is not finite (input screened)", routine_,
+                            step + 1);
+            }
+            dead_ += step == 0 ? f.dead : 0;
+            ++steps_;
+            if (!f.shifted && f.offdiag <= 0.5f) break;
+        }
+        return GPUSVD_STATUS_SUCCESS;
+    }
+
+    gpusvdStatus_t screen_and_scale(bool *nonfinite) {
+        dead_ = 0;
+        if (!check(cudaMemsetAsync(L_.dead, 0, sizeof(int) * n_, st_), "clearing flags") ||
+            !check(cudaMemsetAsync(L_.amax, 0, sizeof(unsigned long long) * n_, st_),
+                   "clearing flags") ||
+            !check(cudaMemsetAsync(L_.nonfinite, 0, sizeof(int), st_), "clearing flags") ||
+            !check(screen<T>(m_, n_, A_, lda_, L_.amax, L_.nonfinite, st_), "screening A"))
+            return status_;
+        if (!read_back(L_.nonfinite, sizeof(int), [] { return true; }, "screening A"))
+            return status_;
+        int nf;
+        std::memcpy(&nf, r_->flags_host, sizeof nf);
+        *nonfinite = nf != 0;
+        if (!*nonfinite &&
+            !check(scale_columns<T>(m_, k_, A_, lda_, L_.amax, L_.exps, st_), "scaling A"))
+            return status_;
+        return GPUSVD_STATUS_SUCCESS;
+    }
+
+    gpusvdStatus_t finish_nonfinite() {
+        return check(fill_nonfinite<T>(m_, k_, n_, A_, lda_, R_, ldr_, info_, st_),
+                     "filling NaN outputs")
+                   ? GPUSVD_STATUS_SUCCESS
+                   : status_;
+    }
+
+    // All k columns after screening, panel by panel (BCGS2 between panels).
+    gpusvdStatus_t panels() {
+        gpusvdStatus_t s;
+        bool bad = false;
+        for (int64_t p0 = 0; p0 < k_; p0 += kCholPanel) {
+            const int wp = static_cast<int>(std::min<int64_t>(kCholPanel, k_ - p0));
+            T *P = A_ + p0 * lda_;
+            if (p0 == 0) {
+                if ((s = intra(P, wp, R_, ldr_, L_.dead, true, &bad)) != GPUSVD_STATUS_SUCCESS)
+                    return s;
+                continue;
+            }
+            if ((s = project(P, wp, p0, L_.C1)) != GPUSVD_STATUS_SUCCESS ||
+                (s = intra(P, wp, L_.S1, wp, L_.dead + p0, true, &bad)) != GPUSVD_STATUS_SUCCESS ||
+                (s = project(P, wp, p0, L_.C2)) != GPUSVD_STATUS_SUCCESS ||
+                (s = intra(P, wp, L_.S2, wp, L_.dead + p0, true, &bad)) != GPUSVD_STATUS_SUCCESS)
+                return s;
+            // P = Q (C1 + C2 S1) + Qp (S2 S1)
+            T *Rtop = R_ + p0 * ldr_;
+            if (!check(cudaMemcpy2DAsync(Rtop, ldr_ * sizeof(T), L_.C1, p0 * sizeof(T),
+                                         p0 * sizeof(T), wp, cudaMemcpyDeviceToDevice, st_),
+                       "copying R's panel") ||
+                !blas_ok(blas::gemm<T>(b_, CUBLAS_OP_N, CUBLAS_OP_N, p0, wp, wp, T(1), L_.C2, p0,
+                                       L_.S1, wp, T(1), Rtop, ldr_),
+                         "GEMM C2 S1") ||
+                !blas_ok(blas::trmm_left_upper<T>(b_, wp, wp, L_.S2, wp, L_.S1, wp,
+                                                  R_ + p0 + p0 * ldr_, ldr_),
+                         "TRMM S2 S1"))
+                return status_;
+        }
+        return GPUSVD_STATUS_SUCCESS;
+    }
+
+    // C = Q^T P, P -= Q C with Q = A(:, 0:p0).
+    gpusvdStatus_t project(T *P, int wp, int64_t p0, T *C) {
+        if (!blas_ok(blas::gemm<T>(b_, CUBLAS_OP_T, CUBLAS_OP_N, p0, wp, m_, T(1), A_, lda_, P,
+                                   lda_, T(0), C, p0),
+                     "GEMM Q^T P") ||
+            !blas_ok(blas::gemm<T>(b_, CUBLAS_OP_N, CUBLAS_OP_N, m_, wp, p0, T(-1), A_, lda_, C,
+                                   p0, T(1), P, lda_),
+                     "GEMM P - Q C"))
+            return status_;
+        return GPUSVD_STATUS_SUCCESS;
+    }
+
+    // Vanished (exactly zero) columns of Q get unit vectors orthogonal to all other columns; R's
+    // row for them is already zero, so A = QR still holds.
+    gpusvdStatus_t complete_dead() {
+        std::vector<int> dead(static_cast<size_t>(n_));
+        if (!check(cudaMemcpyAsync(dead.data(), L_.dead, sizeof(int) * n_, cudaMemcpyDeviceToHost,
+                                   st_),
+                   "reading vanished columns") ||
+            !check(cudaStreamSynchronize(st_), "reading vanished columns"))
+            return status_;
+        for (int64_t j = 0; j < k_; ++j) {
+            if (!dead[static_cast<size_t>(j)]) continue;
+            T *x = A_ + j * lda_;
+            if (!check(fill_random<T>(m_, x, 0x5EEDull + uint64_t(j), st_), "completing Q"))
+                return status_;
+            for (int pass = 0; pass < 2; ++pass)
+                if (!blas_ok(blas::gemm<T>(b_, CUBLAS_OP_T, CUBLAS_OP_N, k_, 1, m_, T(1), A_, lda_,
+                                           x, lda_, T(0), L_.cvec, k_),
+                             "GEMM Q^T x") ||
+                    !check(project_out<T>(m_, k_, A_, lda_, j, L_.cvec, st_), "completing Q"))
+                    return status_;
+            if (!blas_ok(blas::gemm<T>(b_, CUBLAS_OP_T, CUBLAS_OP_N, 1, 1, m_, T(1), x, lda_, x,
+                                       lda_, T(0), L_.nrm, 1),
+                         "GEMM x^T x") ||
+                !check(normalise<T>(m_, x, L_.nrm, st_), "completing Q"))
+                return status_;
+        }
+        return GPUSVD_STATUS_SUCCESS;
+    }
+
+    gpusvdHandle_t h_;
+    const char *routine_;
+    cudaStream_t st_;
+    int64_t m_, n_, k_;
+    T *A_;
+    int64_t lda_;
+    T *R_;
+    int64_t ldr_;
+    int *info_;
+    Layout<T> L_;
+    cublasHandle_t b_ = nullptr;
+    Resources *r_ = nullptr;
+    gpusvdStatus_t status_ = GPUSVD_STATUS_SUCCESS;
+    int dead_ = 0;
+    int steps_ = 0;
+};
+
+}  // namespace
+
+template <class T>
+size_t tall_workspace_bytes(int64_t m, int64_t n) {
+    return layout<T>(nullptr, m, n).bytes;
+}
+
+template <class T>
+gpusvdStatus_t geqrf_tall(gpusvdHandle_t h, const char *routine, int64_t m, int64_t n, T *A,
+                          int64_t lda, T *R, int64_t ldr, int *info, void *ws, size_t ws_bytes,
+                          cudaStream_t stream) {
+    const Layout<T> L = layout<T>(ws, m, n);
+    if (ws_bytes < L.bytes)
+        return fail(h, GPUSVD_STATUS_INTERNAL_ERROR, "%s: tall QR workspace too small", routine);
+    if (std::min(m, n) == 0) {
+        const cudaError_t e = cudaMemsetAsync(info, 0, sizeof(int), stream);
+        return e == cudaSuccess ? GPUSVD_STATUS_SUCCESS : cuda_fail(h, routine, "clearing info", e);
+    }
+    return TallQr<T>(h, routine, stream, m, n, A, lda, R, ldr, info, L).run();
+}
+
+#define GPUSVD_INSTANTIATE(T)                                                                    \
+    template size_t tall_workspace_bytes<T>(int64_t, int64_t);                                   \
+    template gpusvdStatus_t geqrf_tall<T>(gpusvdHandle_t, const char *, int64_t, int64_t, T *,    \
+                                          int64_t, T *, int64_t, int *, void *, size_t,          \
+                                          cudaStream_t);
+GPUSVD_INSTANTIATE(float)
+GPUSVD_INSTANTIATE(double)
+#undef GPUSVD_INSTANTIATE
+
+}  // namespace gpu
+}  // namespace gpusvd

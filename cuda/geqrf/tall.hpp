@@ -1,0 +1,30 @@
+// One large QR on the GPU (device pointers, on `stream`): CholeskyQR repeated until the columns
+// are orthonormal, with a shifted Cholesky when the Gram matrix is too ill-conditioned to
+// factor, in column panels of kCholPanel joined by block Gram-Schmidt with reorthogonalisation
+// (BCGS2). See tall.cpp for the algorithm and its cost.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "context.hpp"
+
+namespace gpusvd {
+namespace gpu {
+
+/// Device workspace (bytes) of geqrf_tall for an m x n matrix: O(n * min(n, kCholPanel)).
+template <class T>
+size_t tall_workspace_bytes(int64_t m, int64_t n);
+
+/// A (m x n, ld lda) -> Q in A(:, 0:k), R (k x n, ld ldr), *info (device), k = min(m, n).
+/// Waits on the host once per CholeskyQR step for the step's flags (a few bytes), so it
+/// returns after the last step is enqueued; the closing kernels are still in flight.
+template <class T>
+gpusvdStatus_t geqrf_tall(gpusvdHandle_t h, const char *routine, int64_t m, int64_t n, T *A,
+                          int64_t lda, T *R, int64_t ldr, int *info, void *ws, size_t ws_bytes,
+                          cudaStream_t stream);
+
+}  // namespace gpu
+}  // namespace gpusvd
