@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 
 #include "runtime.hpp"
 
@@ -156,6 +157,23 @@ gpusvdStatus_t run_host_batched(gpusvdHandle_t h, const char *routine, int64_t b
         e = finish(s);
     }
     return e == cudaSuccess ? GPUSVD_STATUS_SUCCESS : cuda_fail(h, routine, step, e);
+}
+
+gpusvdStatus_t run_host_batched_status(
+    gpusvdHandle_t h, const char *routine, int64_t batch, const Operand *ops, int nops, int *info,
+    const std::function<size_t(int64_t)> &ws_bytes,
+    const std::function<gpusvdStatus_t(const Chunk &)> &launch) {
+    gpusvdStatus_t inner = GPUSVD_STATUS_SUCCESS;
+    std::string message;
+    const gpusvdStatus_t st =
+        run_host_batched(h, routine, batch, ops, nops, info, ws_bytes, [&](const Chunk &c) {
+            inner = launch(c);
+            if (inner == GPUSVD_STATUS_SUCCESS) return cudaSuccess;
+            message = h->error;
+            return cudaErrorUnknown;  // stops the pipeline; the message is restored below
+        });
+    if (inner != GPUSVD_STATUS_SUCCESS) return fail(h, inner, "%s", message.c_str());
+    return st;
 }
 
 }  // namespace gpu

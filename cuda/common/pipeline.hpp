@@ -43,5 +43,12 @@ gpusvdStatus_t run_host_batched(gpusvdHandle_t h, const char *routine, int64_t b
                                 const std::function<size_t(int64_t)> &ws_bytes,
                                 const std::function<cudaError_t(const Chunk &)> &launch);
 
+/// As run_host_batched, for launches that report a status of their own (their message set on h,
+/// kept as it is): paths that wait on the device inside a launch (the tall QR).
+gpusvdStatus_t run_host_batched_status(
+    gpusvdHandle_t h, const char *routine, int64_t batch, const Operand *ops, int nops, int *info,
+    const std::function<size_t(int64_t)> &ws_bytes,
+    const std::function<gpusvdStatus_t(const Chunk &)> &launch);
+
 }  // namespace gpu
 }  // namespace gpusvd
