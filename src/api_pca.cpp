@@ -1,11 +1,13 @@
 // Entry points of pca: validate once, then dispatch.
 #include "api_common.hpp"
 #include "cpu/pca.hpp"
+#include "gpu_dispatch.hpp"
 
 namespace gpusvd {
 namespace {
 
-constexpr bool kPcaOnGpu = false;  // GPU path: issue "GPU Gram-Schmidt QR and PCA"
+// cuda/pca/: tall or square data (samples >= features); wider data runs on the CPU.
+inline bool pca_on_gpu(int64_t m, int64_t n) { return m >= n; }
 
 // LAPACK takes 32-bit integers; ?gesdd's workspace is about 4p^2 + 7p, p = min(m, n).
 inline void cpu_size_limits(Args &a, int64_t m, int64_t n) {
@@ -30,17 +32,22 @@ gpusvdStatus_t pca_entry(const char *name, Form form, gpusvdHandle_t h, int64_t 
     if (scores) a.extent("scores", m, k, lds, 0, 1, sizeof(T));
     a.ptr("X", X, work).ptr("components", C, work).ptr("explainedVariance", var, work);
     a.ptr("info", info, true);
+    const PcaArgs<T> g{m, n, X, ldx, k, C, ldc, var, scores, scores ? lds : 1, mean, info};
     if (form == Form::Device) {
-        require_device_form(a, kPcaOnGpu);
-        return a.status();
+        require_device_form(a, pca_on_gpu(m, n));
+        if (!a.ok()) return a.status();
+        return gpu::pca<T>(h, name, form, g);
     }
-    host_runs_on_gpu(a, kPcaOnGpu, 0);  // checks backend GPU; false while kPcaOnGpu is false
-    cpu_size_limits(a, m, n);
-    a.lapack_int("ldx", ldx).lapack_int("ldc", ldc);
-    if (scores) a.lapack_int("lds", lds);
+    const bool on_gpu = host_runs_on_gpu(a, pca_on_gpu(m, n), input_bytes<T>(m, n, 1));
+    if (!on_gpu) {
+        cpu_size_limits(a, m, n);
+        a.lapack_int("ldx", ldx).lapack_int("ldc", ldc);
+        if (scores) a.lapack_int("lds", lds);
+    }
     if (!a.ok()) return a.status();
     *info = 0;
     if (!work) return GPUSVD_STATUS_SUCCESS;
+    if (on_gpu) return gpu::pca<T>(h, name, form, g);
     gpusvdStatus_t st;
     void *ws = host_workspace(h, name, cpu::pca_bytes<T>(m, n, k), &st);
     if (!ws) return st;
@@ -53,9 +60,15 @@ gpusvdStatus_t pca_size(const char *name, gpusvdHandle_t h, int64_t m, int64_t n
                         size_t *dev, size_t *host) {
     Args a(h, name);
     a.nonneg("m", m).nonneg("n", n).range("k", k, 0, std::min(m, n), "must be in [0, min(m, n)]");
-    cpu_size_limits(a, m, n);
+    const bool gpu_ok = a.ok() && pca_on_gpu(m, n) && gpu_reachable(h);
+    if (!gpu_ok) cpu_size_limits(a, m, n);
     if (!a.ok()) return a.status();
-    set_sizes(dev, host, 0, m > 0 && n > 0 && k > 0 ? cpu::pca_bytes<T>(m, n, k) : 0);
+    const bool work = m > 0 && n > 0 && k > 0;
+    const int64_t p = std::min(m, n);
+    const bool cpu_fits = m <= INT32_MAX && n <= INT32_MAX &&
+                          sat_add(sat_mul(4, sat_mul(p, p)), sat_mul(7, p)) <= INT32_MAX;
+    set_sizes(dev, host, work && gpu_ok ? gpu::pca_device_bytes<T>(m, n, k, true) : 0,
+              work && cpu_fits ? cpu::pca_bytes<T>(m, n, k) : 0);
     return GPUSVD_STATUS_SUCCESS;
 }
 

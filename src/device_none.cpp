@@ -35,6 +35,14 @@ size_t geqrf_device_bytes(int64_t, int64_t, int64_t) {
     return 0;
 }
 template <class T>
+gpusvdStatus_t pca(gpusvdHandle_t h, const char *routine, Form, const PcaArgs<T> &) {
+    return unreachable(h, routine);
+}
+template <class T>
+size_t pca_device_bytes(int64_t, int64_t, int64_t, bool) {
+    return 0;
+}
+template <class T>
 size_t gesvj_device_bytes(bool, bool, int64_t, int64_t, int64_t) {
     return 0;
 }
@@ -51,7 +59,9 @@ void release(gpusvdHandle_t) {}
     template size_t gesvj_device_bytes<T>(bool, bool, int64_t, int64_t, int64_t);               \
     template size_t geev_device_bytes<T>(bool, int64_t, int64_t);                               \
     template gpusvdStatus_t geqrf<T>(gpusvdHandle_t, const char *, Form, const GeqrfArgs<T> &); \
-    template size_t geqrf_device_bytes<T>(int64_t, int64_t, int64_t);
+    template size_t geqrf_device_bytes<T>(int64_t, int64_t, int64_t);                           \
+    template gpusvdStatus_t pca<T>(gpusvdHandle_t, const char *, Form, const PcaArgs<T> &);     \
+    template size_t pca_device_bytes<T>(int64_t, int64_t, int64_t, bool);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)
 #undef GPUSVD_INSTANTIATE

@@ -55,6 +55,20 @@ struct GeqrfArgs {
     int *info;
 };
 
+/// pca arguments, validated (GPU path: m >= n, k >= 1).
+template <class T>
+struct PcaArgs {
+    int64_t m, n;
+    const T *X;
+    int64_t ldx, k;
+    T *C;
+    int64_t ldc;
+    T *var, *scores;
+    int64_t lds;
+    T *mean;
+    int *info;
+};
+
 namespace gpu {
 
 /// Run on the GPU. Form::Host: host pointers, synchronous, data staged through pinned buffers
@@ -66,6 +80,8 @@ template <class T>
 gpusvdStatus_t geev(gpusvdHandle_t h, const char *routine, Form form, const GeevArgs<T> &a);
 template <class T>
 gpusvdStatus_t geqrf(gpusvdHandle_t h, const char *routine, Form form, const GeqrfArgs<T> &a);
+template <class T>
+gpusvdStatus_t pca(gpusvdHandle_t h, const char *routine, Form form, const PcaArgs<T> &a);
 
 /// Device workspace of the `_gpu` forms (what _bufferSize reports as deviceBytes).
 template <class T>
@@ -74,6 +90,8 @@ template <class T>
 size_t geev_device_bytes(bool wantvr, int64_t n, int64_t batch);
 template <class T>
 size_t geqrf_device_bytes(int64_t m, int64_t n, int64_t batch);
+template <class T>
+size_t pca_device_bytes(int64_t m, int64_t n, int64_t k, bool scores);
 
 /// Reads the Jacobi statistics of the last GPU gesvj call on h into h->last_* (waits for it).
 void fetch_jacobi_stats(gpusvdHandle_t h);

@@ -107,6 +107,8 @@ cublasHandle_t blas_handle(gpusvdHandle_t h, const char *routine, cudaStream_t s
     return b;
 }
 
+bool blas_available() { return functions().ok; }
+
 void blas_release(void *handle) {
     if (handle && functions().ok) functions().destroy(static_cast<cublasHandle_t>(handle));
 }

@@ -18,6 +18,9 @@ namespace gpu {
 cublasHandle_t blas_handle(gpusvdHandle_t h, const char *routine, cudaStream_t stream,
                            gpusvdStatus_t *st);
 
+/// Whether cuBLAS loads (paths that only prefer it check this and take another way otherwise).
+bool blas_available();
+
 /// Destroys the handle's cuBLAS handle (gpusvdDestroy, through release()).
 void blas_release(void *handle);
 

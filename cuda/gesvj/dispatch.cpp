@@ -3,8 +3,10 @@
 #include <cmath>
 #include <cstring>
 
+#include "common/cublas.hpp"
 #include "common/pipeline.hpp"
 #include "common/runtime.hpp"
+#include "geqrf/tall.hpp"
 #include "gesvj/gesvj.hpp"
 #include "gpu_dispatch.hpp"
 #include "kernels/team.hpp"
@@ -12,8 +14,66 @@
 namespace gpusvd {
 namespace gpu {
 
+namespace {
+
+// A tall single matrix is first reduced to its n x n R by the tall QR (geqrf/tall.hpp), as
+// LAPACK's dgejsv preconditions: the Jacobi sweeps then work on n x n instead of m x n (each
+// sweep reads the whole matrix), and U = Q U_R is one GEMM. Column-wise backward stable (the QR's
+// triangular solves), so graded columns keep their relative accuracy.
+bool qr_first(int64_t m, int64_t n, int64_t batch) {
+    int64_t mn;
+    return batch == 1 && m >= 2 * n && !__builtin_mul_overflow(m, n, &mn) && mn > 128 * 128 &&
+           blas_available();
+}
+
+size_t align256(size_t x) { return x > SIZE_MAX - 255 ? SIZE_MAX : (x + 255) & ~size_t(255); }
+
+// Workspace of the QR-first path: QR workspace, R, U_R, the Jacobi workspace of R, QR's info.
+template <class T>
+struct QrFirstLayout {
+    size_t qr, r, ur, jac, info, bytes;
+    QrFirstLayout(bool wantu, bool wantv, int64_t n, int64_t m) {
+        qr = align256(tall_workspace_bytes<T>(m, n));
+        r = align256(size_t(n) * n * sizeof(T));
+        ur = wantu ? r : 0;
+        jac = align256(gesvj_workspace_bytes<T>(wantu, wantv, n, n, 1));
+        info = 256;
+        bytes = qr + r + ur + jac + info;
+    }
+};
+
+template <class T>
+gpusvdStatus_t gesvj_qr_first(gpusvdHandle_t h, const char *routine, const GesvjProblem<T> &p,
+                              void *ws, cudaStream_t s) {
+    const int64_t m = p.m, n = p.n;
+    const QrFirstLayout<T> L(p.wantu, p.wantv, n, m);
+    char *base = static_cast<char *>(ws);
+    T *R = reinterpret_cast<T *>(base + L.qr);
+    T *UR = p.wantu ? reinterpret_cast<T *>(base + L.qr + L.r) : nullptr;
+    void *jws = base + L.qr + L.r + L.ur;
+    int *qinfo = reinterpret_cast<int *>(base + L.qr + L.r + L.ur + L.jac);
+    gpusvdStatus_t st = geqrf_tall<T>(h, routine, m, n, p.A, p.lda, R, n, qinfo, ws, L.qr, s);
+    if (st != GPUSVD_STATUS_SUCCESS) return st;
+    GesvjProblem<T> q = p;
+    q.m = n, q.A = R, q.lda = n, q.sA = n * n;
+    q.U = UR, q.ldu = n, q.sU = n * n;
+    cudaError_t e = gesvj_launch<T>(q, jws, L.jac, s);
+    if (e != cudaSuccess) return cuda_fail(h, routine, "launching the Jacobi kernels on R", e);
+    if (!p.wantu) return GPUSVD_STATUS_SUCCESS;
+    cublasHandle_t b = blas_handle(h, routine, s, &st);
+    if (!b) return st;
+    const cublasStatus_t bs =
+        blas::gemm<T>(b, CUBLAS_OP_N, CUBLAS_OP_N, m, n, n, T(1), p.A, p.lda, UR, n, T(0), p.U,
+                      p.ldu);
+    return bs == CUBLAS_STATUS_SUCCESS ? GPUSVD_STATUS_SUCCESS
+                                       : blas_fail(h, routine, "GEMM U = Q U_R", bs);
+}
+
+}  // namespace
+
 template <class T>
 size_t gesvj_device_bytes(bool wantu, bool wantv, int64_t m, int64_t n, int64_t batch) {
+    if (qr_first(m, n, batch)) return QrFirstLayout<T>(wantu, wantv, n, m).bytes;
     return gesvj_workspace_bytes<T>(wantu, wantv, m, n, batch);
 }
 
@@ -58,10 +118,18 @@ gpusvdStatus_t gesvj(gpusvdHandle_t h, const char *routine, Form form, const Ges
                                     : cuda_fail(h, routine, "clearing info", e);
         }
         gpusvdStatus_t st;
-        const size_t wsb = gesvj_workspace_bytes<T>(a.wantu, a.wantv, a.m, a.n, a.batch);
+        const size_t wsb = gesvj_device_bytes<T>(a.wantu, a.wantv, a.m, a.n, a.batch);
         void *ws = device_workspace(h, routine, wsb, &st);
         if (!ws) return st;
         e = cudaMemsetAsync(stats, 0, sizeof *stats, user_stream(h));
+        if (e == cudaSuccess && qr_first(a.m, a.n, a.batch)) {
+            st = gesvj_qr_first<T>(h, routine, p, ws, user_stream(h));
+            if (st != GPUSVD_STATUS_SUCCESS) return st;
+            e = record_use(h);
+            if (e != cudaSuccess) return cuda_fail(h, routine, "recording the workspace's use", e);
+            h->stats_on_gpu = true;
+            return GPUSVD_STATUS_SUCCESS;
+        }
         if (e == cudaSuccess) e = gesvj_launch<T>(p, ws, wsb, user_stream(h));
         if (e == cudaSuccess) e = record_use(h);
         if (e != cudaSuccess) return cuda_fail(h, routine, "launching the Jacobi kernels", e);
@@ -79,12 +147,11 @@ gpusvdStatus_t gesvj(gpusvdHandle_t h, const char *routine, Form form, const Ges
         {a.U, a.wantu ? a.m : 0, k, a.ldu, a.sU, sizeof(T), false, a.wantu},
         {a.V, a.wantv ? a.n : 0, k, a.ldv, a.sV, sizeof(T), false, a.wantv},
     };
-    const gpusvdStatus_t st = run_host_batched(
+    const bool qr = qr_first(a.m, a.n, a.batch);
+    const gpusvdStatus_t st = run_host_batched_status(
         h, routine, a.batch, ops, 4, a.info,
-        [&](int64_t count) {
-            return gesvj_workspace_bytes<T>(a.wantu, a.wantv, a.m, a.n, count);
-        },
-        [&](const Chunk &c) {
+        [&](int64_t count) { return gesvj_device_bytes<T>(a.wantu, a.wantv, a.m, a.n, count); },
+        [&](const Chunk &c) -> gpusvdStatus_t {
             GesvjProblem<T> q = p;
             q.A = static_cast<T *>(c.dev[0]);
             q.lda = a.m, q.sA = a.m * a.n;
@@ -96,7 +163,10 @@ gpusvdStatus_t gesvj(gpusvdHandle_t h, const char *routine, Form form, const Ges
             q.ldv = std::max<int64_t>(1, a.n), q.sV = a.n * k;
             q.batch = c.count;
             q.info = c.info;
-            return gesvj_launch<T>(q, c.ws, c.ws_bytes, c.stream);
+            if (qr) return gesvj_qr_first<T>(h, routine, q, c.ws, c.stream);
+            const cudaError_t err = gesvj_launch<T>(q, c.ws, c.ws_bytes, c.stream);
+            return err == cudaSuccess ? GPUSVD_STATUS_SUCCESS
+                                      : cuda_fail(h, routine, "launching the Jacobi kernels", err);
         });
     if (st != GPUSVD_STATUS_SUCCESS) return st;
     h->stats_on_gpu = true;
