@@ -176,7 +176,9 @@ GPUSVD_API const char *gpusvdGetBuildInfo(void);
  * leading dimensions below 2^31 (NOT_SUPPORTED otherwise). The GPU backend has no size limit
  * (beyond device memory): one-sided Jacobi with a round-robin ordering, the tolerance and sweep
  * limit of gpusvdSetJacobiTolerance / gpusvdSetJacobiMaxSweeps, info = the sweep limit when a
- * matrix did not converge; it works on A^T when m < n.
+ * matrix did not converge; it works on A^T when m < n. A single tall matrix (m >= 2n,
+ * m*n > 128^2) is first reduced to R by the tall QR (see gpusvd_sgeqrf_mgs), as LAPACK's
+ * ?gejsv preconditions; the Jacobi sweeps run on the n x n R and U = Q U_R.
  */
 GPUSVD_API gpusvdStatus_t gpusvd_sgesvj(gpusvdHandle_t handle, gpusvdJob_t jobu, gpusvdJob_t jobv,
                                         int64_t m, int64_t n, float *A, int64_t lda, float *S,
@@ -279,6 +281,14 @@ GPUSVD_API gpusvdStatus_t gpusvd_dgesvj_batched_bufferSize(gpusvdHandle_t handle
  * The CPU backend uses Householder QR in both orth modes (LAPACK ?geqrf with the signs fixed
  * afterwards, or ?geqrfp above 256 KiB, then ?orgqr): its Q is orthonormal to O(eps), which
  * meets both modes' bounds.
+ * The GPU backend: small matrices (m*n <= 128^2 alone, <= 256^2 in a batch) run modified
+ * Gram-Schmidt in shared or global memory, one warp or block per matrix (MGS: one pass,
+ * ||I - Q^T Q|| ~ eps cond(A); MGS2: two passes, O(eps)). Larger ones run CholeskyQR repeated
+ * until Q is orthonormal to O(eps) (shifted when cond(A) is beyond ~1e7 in double), in panels of
+ * 256 columns joined by block Gram-Schmidt with reorthogonalisation, with cuBLAS (loaded on first
+ * use) for the Gram matrices and triangular solves; both orth modes get the O(eps) result
+ * there. That path waits on the host for a few bytes once per CholeskyQR step (1 to 4 per
+ * panel), so the `_gpu` form returns once the last step is enqueued.
  */
 GPUSVD_API gpusvdStatus_t gpusvd_sgeqrf_mgs(gpusvdHandle_t handle, gpusvdOrth_t orth, int64_t m,
                                             int64_t n, float *A, int64_t lda, float *R,
@@ -467,6 +477,10 @@ GPUSVD_API gpusvdStatus_t gpusvd_dbdsvd_bufferSize(gpusvdHandle_t handle, gpusvd
  *                     outputs NaN.
  * The CPU backend centres a copy of X (m*n workspace), takes its QR when m > n, and the SVD of
  * R (or of the centred copy when m <= n) with LAPACK ?gesdd.
+ * The GPU backend (m >= n only; wider data is NOT_SUPPORTED there and runs on the CPU under
+ * AUTO) centres a copy of X on the device (m*n device workspace), takes its tall QR (see
+ * gpusvd_sgeqrf_mgs) and the one-sided Jacobi SVD of R (see gpusvd_sgesvj; info > 0: Jacobi
+ * did not converge within the handle's max sweeps), scores = Q (U_R diag(s)).
  */
 GPUSVD_API gpusvdStatus_t gpusvd_spca(gpusvdHandle_t handle, int64_t m, int64_t n, const float *X,
                                       int64_t ldx, int64_t k, float *components, int64_t ldc,
