@@ -107,7 +107,9 @@ cublasHandle_t blas_handle(gpusvdHandle_t h, const char *routine, cudaStream_t s
     return b;
 }
 
-bool blas_available() { return functions().ok; }
+bool blas_available() {
+    return functions().ok;
+}
 
 void blas_release(void *handle) {
     if (handle && functions().ok) functions().destroy(static_cast<cublasHandle_t>(handle));
@@ -137,17 +139,15 @@ cublasStatus_t syrk<double>(cublasHandle_t b, cublasFillMode_t u, cublasOperatio
     return functions().dsyrk(b, u, t, n, k, &alpha, A, lda, &beta, C, ldc);
 }
 template <>
-cublasStatus_t gemm<float>(cublasHandle_t b, cublasOperation_t ta, cublasOperation_t tb,
-                           int64_t m, int64_t n, int64_t k, float alpha, const float *A,
-                           int64_t lda, const float *B, int64_t ldb, float beta, float *C,
-                           int64_t ldc) {
+cublasStatus_t gemm<float>(cublasHandle_t b, cublasOperation_t ta, cublasOperation_t tb, int64_t m,
+                           int64_t n, int64_t k, float alpha, const float *A, int64_t lda,
+                           const float *B, int64_t ldb, float beta, float *C, int64_t ldc) {
     return functions().sgemm(b, ta, tb, m, n, k, &alpha, A, lda, B, ldb, &beta, C, ldc);
 }
 template <>
-cublasStatus_t gemm<double>(cublasHandle_t b, cublasOperation_t ta, cublasOperation_t tb,
-                            int64_t m, int64_t n, int64_t k, double alpha, const double *A,
-                            int64_t lda, const double *B, int64_t ldb, double beta, double *C,
-                            int64_t ldc) {
+cublasStatus_t gemm<double>(cublasHandle_t b, cublasOperation_t ta, cublasOperation_t tb, int64_t m,
+                            int64_t n, int64_t k, double alpha, const double *A, int64_t lda,
+                            const double *B, int64_t ldb, double beta, double *C, int64_t ldc) {
     return functions().dgemm(b, ta, tb, m, n, k, &alpha, A, lda, B, ldb, &beta, C, ldc);
 }
 template <>

@@ -25,8 +25,7 @@ bool blas_available();
 void blas_release(void *handle);
 
 /// Maps a cuBLAS error to a status with the routine and step named.
-gpusvdStatus_t blas_fail(gpusvdHandle_t h, const char *routine, const char *step,
-                         cublasStatus_t s);
+gpusvdStatus_t blas_fail(gpusvdHandle_t h, const char *routine, const char *step, cublasStatus_t s);
 
 /// Typed wrappers over the loaded functions (column-major, 64-bit sizes, host scalars).
 namespace blas {
@@ -35,12 +34,12 @@ cublasStatus_t syrk(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int64_t
                     T alpha, const T *A, int64_t lda, T beta, T *C, int64_t ldc);
 template <class T>
 cublasStatus_t gemm(cublasHandle_t, cublasOperation_t ta, cublasOperation_t tb, int64_t m,
-                    int64_t n, int64_t k, T alpha, const T *A, int64_t lda, const T *B,
-                    int64_t ldb, T beta, T *C, int64_t ldc);
+                    int64_t n, int64_t k, T alpha, const T *A, int64_t lda, const T *B, int64_t ldb,
+                    T beta, T *C, int64_t ldc);
 /// B <- B * inv(R) (side right, upper, no transpose, non-unit), in place.
 template <class T>
-cublasStatus_t trsm_right_upper(cublasHandle_t, int64_t m, int64_t n, const T *R, int64_t ldr,
-                                T *B, int64_t ldb);
+cublasStatus_t trsm_right_upper(cublasHandle_t, int64_t m, int64_t n, const T *R, int64_t ldr, T *B,
+                                int64_t ldb);
 /// C <- R * B, R upper triangular (left side), C and B may not alias.
 template <class T>
 cublasStatus_t trmm_left_upper(cublasHandle_t, int64_t m, int64_t n, const T *R, int64_t ldr,

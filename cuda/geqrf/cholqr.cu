@@ -55,9 +55,12 @@ __device__ bool cholesky_upper(T *M, int w, const int *dd, T tau) {
     return true;
 }
 
+constexpr int kCholThreads = 512;
+
 template <class T>
-__global__ void chol_step_kernel(const T *G, int w, int64_t m, bool first, bool screened, T *Rs,
-                                 T *S, int64_t lds, int *dead, CholStepFlags *flags, T *Mg) {
+__global__ void __launch_bounds__(kCholThreads)
+    chol_step_kernel(const T *G, int w, int64_t m, bool first, bool screened, T *Rs, T *S,
+                     int64_t lds, int *dead, CholStepFlags *flags, T *Mg) {
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ T sc[kCholPanel];
     __shared__ int dd[kCholPanel];
@@ -233,7 +236,9 @@ __global__ void fill_nan_kernel(int64_t rows, int64_t cols, T *X, int64_t ld) {
         X[idx % rows + (idx / rows) * ld] = Real<T>::nan();
 }
 
-__global__ void set_info_kernel(int *info, int v) { *info = v; }
+__global__ void set_info_kernel(int *info, int v) {
+    *info = v;
+}
 
 template <class T>
 __global__ void fill_random_kernel(int64_t m, T *x, uint64_t seed) {
@@ -248,8 +253,7 @@ __global__ void fill_random_kernel(int64_t m, T *x, uint64_t seed) {
 }
 
 template <class T>
-__global__ void project_out_kernel(int64_t m, int64_t k, T *Q, int64_t ldq, int64_t j,
-                                   const T *c) {
+__global__ void project_out_kernel(int64_t m, int64_t k, T *Q, int64_t ldq, int64_t j, const T *c) {
     for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < m;
          i += int64_t(gridDim.x) * blockDim.x) {
         T v = Q[i + j * ldq];
@@ -297,10 +301,10 @@ cudaError_t chol_step(const T *G, int w, int64_t m, bool first, bool screened, T
     const size_t smem = in_smem ? size_t(w) * w * sizeof(T) : 0;
     cudaError_t e = allow_smem(chol_step_kernel<T>, smem);
     if (e != cudaSuccess) return e;
-    const int threads = w <= 64 ? 256 : 1024;
-    chol_step_kernel<T><<<1, threads, smem, stream>>>(G, w, m, first, screened, Rs, S, lds, dead,
-                                                      flags,
-                                                      in_smem ? nullptr : static_cast<T *>(scratch));
+    const int threads = w <= 64 ? 256 : kCholThreads;
+    chol_step_kernel<T>
+        <<<1, threads, smem, stream>>>(G, w, m, first, screened, Rs, S, lds, dead, flags,
+                                       in_smem ? nullptr : static_cast<T *>(scratch));
     return cudaGetLastError();
 }
 
@@ -312,8 +316,8 @@ cudaError_t finish_r(int64_t m, int64_t k, T *R, int64_t ldr, const int *dead, c
 }
 
 template <class T>
-cudaError_t screen(int64_t m, int64_t n, const T *A, int64_t lda,
-                   unsigned long long *amax_bits, int *nonfinite, cudaStream_t stream) {
+cudaError_t screen(int64_t m, int64_t n, const T *A, int64_t lda, unsigned long long *amax_bits,
+                   int *nonfinite, cudaStream_t stream) {
     if (m == 0 || n == 0) return cudaSuccess;
     const dim3 grid(static_cast<unsigned>((m + kScreenRows - 1) / kScreenRows),
                     static_cast<unsigned>(n));
@@ -332,8 +336,8 @@ cudaError_t scale_columns(int64_t m, int64_t n, T *A, int64_t lda,
 }
 
 template <class T>
-cudaError_t fill_nonfinite(int64_t m, int64_t k, int64_t n, T *A, int64_t lda, T *R,
-                           int64_t ldr, int *info, cudaStream_t stream) {
+cudaError_t fill_nonfinite(int64_t m, int64_t k, int64_t n, T *A, int64_t lda, T *R, int64_t ldr,
+                           int *info, cudaStream_t stream) {
     if (m > 0 && k > 0) fill_nan_kernel<T><<<grid_for(m * k, 256), 256, 0, stream>>>(m, k, A, lda);
     if (k > 0 && n > 0) fill_nan_kernel<T><<<grid_for(k * n, 256), 256, 0, stream>>>(k, n, R, ldr);
     set_info_kernel<<<1, 1, 0, stream>>>(info, GPUSVD_INFO_NONFINITE);
@@ -359,21 +363,21 @@ cudaError_t normalise(int64_t m, T *x, const T *nrm2sq, cudaStream_t stream) {
     return cudaGetLastError();
 }
 
-#define GPUSVD_INSTANTIATE(T)                                                                    \
-    template size_t chol_step_scratch_bytes<T>(int);                                             \
+#define GPUSVD_INSTANTIATE(T)                                                                     \
+    template size_t chol_step_scratch_bytes<T>(int);                                              \
     template cudaError_t chol_step<T>(const T *, int, int64_t, bool, bool, T *, T *, int64_t,     \
                                       int *, CholStepFlags *, void *, cudaStream_t);              \
     template cudaError_t finish_r<T>(int64_t, int64_t, T *, int64_t, const int *, const int *,    \
-                                     int *, cudaStream_t);                                       \
+                                     int *, cudaStream_t);                                        \
     template cudaError_t screen<T>(int64_t, int64_t, const T *, int64_t, unsigned long long *,    \
-                                   int *, cudaStream_t);                                         \
-    template cudaError_t scale_columns<T>(int64_t, int64_t, T *, int64_t,                        \
-                                          const unsigned long long *, int *, cudaStream_t);      \
-    template cudaError_t fill_nonfinite<T>(int64_t, int64_t, int64_t, T *, int64_t, T *,         \
-                                           int64_t, int *, cudaStream_t);                        \
-    template cudaError_t fill_random<T>(int64_t, T *, uint64_t, cudaStream_t);                   \
+                                   int *, cudaStream_t);                                          \
+    template cudaError_t scale_columns<T>(int64_t, int64_t, T *, int64_t,                         \
+                                          const unsigned long long *, int *, cudaStream_t);       \
+    template cudaError_t fill_nonfinite<T>(int64_t, int64_t, int64_t, T *, int64_t, T *, int64_t, \
+                                           int *, cudaStream_t);                                  \
+    template cudaError_t fill_random<T>(int64_t, T *, uint64_t, cudaStream_t);                    \
     template cudaError_t project_out<T>(int64_t, int64_t, T *, int64_t, int64_t, const T *,       \
-                                        cudaStream_t);                                           \
+                                        cudaStream_t);                                            \
     template cudaError_t normalise<T>(int64_t, T *, const T *, cudaStream_t);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)

@@ -89,16 +89,16 @@ gpusvdStatus_t geqrf(gpusvdHandle_t h, const char *routine, Form form, const Geq
             }
             for (int64_t b = 0; b < c.count; ++b) {
                 const gpusvdStatus_t st =
-                    geqrf_tall<T>(h, routine, a.m, a.n, A + b * a.m * a.n, a.m, R + b * k * a.n,
-                                  k, c.info + b, c.ws, c.ws_bytes, c.stream);
+                    geqrf_tall<T>(h, routine, a.m, a.n, A + b * a.m * a.n, a.m, R + b * k * a.n, k,
+                                  c.info + b, c.ws, c.ws_bytes, c.stream);
                 if (st != GPUSVD_STATUS_SUCCESS) return st;
             }
             return GPUSVD_STATUS_SUCCESS;
         });
 }
 
-#define GPUSVD_INSTANTIATE(T)                                                                   \
-    template size_t geqrf_device_bytes<T>(int64_t, int64_t, int64_t);                           \
+#define GPUSVD_INSTANTIATE(T)                                         \
+    template size_t geqrf_device_bytes<T>(int64_t, int64_t, int64_t); \
     template gpusvdStatus_t geqrf<T>(gpusvdHandle_t, const char *, Form, const GeqrfArgs<T> &);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)

@@ -36,7 +36,9 @@ namespace {
 
 constexpr int kMaxSteps = 8;  // cond 1e15 in double needs 4; beyond 8 the result is returned as is
 
-size_t align256(size_t x) { return (x + 255) & ~size_t(255); }
+size_t align256(size_t x) {
+    return (x + 255) & ~size_t(255);
+}
 
 template <class T>
 struct Layout {
@@ -85,8 +87,18 @@ class TallQr {
 public:
     TallQr(gpusvdHandle_t h, const char *routine, cudaStream_t st, int64_t m, int64_t n, T *A,
            int64_t lda, T *R, int64_t ldr, int *info, const Layout<T> &L)
-        : h_(h), routine_(routine), st_(st), m_(m), n_(n), k_(std::min(m, n)), A_(A), lda_(lda),
-          R_(R), ldr_(ldr), info_(info), L_(L) {}
+        : h_(h),
+          routine_(routine),
+          st_(st),
+          m_(m),
+          n_(n),
+          k_(std::min(m, n)),
+          A_(A),
+          lda_(lda),
+          R_(R),
+          ldr_(ldr),
+          info_(info),
+          L_(L) {}
 
     gpusvdStatus_t run() {
         gpusvdStatus_t s = setup();
@@ -173,14 +185,16 @@ private:
                                        lda_, T(0), L_.G, w),
                          "SYRK W^T W"))
                 return status_;
-            if (!check(chol_step<T>(L_.G, w, m_, step == 0, screened, L_.Rs, S, lds, dead,
-                                    L_.flags, L_.scratch, st_),
+            if (!check(chol_step<T>(L_.G, w, m_, step == 0, screened, L_.Rs, S, lds, dead, L_.flags,
+                                    L_.scratch, st_),
                        "Cholesky step"))
                 return status_;
             const bool ok = read_back(
                 L_.flags, sizeof(CholStepFlags),
-                [&] { return blas_ok(blas::trsm_right_upper<T>(b_, m_, w, L_.Rs, w, W, lda_),
-                                     "TRSM W Rs^-1"); },
+                [&] {
+                    return blas_ok(blas::trsm_right_upper<T>(b_, m_, w, L_.Rs, w, W, lda_),
+                                   "TRSM W Rs^-1");
+                },
                 "reading step flags");
             if (!ok) return status_;
             CholStepFlags f;
@@ -209,7 +223,8 @@ private:
             !check(cudaMemsetAsync(L_.nonfinite, 0, sizeof(int), st_), "clearing flags") ||
             !check(screen<T>(m_, n_, A_, lda_, L_.amax, L_.nonfinite, st_), "screening A"))
             return status_;
-        if (!read_back(L_.nonfinite, sizeof(int), [] { return true; }, "screening A"))
+        if (!read_back(
+                L_.nonfinite, sizeof(int), [] { return true; }, "screening A"))
             return status_;
         int nf;
         std::memcpy(&nf, r_->flags_host, sizeof nf);
@@ -265,8 +280,8 @@ private:
         if (!blas_ok(blas::gemm<T>(b_, CUBLAS_OP_T, CUBLAS_OP_N, p0, wp, m_, T(1), A_, lda_, P,
                                    lda_, T(0), C, p0),
                      "GEMM Q^T P") ||
-            !blas_ok(blas::gemm<T>(b_, CUBLAS_OP_N, CUBLAS_OP_N, m_, wp, p0, T(-1), A_, lda_, C,
-                                   p0, T(1), P, lda_),
+            !blas_ok(blas::gemm<T>(b_, CUBLAS_OP_N, CUBLAS_OP_N, m_, wp, p0, T(-1), A_, lda_, C, p0,
+                                   T(1), P, lda_),
                      "GEMM P - Q C"))
             return status_;
         return GPUSVD_STATUS_SUCCESS;
@@ -339,10 +354,10 @@ gpusvdStatus_t geqrf_tall(gpusvdHandle_t h, const char *routine, int64_t m, int6
     return TallQr<T>(h, routine, stream, m, n, A, lda, R, ldr, info, L).run();
 }
 
-#define GPUSVD_INSTANTIATE(T)                                                                    \
-    template size_t tall_workspace_bytes<T>(int64_t, int64_t);                                   \
-    template gpusvdStatus_t geqrf_tall<T>(gpusvdHandle_t, const char *, int64_t, int64_t, T *,    \
-                                          int64_t, T *, int64_t, int *, void *, size_t,          \
+#define GPUSVD_INSTANTIATE(T)                                                                  \
+    template size_t tall_workspace_bytes<T>(int64_t, int64_t);                                 \
+    template gpusvdStatus_t geqrf_tall<T>(gpusvdHandle_t, const char *, int64_t, int64_t, T *, \
+                                          int64_t, T *, int64_t, int *, void *, size_t,        \
                                           cudaStream_t);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)

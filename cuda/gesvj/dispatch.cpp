@@ -26,7 +26,9 @@ bool qr_first(int64_t m, int64_t n, int64_t batch) {
            blas_available();
 }
 
-size_t align256(size_t x) { return x > SIZE_MAX - 255 ? SIZE_MAX : (x + 255) & ~size_t(255); }
+size_t align256(size_t x) {
+    return x > SIZE_MAX - 255 ? SIZE_MAX : (x + 255) & ~size_t(255);
+}
 
 // Workspace of the QR-first path: QR workspace, R, U_R, the Jacobi workspace of R, QR's info.
 template <class T>
@@ -62,9 +64,8 @@ gpusvdStatus_t gesvj_qr_first(gpusvdHandle_t h, const char *routine, const Gesvj
     if (!p.wantu) return GPUSVD_STATUS_SUCCESS;
     cublasHandle_t b = blas_handle(h, routine, s, &st);
     if (!b) return st;
-    const cublasStatus_t bs =
-        blas::gemm<T>(b, CUBLAS_OP_N, CUBLAS_OP_N, m, n, n, T(1), p.A, p.lda, UR, n, T(0), p.U,
-                      p.ldu);
+    const cublasStatus_t bs = blas::gemm<T>(b, CUBLAS_OP_N, CUBLAS_OP_N, m, n, n, T(1), p.A, p.lda,
+                                            UR, n, T(0), p.U, p.ldu);
     return bs == CUBLAS_STATUS_SUCCESS ? GPUSVD_STATUS_SUCCESS
                                        : blas_fail(h, routine, "GEMM U = Q U_R", bs);
 }
@@ -103,13 +104,29 @@ gpusvdStatus_t gesvj(gpusvdHandle_t h, const char *routine, Form form, const Ges
     if (r && !r->stats) e = cudaMalloc(&r->stats, sizeof(JacobiStatsDev));
     if (e != cudaSuccess) return cuda_fail(h, routine, "allocating Jacobi statistics", e);
     auto *stats = static_cast<JacobiStatsDev *>(r->stats);
-    const double tol = h->jacobi_tol > 0
-                           ? h->jacobi_tol
-                           : std::sqrt(static_cast<double>(std::max(a.m, a.n))) *
-                                 kernels::Real<T>::eps();
-    GesvjProblem<T> p{a.wantu, a.wantv, a.m,    a.n,   a.A,     a.lda, a.sA,    a.S,
-                      a.sS,    a.U,     a.ldu,  a.sU,  a.V,     a.ldv, a.sV,    a.batch,
-                      a.info,  tol,     h->jacobi_max_sweeps, stats};
+    const double tol = h->jacobi_tol > 0 ? h->jacobi_tol
+                                         : std::sqrt(static_cast<double>(std::max(a.m, a.n))) *
+                                               kernels::Real<T>::eps();
+    GesvjProblem<T> p{a.wantu,
+                      a.wantv,
+                      a.m,
+                      a.n,
+                      a.A,
+                      a.lda,
+                      a.sA,
+                      a.S,
+                      a.sS,
+                      a.U,
+                      a.ldu,
+                      a.sU,
+                      a.V,
+                      a.ldv,
+                      a.sV,
+                      a.batch,
+                      a.info,
+                      tol,
+                      h->jacobi_max_sweeps,
+                      stats};
 
     if (form == Form::Device) {
         if (a.m == 0 || a.n == 0) {  // nothing to compute; info still says "success" per matrix
@@ -174,8 +191,8 @@ gpusvdStatus_t gesvj(gpusvdHandle_t h, const char *routine, Form form, const Ges
     return GPUSVD_STATUS_SUCCESS;
 }
 
-#define GPUSVD_INSTANTIATE(T)                                                                   \
-    template size_t gesvj_device_bytes<T>(bool, bool, int64_t, int64_t, int64_t);               \
+#define GPUSVD_INSTANTIATE(T)                                                     \
+    template size_t gesvj_device_bytes<T>(bool, bool, int64_t, int64_t, int64_t); \
     template gpusvdStatus_t gesvj<T>(gpusvdHandle_t, const char *, Form, const GesvjArgs<T> &);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)

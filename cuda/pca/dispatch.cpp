@@ -20,7 +20,9 @@ namespace gpusvd {
 namespace gpu {
 namespace {
 
-size_t align256(size_t x) { return x > SIZE_MAX - 255 ? SIZE_MAX : (x + 255) & ~size_t(255); }
+size_t align256(size_t x) {
+    return x > SIZE_MAX - 255 ? SIZE_MAX : (x + 255) & ~size_t(255);
+}
 
 size_t sat_bytes(int64_t rows, int64_t cols, size_t elem) {
     size_t b;
@@ -34,7 +36,23 @@ template <class T>
 struct PcaLayout {
     size_t off[16] = {};
     size_t bytes = 0;
-    enum { kXc, kAmax, kFlag, kSums, kMean, kScale, kR, kUR, kV, kS, kJinfo, kQinfo, kW, kQr, kJac };
+    enum {
+        kXc,
+        kAmax,
+        kFlag,
+        kSums,
+        kMean,
+        kScale,
+        kR,
+        kUR,
+        kV,
+        kS,
+        kJinfo,
+        kQinfo,
+        kW,
+        kQr,
+        kJac
+    };
     PcaLayout(int64_t m, int64_t n, int64_t k, bool scores) {
         const size_t sizes[] = {
             sat_bytes(m, n, sizeof(T)),
@@ -87,12 +105,29 @@ gpusvdStatus_t pca_run(gpusvdHandle_t h, const char *routine, const PcaArgs<T> &
     gpusvdStatus_t st = geqrf_tall<T>(h, routine, m, n, Xc, m, R, n, qinfo, at(L.kQr),
                                       L.off[L.kJac] - L.off[L.kQr], s);
     if (st != GPUSVD_STATUS_SUCCESS) return st;
-    const double tol = h->jacobi_tol > 0 ? h->jacobi_tol
-                                         : std::sqrt(static_cast<double>(n)) *
-                                               kernels::Real<T>::eps();
-    GesvjProblem<T> q{want_scores, true, n,     n,  R,     n,     n * n, S,
-                      n,           UR,   n,     n * n, V, n,     n * n, 1,
-                      jinfo,       tol,  h->jacobi_max_sweeps, nullptr};
+    const double tol = h->jacobi_tol > 0
+                           ? h->jacobi_tol
+                           : std::sqrt(static_cast<double>(n)) * kernels::Real<T>::eps();
+    GesvjProblem<T> q{want_scores,
+                      true,
+                      n,
+                      n,
+                      R,
+                      n,
+                      n * n,
+                      S,
+                      n,
+                      UR,
+                      n,
+                      n * n,
+                      V,
+                      n,
+                      n * n,
+                      1,
+                      jinfo,
+                      tol,
+                      h->jacobi_max_sweeps,
+                      nullptr};
     e = gesvj_launch<T>(q, at(L.kJac), L.bytes - L.off[L.kJac], s);
     if (e == cudaSuccess)
         e = pca_finish<T>(m, n, k, S, V, UR, jinfo, mean_s, scale, a.C, a.ldc, a.var, W, a.mean,
@@ -101,8 +136,8 @@ gpusvdStatus_t pca_run(gpusvdHandle_t h, const char *routine, const PcaArgs<T> &
     if (!want_scores) return GPUSVD_STATUS_SUCCESS;
     cublasHandle_t b = blas_handle(h, routine, s, &st);
     if (!b) return st;
-    const cublasStatus_t bs = blas::gemm<T>(b, CUBLAS_OP_N, CUBLAS_OP_N, m, k, n, T(1), Xc, m, W,
-                                            n, T(0), a.scores, a.lds);
+    const cublasStatus_t bs = blas::gemm<T>(b, CUBLAS_OP_N, CUBLAS_OP_N, m, k, n, T(1), Xc, m, W, n,
+                                            T(0), a.scores, a.lds);
     return bs == CUBLAS_STATUS_SUCCESS ? GPUSVD_STATUS_SUCCESS
                                        : blas_fail(h, routine, "GEMM scores = Q W", bs);
 }
@@ -156,8 +191,8 @@ gpusvdStatus_t pca(gpusvdHandle_t h, const char *routine, Form form, const PcaAr
         });
 }
 
-#define GPUSVD_INSTANTIATE(T)                                                                 \
-    template size_t pca_device_bytes<T>(int64_t, int64_t, int64_t, bool);                     \
+#define GPUSVD_INSTANTIATE(T)                                             \
+    template size_t pca_device_bytes<T>(int64_t, int64_t, int64_t, bool); \
     template gpusvdStatus_t pca<T>(gpusvdHandle_t, const char *, Form, const PcaArgs<T> &);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)

@@ -1,9 +1,8 @@
-#include "pca/pca.hpp"
-
 #include <cuda_runtime.h>
 
 #include "gpusvd.h"
 #include "kernels/team.hpp"
+#include "pca/pca.hpp"
 
 namespace gpusvd {
 namespace gpu {
@@ -47,8 +46,8 @@ __global__ void column_sums(int64_t m, int64_t n, const T *X, int64_t ldx,
 
 template <class T>
 __global__ void subtract_means(int64_t m, int64_t n, const T *X, int64_t ldx,
-                               const unsigned long long *amax_bits, const double *sums,
-                               T *mean_s, T *scale, T *Xc) {
+                               const unsigned long long *amax_bits, const double *sums, T *mean_s,
+                               T *scale, T *Xc) {
     const T s = data_scale<T>(n, amax_bits);
     const int64_t j = blockIdx.y, r0 = int64_t(blockIdx.x) * kRows;
     const int64_t r1 = r0 + kRows < m ? r0 + kRows : m;
@@ -62,9 +61,9 @@ __global__ void subtract_means(int64_t m, int64_t n, const T *X, int64_t ldx,
 }
 
 template <class T>
-__global__ void finish_kernel(int64_t m, int64_t n, int64_t k, const T *S, const T *V,
-                              const T *UR, const int *jinfo, const T *mean_s, const T *scale,
-                              T *C, int64_t ldc, T *var, T *W, T *mean, int *info) {
+__global__ void finish_kernel(int64_t m, int64_t n, int64_t k, const T *S, const T *V, const T *UR,
+                              const int *jinfo, const T *mean_s, const T *scale, T *C, int64_t ldc,
+                              T *var, T *W, T *mean, int *info) {
     const bool nan = *jinfo == GPUSVD_INFO_NONFINITE;
     const T s = *scale, nanv = Real<T>::nan();
     for (int64_t j = threadIdx.x; j < k; j += blockDim.x) {
@@ -77,7 +76,8 @@ __global__ void finish_kernel(int64_t m, int64_t n, int64_t k, const T *S, const
         const T sigma = S[j] / s;
         var[j] = nan ? nanv : sigma * sigma / static_cast<T>(m - 1);
         if (UR)
-            for (int64_t i = 0; i < n; ++i) W[i + j * n] = nan ? nanv : sign * sigma * UR[i + j * n];
+            for (int64_t i = 0; i < n; ++i)
+                W[i + j * n] = nan ? nanv : sign * sigma * UR[i + j * n];
     }
     if (mean)
         for (int64_t c = threadIdx.x; c < n; c += blockDim.x) mean[c] = nan ? nanv : mean_s[c] / s;
@@ -105,13 +105,13 @@ cudaError_t pca_finish(int64_t m, int64_t n, int64_t k, const T *S, const T *V, 
     return cudaGetLastError();
 }
 
-#define GPUSVD_INSTANTIATE(T)                                                                    \
-    template cudaError_t pca_centre<T>(int64_t, int64_t, const T *, int64_t,                     \
-                                       const unsigned long long *, double *, T *, T *, T *,      \
-                                       cudaStream_t);                                            \
-    template cudaError_t pca_finish<T>(int64_t, int64_t, int64_t, const T *, const T *,          \
-                                       const T *, const int *, const T *, const T *, T *,        \
-                                       int64_t, T *, T *, T *, int *, cudaStream_t);
+#define GPUSVD_INSTANTIATE(T)                                                                      \
+    template cudaError_t pca_centre<T>(int64_t, int64_t, const T *, int64_t,                       \
+                                       const unsigned long long *, double *, T *, T *, T *,        \
+                                       cudaStream_t);                                              \
+    template cudaError_t pca_finish<T>(int64_t, int64_t, int64_t, const T *, const T *, const T *, \
+                                       const int *, const T *, const T *, T *, int64_t, T *, T *,  \
+                                       T *, int *, cudaStream_t);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)
 #undef GPUSVD_INSTANTIATE
