@@ -25,6 +25,8 @@ struct Functions {
     decltype(&cublasDsyrk_v2_64) dsyrk = nullptr;
     decltype(&cublasSgemm_v2_64) sgemm = nullptr;
     decltype(&cublasDgemm_v2_64) dgemm = nullptr;
+    decltype(&cublasSgemmStridedBatched_64) sgemm_sb = nullptr;
+    decltype(&cublasDgemmStridedBatched_64) dgemm_sb = nullptr;
     decltype(&cublasStrsm_v2_64) strsm = nullptr;
     decltype(&cublasDtrsm_v2_64) dtrsm = nullptr;
     decltype(&cublasStrmm_v2_64) strmm = nullptr;
@@ -64,6 +66,8 @@ const Functions &functions() {
         bind(lib, "cublasDsyrk_v2_64", fn.dsyrk, fn);
         bind(lib, "cublasSgemm_v2_64", fn.sgemm, fn);
         bind(lib, "cublasDgemm_v2_64", fn.dgemm, fn);
+        bind(lib, "cublasSgemmStridedBatched_64", fn.sgemm_sb, fn);
+        bind(lib, "cublasDgemmStridedBatched_64", fn.dgemm_sb, fn);
         bind(lib, "cublasStrsm_v2_64", fn.strsm, fn);
         bind(lib, "cublasDtrsm_v2_64", fn.dtrsm, fn);
         bind(lib, "cublasStrmm_v2_64", fn.strmm, fn);
@@ -149,6 +153,24 @@ cublasStatus_t gemm<double>(cublasHandle_t b, cublasOperation_t ta, cublasOperat
                             int64_t n, int64_t k, double alpha, const double *A, int64_t lda,
                             const double *B, int64_t ldb, double beta, double *C, int64_t ldc) {
     return functions().dgemm(b, ta, tb, m, n, k, &alpha, A, lda, B, ldb, &beta, C, ldc);
+}
+template <>
+cublasStatus_t gemm_strided<float>(cublasHandle_t b, cublasOperation_t ta, cublasOperation_t tb,
+                                   int64_t m, int64_t n, int64_t k, const float *A, int64_t lda,
+                                   int64_t sA, const float *B, int64_t ldb, int64_t sB, float *C,
+                                   int64_t ldc, int64_t sC, int64_t batch) {
+    const float one = 1, zero = 0;
+    return functions().sgemm_sb(b, ta, tb, m, n, k, &one, A, lda, sA, B, ldb, sB, &zero, C, ldc, sC,
+                                batch);
+}
+template <>
+cublasStatus_t gemm_strided<double>(cublasHandle_t b, cublasOperation_t ta, cublasOperation_t tb,
+                                    int64_t m, int64_t n, int64_t k, const double *A, int64_t lda,
+                                    int64_t sA, const double *B, int64_t ldb, int64_t sB, double *C,
+                                    int64_t ldc, int64_t sC, int64_t batch) {
+    const double one = 1, zero = 0;
+    return functions().dgemm_sb(b, ta, tb, m, n, k, &one, A, lda, sA, B, ldb, sB, &zero, C, ldc, sC,
+                                batch);
 }
 template <>
 cublasStatus_t trsm_right_upper<float>(cublasHandle_t b, int64_t m, int64_t n, const float *R,

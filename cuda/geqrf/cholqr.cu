@@ -2,6 +2,7 @@
 // matrix is at most kCholPanel wide, so its O(w^3) work is small next to the O(m w^2) GEMMs.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <climits>
 
 #include "common/launch.cuh"
@@ -27,22 +28,28 @@ __device__ T block_sum(T v, T *red) {
     return r;
 }
 
-// Right-looking Cholesky of the upper triangle of M (w x w, ld w) in place; dead columns get the
-// row e_j. Returns false (uniformly over the block) when a pivot is not above tau.
+// Right-looking Cholesky of the upper triangle of M (w x w, ld w) in place; dropped columns
+// (dd[j] != 0) get the row e_j. A pivot not above tau fails the factorisation (false, uniformly
+// over the block), or with allow_drop drops its column (dd[j] = 2): on a later step the columns
+// before it are orthonormal, so such a column is numerically in their span.
 template <class T>
-__device__ bool cholesky_upper(T *M, int w, const int *dd, T tau) {
+__device__ bool cholesky_upper(T *M, int w, int *dd, T tau, bool allow_drop) {
     const int t = threadIdx.x, nt = blockDim.x;
     for (int j = 0; j < w; ++j) {
         __syncthreads();
         const T p = M[j + j * w];
-        if (dd[j]) {
-            __syncthreads();
+        bool drop = dd[j] != 0;
+        if (!drop && !(p > tau)) {
+            if (!allow_drop) return false;
+            drop = true;
+        }
+        __syncthreads();  // everyone has read the pivot and dd[j]
+        if (drop) {
+            if (t == 0 && !dd[j]) dd[j] = 2;
             for (int k = j + t; k < w; k += nt) M[j + k * w] = k == j ? T(1) : T(0);
             continue;
         }
-        if (!(p > tau)) return false;
         const T r = Real<T>::sqrt(p);
-        __syncthreads();  // everyone has read the pivot
         for (int k = j + t; k < w; k += nt) M[j + k * w] = k == j ? r : M[j + k * w] / r;
         __syncthreads();
         const int c = w - j - 1;
@@ -95,12 +102,6 @@ __global__ void __launch_bounds__(kCholThreads)
         if (t == 0) *flags = CholStepFlags{1, 0, 0, 0.f};
         return;
     }
-    for (int j = t; j < w; j += nt)
-        if (dd[j]) {
-            atomicAdd(&s_dead, 1);
-            dead[j] = 1;
-        }
-
     // Scaled Gram matrix (unit diagonal) and its distance from the identity.
     T off = 0;
     for (int idx = t; idx < w * w; idx += nt) {
@@ -126,13 +127,22 @@ __global__ void __launch_bounds__(kCholThreads)
                 M[idx] = i == j ? (dd[j] ? T(0) : T(1) + shift) : G[idx] * sc[i] * sc[j];
             }
         }
-        if (cholesky_upper(M, w, dd, tau) || attempt == 6) break;
+        if (cholesky_upper(M, w, dd, tau, !first) || attempt == 6) break;
         shifted = 1;
         shift = attempt == 0 ? T(10) * (T(w) + R::sqrt(T(m))) * R::eps() * R::sqrt(T(w) + off * off)
                              : shift * 100;
     }
 
-    // Rs = R~ D^-1 (D = diag(sc)), lower part zero.
+    // Columns dropped for the first time this step (the caller zeroes them in W after the solve
+    // and completes Q at the end).
+    for (int j = t; j < w; j += nt)
+        if (dd[j] && !dead[j]) {
+            atomicAdd(&s_dead, 1);
+            dead[j] = 1;
+        }
+
+    // Rs = R~ D^-1 (D = diag(sc)), lower part zero. A column dropped by its pivot keeps its
+    // coefficients on the columns before it, so A = QR holds once its Q column is zeroed.
     for (int idx = t; idx < w * w; idx += nt) {
         const int i = idx % w, j = idx / w;
         Rs[idx] = i <= j ? M[idx] / sc[j] : T(0);
@@ -273,6 +283,27 @@ __global__ void normalise_kernel(int64_t m, T *x, const T *nrm2sq) {
         x[i] *= inv;
 }
 
+template <class T>
+__global__ void zero_dead_kernel(int64_t m, T *W, int64_t ldw, const int *dead) {
+    const int64_t j = blockIdx.y;
+    if (!dead[j]) return;
+    for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < m;
+         i += int64_t(gridDim.x) * blockDim.x)
+        W[i + j * ldw] = 0;
+}
+
+template <class T>
+__global__ void sum_partials_kernel(int w, int parts, const T *P, T *G) {
+    const int64_t ww = int64_t(w) * w;
+    for (int64_t idx = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; idx < ww;
+         idx += int64_t(gridDim.x) * blockDim.x) {
+        if (idx % w > idx / w) continue;  // the Cholesky step reads the upper triangle only
+        T v = 0;
+        for (int b = 0; b < parts; ++b) v += P[b * ww + idx];
+        G[idx] = v;
+    }
+}
+
 int grid_for(int64_t work, int threads) {
     const int64_t g = (work + threads - 1) / threads;
     return static_cast<int>(g < 1 ? 1 : g > 4096 ? 4096 : g);
@@ -363,6 +394,21 @@ cudaError_t normalise(int64_t m, T *x, const T *nrm2sq, cudaStream_t stream) {
     return cudaGetLastError();
 }
 
+template <class T>
+cudaError_t zero_dead_columns(int64_t m, int w, T *W, int64_t ldw, const int *dead,
+                              cudaStream_t stream) {
+    const dim3 grid(static_cast<unsigned>(std::min<int64_t>((m + 1023) / 1024, 64)),
+                    static_cast<unsigned>(w));
+    zero_dead_kernel<T><<<grid, 256, 0, stream>>>(m, W, ldw, dead);
+    return cudaGetLastError();
+}
+
+template <class T>
+cudaError_t sum_partials(int w, int parts, const T *P, T *G, cudaStream_t stream) {
+    sum_partials_kernel<T><<<grid_for(int64_t(w) * w, 256), 256, 0, stream>>>(w, parts, P, G);
+    return cudaGetLastError();
+}
+
 #define GPUSVD_INSTANTIATE(T)                                                                     \
     template size_t chol_step_scratch_bytes<T>(int);                                              \
     template cudaError_t chol_step<T>(const T *, int, int64_t, bool, bool, T *, T *, int64_t,     \
@@ -375,6 +421,9 @@ cudaError_t normalise(int64_t m, T *x, const T *nrm2sq, cudaStream_t stream) {
                                           const unsigned long long *, int *, cudaStream_t);       \
     template cudaError_t fill_nonfinite<T>(int64_t, int64_t, int64_t, T *, int64_t, T *, int64_t, \
                                            int *, cudaStream_t);                                  \
+    template cudaError_t zero_dead_columns<T>(int64_t, int, T *, int64_t, const int *,            \
+                                              cudaStream_t);                                      \
+    template cudaError_t sum_partials<T>(int, int, const T *, T *, cudaStream_t);                 \
     template cudaError_t fill_random<T>(int64_t, T *, uint64_t, cudaStream_t);                    \
     template cudaError_t project_out<T>(int64_t, int64_t, T *, int64_t, int64_t, const T *,       \
                                         cudaStream_t);                                            \

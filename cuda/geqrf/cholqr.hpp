@@ -16,7 +16,8 @@ struct CholStepFlags {
     int bad;        // Gram matrix non-finite or out of the safe range (unscreened first step):
                     // the step's factor is the identity, so the panel is left as it was
     int shifted;    // the unshifted Cholesky broke down; the shifted one was used
-    int dead;       // columns with an exactly zero Gram diagonal (vanished columns)
+    int dead;       // columns dropped for the first time by this step: an exactly zero Gram
+                    // diagonal, or (after the first step) a pivot at rounding level
     float offdiag;  // ||G~ - I||_F of the column-scaled Gram matrix: <= 0.5 means the step's
                     // input was well conditioned, so its output is orthonormal to O(eps)
 };
@@ -32,11 +33,22 @@ size_t chol_step_scratch_bytes(int w);
 /// Rs^T Rs, write Rs (w x w, ld w, lower part zero), and S <- Rs (first step) or S <- Rs * S.
 /// m: rows of the panel (sizes the shift). first && !screened: a zero or out-of-range diagonal
 /// is `bad` (the caller screens and scales the matrix, then repeats); otherwise a zero
-/// diagonal marks the column dead (dead[j] = 1, Rs row and column j = e_j).
+/// diagonal marks the column dead (dead[j] = 1, Rs row and column j = e_j); after the first
+/// step a pivot at rounding level drops the column too (dead[j] = 1, Rs row j = e_j, its column
+/// keeping the coefficients): the caller zeroes dropped columns of W after the solve.
 template <class T>
 cudaError_t chol_step(const T *G, int w, int64_t m, bool first, bool screened, T *Rs, T *S,
                       int64_t lds, int *dead, CholStepFlags *flags, void *scratch,
                       cudaStream_t stream);
+
+/// W(:, j) = 0 for every j < w with dead[j] (columns dropped by a Cholesky step).
+template <class T>
+cudaError_t zero_dead_columns(int64_t m, int w, T *W, int64_t ldw, const int *dead,
+                              cudaStream_t stream);
+
+/// G (upper triangle of w x w) = sum of `parts` partial Gram matrices P[b] (w x w each, packed).
+template <class T>
+cudaError_t sum_partials(int w, int parts, const T *P, T *G, cudaStream_t stream);
 
 /// Closing pass over R (k x n part, ld ldr): strict lower part of the first k columns zeroed;
 /// a dead column or one with R(j,j) <= m eps ||R(0:j,j)|| gets R(j,j) = 0; *info = first such

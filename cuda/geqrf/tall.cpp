@@ -34,7 +34,20 @@ namespace gpusvd {
 namespace gpu {
 namespace {
 
-constexpr int kMaxSteps = 8;  // cond 1e15 in double needs 4; beyond 8 the result is returned as is
+constexpr int kMaxSteps = 8;
+
+// The Gram matrix W^T W of a tall panel is a GEMM with a tiny output and a huge inner dimension:
+// cuBLAS's SYRK/GEMM run it on a handful of thread blocks. Cut into row chunks instead (one
+// strided-batched GEMM, a partial Gram matrix per chunk, tensor cores) and sum the partials.
+constexpr int64_t kGramParts = 256;    // chunks: about two per SM on an H100/H200
+constexpr int64_t kGramMinRows = 512;  // below this a chunk is mostly overhead
+constexpr size_t kGramPartialBytes = size_t(32) << 20;
+
+template <class T>
+int64_t gram_parts_cap(int w) {
+    const size_t per = size_t(w) * w * sizeof(T);
+    return std::max<int64_t>(1, std::min<int64_t>(kGramParts, kGramPartialBytes / per));
+}  // cond 1e15 in double needs 4; beyond 8 the result is returned as is
 
 size_t align256(size_t x) {
     return (x + 255) & ~size_t(255);
@@ -42,7 +55,7 @@ size_t align256(size_t x) {
 
 template <class T>
 struct Layout {
-    T *G, *Rs, *S1, *S2, *C1, *C2, *cvec, *nrm;
+    T *G, *P, *Rs, *S1, *S2, *C1, *C2, *cvec, *nrm;
     void *scratch;
     int *dead, *exps, *nonfinite;
     unsigned long long *amax;
@@ -64,6 +77,7 @@ Layout<T> layout(void *base, int64_t m, int64_t n) {
     };
     const size_t ww = size_t(w) * w * sizeof(T);
     L.G = static_cast<T *>(take(ww));
+    L.P = static_cast<T *>(take(ww * size_t(gram_parts_cap<T>(w) + 1)));
     L.Rs = static_cast<T *>(take(ww));
     L.S1 = static_cast<T *>(take(ww));
     L.S2 = static_cast<T *>(take(ww));
@@ -181,10 +195,7 @@ private:
     // was).
     gpusvdStatus_t intra(T *W, int w, T *S, int64_t lds, int *dead, bool screened, bool *bad) {
         for (int step = 0; step < kMaxSteps; ++step) {
-            if (!blas_ok(blas::syrk<T>(b_, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, w, m_, T(1), W,
-                                       lda_, T(0), L_.G, w),
-                         "SYRK W^T W"))
-                return status_;
+            if (!gram(W, w)) return status_;
             if (!check(chol_step<T>(L_.G, w, m_, step == 0, screened, L_.Rs, S, lds, dead, L_.flags,
                                     L_.scratch, st_),
                        "Cholesky step"))
@@ -208,11 +219,37 @@ private:
                             "%s: Gram matrix of step %d is not finite (input screened)", routine_,
                             step + 1);
             }
-            dead_ += step == 0 ? f.dead : 0;
+            dead_ += f.dead;
+            if (f.dead > 0 &&
+                !check(zero_dead_columns<T>(m_, w, W, lda_, dead, st_), "dropping columns"))
+                return status_;
             ++steps_;
             if (!f.shifted && f.offdiag <= 0.5f) break;
         }
         return GPUSVD_STATUS_SUCCESS;
+    }
+
+    // G = W^T W (upper triangle), W m x w.
+    bool gram(const T *W, int w) {
+        const int64_t cap = gram_parts_cap<T>(w);
+        int64_t rows = std::max(kGramMinRows, (m_ + cap - 1) / cap);
+        const int64_t full = m_ / rows, rem = m_ - full * rows;
+        if (full <= 1)
+            return blas_ok(blas::syrk<T>(b_, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, w, m_, T(1), W,
+                                         lda_, T(0), L_.G, w),
+                           "SYRK W^T W");
+        const int64_t ww = int64_t(w) * w;
+        if (!blas_ok(blas::gemm_strided<T>(b_, CUBLAS_OP_T, CUBLAS_OP_N, w, w, rows, W, lda_, rows,
+                                           W, lda_, rows, L_.P, w, ww, full),
+                     "batched GEMM W^T W"))
+            return false;
+        if (rem > 0 &&
+            !blas_ok(blas::gemm<T>(b_, CUBLAS_OP_T, CUBLAS_OP_N, w, w, rem, T(1), W + full * rows,
+                                   lda_, W + full * rows, lda_, T(0), L_.P + full * ww, w),
+                     "GEMM W^T W (last rows)"))
+            return false;
+        return check(sum_partials<T>(w, static_cast<int>(full + (rem > 0)), L_.P, L_.G, st_),
+                     "summing Gram matrices");
     }
 
     gpusvdStatus_t screen_and_scale(bool *nonfinite) {

@@ -1,15 +1,27 @@
-"""Device arrays. CI has no GPU and no CuPy: the tests that need CuPy are skipped with the
-reason 'could not import cupy'. Today every _gpu form answers NOT_SUPPORTED (GPU build, routine
-without kernels) or NO_DEVICE (no usable GPU, or a build without CUDA): these tests assert that
-the call reaches the library's _gpu form and surfaces its status; once kernels land they check
-the results."""
+"""Device arrays (CuPy arrays and torch CUDA tensors) through the library's `_gpu` forms.
+
+Without CuPy / torch, or without a usable CUDA device, the device tests skip ('could not import
+cupy', 'CUDA is not available', ...); test_detection and test_device_array_without_cupy run
+everywhere. On a GPU machine every routine with GPU kernels (gesvj, gesvj_batched, geqrf_mgs,
+geqrf_mgs_batched, geev_batched, pca for m >= n) must give correct results on device arrays,
+float32 and float64, with outputs on the input's device and the input left unchanged; the
+routines without kernels (bdsvd, wide pca) must answer GPUSVD_STATUS_NOT_SUPPORTED.
+
+Every check runs on host copies of the outputs against numpy / scipy in float64. Inputs are
+well conditioned (cond ~ 10) so that the tolerances can be tight.
+"""
 import numpy as np
 import pytest
+import scipy.linalg as sl
+from scipy.optimize import linear_sum_assignment
 
 import gpusvd
 from gpusvd._arrays import is_device_array, ops_for
+from conftest import DTYPES, eps, with_singular_values
 
-TODAY = ("GPUSVD_STATUS_NOT_SUPPORTED", "GPUSVD_STATUS_NO_DEVICE")
+# ----------------------------------------------------------------------------------------------
+# Detection (no GPU needed)
+# ----------------------------------------------------------------------------------------------
 
 
 class FakeCAI:
@@ -47,50 +59,459 @@ def test_device_array_without_cupy(monkeypatch):
         ops_for(FakeCAI())
 
 
-def _cupy():
+# ----------------------------------------------------------------------------------------------
+# Array libraries: one adapter per library, so each test body runs on CuPy and on torch
+# ----------------------------------------------------------------------------------------------
+
+
+class CupyLib:
+    name = "cupy"
+
+    def __init__(self, cp):
+        self.cp = cp
+
+    def put(self, a, order="C"):
+        """A device copy of the numpy array a; order "F": per-matrix Fortran order."""
+        if order == "F" and a.ndim >= 2:
+            return self.cp.asarray(np.ascontiguousarray(np.swapaxes(a, -1, -2))).swapaxes(-1, -2)
+        return self.cp.asarray(np.ascontiguousarray(a))
+
+    def host(self, x):
+        return self.cp.asnumpy(x)
+
+    def on_device(self, x, like):
+        return isinstance(x, self.cp.ndarray) and x.device.id == like.device.id
+
+    def clone(self, x):
+        return x.copy()
+
+    def same(self, x, y):
+        return x.shape == y.shape and bool((x == y).all())
+
+
+class TorchLib:
+    name = "torch"
+
+    def __init__(self, torch):
+        self.torch = torch
+
+    def put(self, a, order="C"):
+        t = self.torch
+        if order == "F" and a.ndim >= 2:
+            return t.as_tensor(np.ascontiguousarray(np.swapaxes(a, -1, -2)),
+                               device="cuda").transpose(-1, -2)
+        return t.as_tensor(np.ascontiguousarray(a), device="cuda")
+
+    def host(self, x):
+        return x.detach().cpu().numpy()
+
+    def on_device(self, x, like):
+        return isinstance(x, self.torch.Tensor) and x.is_cuda and x.device == like.device
+
+    def clone(self, x):
+        return x.clone()
+
+    def same(self, x, y):
+        return bool(self.torch.equal(x, y))
+
+
+def _library_has_cuda():
+    if "no CUDA backend" in gpusvd.build_info():
+        pytest.skip("libgpusvd was built without the CUDA backend: %s" % gpusvd.build_info())
+
+
+def _cupy_lib():
     cp = pytest.importorskip("cupy")
     try:
-        cp.cuda.runtime.getDeviceCount()
+        if cp.cuda.runtime.getDeviceCount() < 1:
+            pytest.skip("cupy is installed but sees no CUDA device")
     except Exception as exc:
         pytest.skip("cupy is installed but no CUDA device is usable: %s" % exc)
-    return cp
+    _library_has_cuda()
+    return CupyLib(cp)
 
 
-def _expect_today_or_result(call):
-    try:
-        return call()
-    except gpusvd.GpusvdError as exc:
-        assert exc.status_name in TODAY, exc
-        assert "_gpu" in exc.routine
-        return None
-
-
-@pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_cupy_routines(rng, dtype):
-    cp = _cupy()
-    a_h = rng.standard_normal((12, 5)).astype(dtype)
-    a = cp.asarray(a_h)  # C-ordered on the device: copied to Fortran order there
-    a0 = a.copy()
-    res = _expect_today_or_result(lambda: gpusvd.svd(a))
-    assert bool((a == a0).all())  # input not modified
-    if res is not None:
-        u, s, vh = res
-        assert isinstance(s, cp.ndarray)
-        np.testing.assert_allclose(cp.asnumpy(s), np.linalg.svd(a_h, compute_uv=False),
-                                   rtol=1e3 * np.finfo(dtype).eps)
-    b3 = cp.asarray(rng.standard_normal((4, 6, 6)).astype(dtype))
-    for call in (lambda: gpusvd.svd_batched(b3), lambda: gpusvd.qr(a),
-                 lambda: gpusvd.qr_batched(b3), lambda: gpusvd.eig_batched(b3),
-                 lambda: gpusvd.eigvals_batched(b3), lambda: gpusvd.pca(a, 2),
-                 lambda: gpusvd.bdsvd(a[:, 0], a[:-1, 1])):
-        _expect_today_or_result(call)
-
-
-def test_torch_cuda():
+def _torch_lib():
     torch = pytest.importorskip("torch")
     if not torch.cuda.is_available():
         pytest.skip("torch is installed but CUDA is not available")
-    a = torch.randn(10, 4, device="cuda", dtype=torch.float64)
-    res = _expect_today_or_result(lambda: gpusvd.svd(a))
-    if res is not None:
-        assert isinstance(res[1], torch.Tensor) and res[1].is_cuda
+    _library_has_cuda()
+    return TorchLib(torch)
+
+
+@pytest.fixture(params=["cupy", "torch"])
+def lib(request):
+    return _cupy_lib() if request.param == "cupy" else _torch_lib()
+
+
+@pytest.fixture
+def cupy_lib():
+    return _cupy_lib()
+
+
+def _check_outputs(lib, like, *outs):
+    for x in outs:
+        assert lib.on_device(x, like), "%s output %r is not a %s array on %s" % (
+            lib.name, type(x), lib.name, like.device)
+
+
+# ----------------------------------------------------------------------------------------------
+# Test matrices and host-side checks (float64 references)
+# ----------------------------------------------------------------------------------------------
+
+COND = 10.0
+
+
+def well_conditioned(rng, m, n, dtype, cond=COND):
+    """m x n with cond(A) = cond for m >= n; for m < n the leading m x m block (the one a QR
+    factors) has cond(A[:, :m]) = cond and the rest is random, scaled like it."""
+    k = min(m, n)
+    s = np.geomspace(1.0, 1.0 / cond, k)
+    if m >= n:
+        return with_singular_values(rng, m, n, s, dtype)
+    a1 = with_singular_values(rng, m, m, s, np.float64)
+    a2 = rng.standard_normal((m, n - m)) / np.sqrt(m)
+    return np.hstack([a1, a2]).astype(dtype)
+
+
+def well_conditioned_batch(rng, b, m, n, dtype):
+    return np.stack([well_conditioned(rng, m, n, dtype) for _ in range(b)]) if b else \
+        np.zeros((0, m, n), dtype)
+
+
+def check_svd(a, u, s, vh, thresh=50):
+    """A = U diag(s) Vh, U and Vh orthonormal, s descending and equal to numpy's singular
+    values with rtol 1e3 * eps * cond(A)."""
+    m, n = a.shape
+    k = min(m, n)
+    e = eps(a.dtype)
+    assert u.shape == (m, k) and s.shape == (k,) and vh.shape == (k, n)
+    assert u.dtype == s.dtype == vh.dtype == a.dtype
+    a64 = a.astype(np.float64)
+    u64, s64, vh64 = (x.astype(np.float64) for x in (u, s, vh))
+    res = np.linalg.norm(a64 - (u64 * s64) @ vh64) / (np.linalg.norm(a64) * max(m, n) * e)
+    assert res < thresh, "|A - U S Vh| / (|A| max(m,n) eps) = %.3g" % res
+    orth_u = np.linalg.norm(np.eye(k) - u64.T @ u64) / (m * e)
+    assert orth_u < thresh, "|I - U^T U| / (m eps) = %.3g" % orth_u
+    orth_v = np.linalg.norm(np.eye(k) - vh64 @ vh64.T) / (n * e)
+    assert orth_v < thresh, "|I - Vh Vh^T| / (n eps) = %.3g" % orth_v
+    check_singular_values(a, s)
+
+
+def check_singular_values(a, s):
+    s_ref = np.linalg.svd(a.astype(np.float64), compute_uv=False)
+    assert np.all(s >= 0) and np.all(np.diff(s.astype(np.float64)) <= 0), s
+    cond = s_ref[0] / s_ref[-1]
+    np.testing.assert_allclose(s, s_ref, rtol=1e3 * eps(a.dtype) * cond)
+
+
+def check_qr(a, q, r, mode, thresh=30):
+    """A = Q R, Q orthonormal (MGS: to eps * cond(A[:, :k])), R upper triangular with R[j, j] >=
+    0 and equal to scipy's R up to the signs of its rows."""
+    m, n = a.shape
+    k = min(m, n)
+    e = eps(a.dtype)
+    assert q.shape == (m, k) and r.shape == (k, n) and q.dtype == r.dtype == a.dtype
+    a64, q64, r64 = (x.astype(np.float64) for x in (a, q, r))
+    res = np.linalg.norm(a64 - q64 @ r64) / (m * np.linalg.norm(a64) * e)
+    assert res < thresh, "|A - Q R| / (m |A| eps) = %.3g" % res
+    cond = np.linalg.cond(a64[:, :k])
+    orth = np.linalg.norm(np.eye(k) - q64.T @ q64) / (m * e)
+    bound = thresh * (cond if mode == "mgs" else 1.0)
+    assert orth < bound, "|I - Q^T Q| / (m eps) = %.3g (mode %s)" % (orth, mode)
+    assert np.array_equal(r, np.triu(r)), "R is not upper triangular"
+    assert np.all(np.diag(r) >= 0), np.diag(r)
+    rs = sl.qr(a64, mode="economic")[1]
+    sign = np.where(np.diag(rs) < 0, -1.0, 1.0)
+    np.testing.assert_allclose(r64, rs * sign[:, None],
+                               atol=1e3 * e * cond * np.abs(rs).max())
+
+
+def match_eigenvalues(a, w):
+    """numpy.linalg.eigvals of the float64 matrix matched one-to-one (optimal assignment) to w;
+    each distance must be within 20 sqrt(n) eps |A|_F kappa_j, kappa_j the condition number of
+    eigenvalue j (|y_j| |x_j| / |y_j^H x_j|, from numpy.linalg.eig: y_j^H = row j of X^-1)."""
+    n = a.shape[0]
+    a64 = a.astype(np.float64)
+    w_ref = np.linalg.eigvals(a64)
+    w_eig, x = np.linalg.eig(a64)
+    kappa_eig = np.linalg.norm(np.linalg.inv(x), axis=1) * np.linalg.norm(x, axis=0)
+    kappa = kappa_eig[np.argmin(np.abs(w_ref[:, None] - w_eig[None, :]), axis=1)]
+    dist = np.abs(w_ref[:, None] - w.astype(np.complex128)[None, :])
+    rows, cols = linear_sum_assignment(dist)
+    tol = 20 * np.sqrt(n) * eps(a.dtype) * np.linalg.norm(a64) * kappa[rows]
+    bad = dist[rows, cols] > tol
+    assert not bad.any(), "eigenvalues %s are %s from numpy's %s (tolerance %s)" % (
+        w[cols[bad]], dist[rows, cols][bad], w_ref[rows[bad]], tol[bad])
+    # LAPACK's layout: a complex pair is adjacent, positive imaginary part first, conjugates.
+    for j in np.flatnonzero(w.imag > 0):
+        assert j + 1 < n and abs(w[j + 1] - np.conj(w[j])) <= 4 * eps(a.dtype) * abs(w[j]), w
+
+
+def eig_residual(a, w, v):
+    """|A V - V diag(w)|_F / (n |A|_F eps)."""
+    n = a.shape[-1]
+    r = a.astype(np.complex128) @ v.astype(np.complex128) - v * w[None, :]
+    return np.linalg.norm(r) / (n * np.linalg.norm(a.astype(np.float64)) * eps(a.dtype))
+
+
+def reference_pca(x, k):
+    """(components (k, n), explained variance (k,), scores (m, k), mean (n,)) from numpy's SVD
+    of the centred data, in float64."""
+    x = x.astype(np.float64)
+    mean = x.mean(axis=0)
+    xc = x - mean
+    _, s, vt = np.linalg.svd(xc, full_matrices=False)
+    comp = vt[:k]
+    return comp, s[:k] ** 2 / (x.shape[0] - 1), xc @ comp.T, mean
+
+
+# ----------------------------------------------------------------------------------------------
+# svd, svd_batched (gesvj_gpu, gesvj_batched_gpu)
+# ----------------------------------------------------------------------------------------------
+
+# (200, 40) Jacobi on A; (600, 48) the QR-first path (tall, m*n > 128^2); (30, 70) wide (Jacobi
+# on A^T); (64, 64) square.
+SVD_SHAPES = [(200, 40), (600, 48), (30, 70), (64, 64)]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("shape", SVD_SHAPES)
+def test_svd_device(lib, rng, dtype, order, shape):
+    a_h = well_conditioned(rng, *shape, dtype)
+    a = lib.put(a_h, order)
+    a0 = lib.clone(a)
+    u, s, vh = gpusvd.svd(a)
+    _check_outputs(lib, a, u, s, vh)
+    assert lib.same(a, a0), "svd modified its input"
+    check_svd(a_h, lib.host(u), lib.host(s), lib.host(vh))
+    s_only, info = gpusvd.svd(a, compute_uv=False, return_info=True)
+    _check_outputs(lib, a, s_only, info)
+    assert int(lib.host(info)) == 0
+    check_singular_values(a_h, lib.host(s_only))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("shape", [(20, 11, 5), (6, 5, 9), (4, 64, 48)])
+def test_svd_batched_device(lib, rng, dtype, order, shape):
+    a_h = well_conditioned_batch(rng, *shape, dtype)
+    a = lib.put(a_h, order)
+    a0 = lib.clone(a)
+    u, s, vh, info = gpusvd.svd_batched(a, return_info=True)
+    _check_outputs(lib, a, u, s, vh, info)
+    assert lib.same(a, a0), "svd_batched modified its input"
+    b, m, n = shape
+    k = min(m, n)
+    u, s, vh, info = (lib.host(x) for x in (u, s, vh, info))
+    assert u.shape == (b, m, k) and s.shape == (b, k) and vh.shape == (b, k, n)
+    assert info.shape == (b,) and not info.any(), info
+    for i in range(b):
+        check_svd(a_h[i], u[i], s[i], vh[i])
+    s_only = lib.host(gpusvd.svd_batched(a, compute_uv=False))
+    for i in range(b):
+        check_singular_values(a_h[i], s_only[i])
+
+
+# ----------------------------------------------------------------------------------------------
+# qr, qr_batched (geqrf_mgs_gpu, geqrf_mgs_batched_gpu)
+# ----------------------------------------------------------------------------------------------
+
+# (40, 12), (12, 30): one-block MGS kernels; (600, 300): tall CholeskyQR with 256-column panels;
+# (100, 300): the tall path for a wide matrix.
+QR_SHAPES = [(40, 12), (12, 30), (600, 300), (100, 300)]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("shape", QR_SHAPES)
+@pytest.mark.parametrize("mode", ["mgs2", "mgs"])
+def test_qr_device(lib, rng, dtype, order, shape, mode):
+    a_h = well_conditioned(rng, *shape, dtype)
+    a = lib.put(a_h, order)
+    a0 = lib.clone(a)
+    q, r, info = gpusvd.qr(a, mode=mode, return_info=True)
+    _check_outputs(lib, a, q, r, info)
+    assert lib.same(a, a0), "qr modified its input"
+    assert int(lib.host(info)) == 0
+    check_qr(a_h, lib.host(q), lib.host(r), mode)
+
+
+# (30, 10, 4), (5, 4, 7): team kernels; (3, 300, 240): m*n > 256^2, the tall path per matrix.
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("shape", [(30, 10, 4), (5, 4, 7), (3, 300, 240)])
+@pytest.mark.parametrize("mode", ["mgs2", "mgs"])
+def test_qr_batched_device(lib, rng, dtype, order, shape, mode):
+    a_h = well_conditioned_batch(rng, *shape, dtype)
+    a = lib.put(a_h, order)
+    a0 = lib.clone(a)
+    q, r, info = gpusvd.qr_batched(a, mode=mode, return_info=True)
+    _check_outputs(lib, a, q, r, info)
+    assert lib.same(a, a0), "qr_batched modified its input"
+    b, m, n = shape
+    k = min(m, n)
+    q, r, info = (lib.host(x) for x in (q, r, info))
+    assert q.shape == (b, m, k) and r.shape == (b, k, n)
+    assert info.shape == (b,) and not info.any(), info
+    for i in range(b):
+        check_qr(a_h[i], q[i], r[i], mode)
+
+
+# ----------------------------------------------------------------------------------------------
+# eigvals_batched, eig_batched (geev_batched_gpu)
+# ----------------------------------------------------------------------------------------------
+
+# n = 8, 33: one warp per matrix; n = 100: one block per matrix (or the global-memory path).
+EIG_SHAPES = [(64, 8, 8), (8, 33, 33), (3, 100, 100)]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("shape", EIG_SHAPES)
+def test_eig_batched_device(lib, rng, dtype, order, shape):
+    a_h = rng.standard_normal(shape).astype(dtype)
+    a = lib.put(a_h, order)
+    a0 = lib.clone(a)
+    w, v, info = gpusvd.eig_batched(a, return_info=True)
+    _check_outputs(lib, a, w, v, info)
+    assert lib.same(a, a0), "eig_batched modified its input"
+    b, n, _ = shape
+    cdt = np.complex64 if dtype == np.float32 else np.complex128
+    w, v, info = (lib.host(x) for x in (w, v, info))
+    assert w.dtype == cdt and v.dtype == cdt and w.shape == (b, n) and v.shape == (b, n, n)
+    assert info.shape == (b,) and not info.any(), info
+    for i in range(b):
+        match_eigenvalues(a_h[i], w[i])
+        res = eig_residual(a_h[i], w[i], v[i])
+        assert res < 50, "matrix %d: |A V - V W| / (n |A| eps) = %.3g" % (i, res)
+        np.testing.assert_allclose(np.linalg.norm(v[i].astype(np.complex128), axis=0), 1,
+                                   rtol=10 * n * eps(dtype))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", EIG_SHAPES)
+def test_eigvals_batched_device(lib, rng, dtype, shape):
+    a_h = rng.standard_normal(shape).astype(dtype)
+    a = lib.put(a_h)
+    a0 = lib.clone(a)
+    w = gpusvd.eigvals_batched(a)
+    _check_outputs(lib, a, w)
+    assert lib.same(a, a0), "eigvals_batched modified its input"
+    w = lib.host(w)
+    assert w.dtype == (np.complex64 if dtype == np.float32 else np.complex128)
+    assert w.shape == shape[:2]
+    for i in range(shape[0]):
+        match_eigenvalues(a_h[i], w[i])
+
+
+def test_eig_batched_device_known(lib):
+    """A rotation (eigenvalues +-i) and a triangular matrix (2, 3), exactly."""
+    a_h = np.array([[[0.0, -1.0], [1.0, 0.0]], [[2.0, 1.0], [0.0, 3.0]]])
+    w, v = (lib.host(x) for x in gpusvd.eig_batched(lib.put(a_h)))
+    np.testing.assert_allclose(w[0], [1j, -1j], atol=1e-14)
+    np.testing.assert_allclose(np.sort(w[1].real), [2, 3], atol=1e-14)
+    assert not w[1].imag.any()
+    for i in range(2):
+        assert eig_residual(a_h[i], w[i], v[i]) < 50
+
+
+# ----------------------------------------------------------------------------------------------
+# pca (pca_gpu: m >= n only)
+# ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("order", ["C", "F"])  # F: passed to the library without a copy
+@pytest.mark.parametrize("shape,k", [((2000, 12), 4), ((300, 64), 5), ((500, 8), 8),
+                                     ((48, 48), 3)])
+def test_pca_device(lib, rng, dtype, order, shape, k):
+    m, n = shape
+    scale = np.geomspace(10, 0.1, n)  # separated variances: well-determined components
+    x_h = (rng.standard_normal(shape) * scale + 5.0).astype(dtype)
+    x = lib.put(x_h, order)
+    x0 = lib.clone(x)
+    res = gpusvd.pca(x, k)
+    assert isinstance(res, gpusvd.PCAResult)
+    _check_outputs(lib, x, res.components, res.explained_variance, res.scores, res.mean,
+                   res.info)
+    assert lib.same(x, x0), "pca modified its input"
+    assert int(lib.host(res.info)) == 0
+    comp, ev, scores, mean = (lib.host(y) for y in (res.components, res.explained_variance,
+                                                    res.scores, res.mean))
+    assert comp.shape == (k, n) and ev.shape == (k,) and scores.shape == (m, k)
+    assert mean.shape == (n,)
+    assert comp.dtype == ev.dtype == scores.dtype == mean.dtype == dtype
+    comp_r, ev_r, scores_r, mean_r = reference_pca(x_h, k)
+    tol = 1e4 * eps(dtype)
+    np.testing.assert_allclose(ev, ev_r, rtol=tol)
+    np.testing.assert_allclose(mean, mean_r, rtol=tol)
+    # components up to sign (compared as |components| after aligning each row's sign) ...
+    sign = np.where(np.sum(comp.astype(np.float64) * comp_r, axis=1) < 0, -1.0, 1.0)
+    np.testing.assert_allclose(comp * sign[:, None], comp_r, atol=tol)
+    np.testing.assert_allclose(np.abs(comp), np.abs(comp_r), atol=tol)
+    np.testing.assert_allclose(scores * sign[None, :], scores_r,
+                               atol=tol * np.abs(scores_r).max())
+    # ... and gpusvd.h's sign convention: each row's largest-magnitude entry is positive
+    assert np.all(comp[np.arange(k), np.argmax(np.abs(comp), axis=1)] > 0)
+    np.testing.assert_allclose(lib.host(res.transform(x)), scores,
+                               atol=tol * np.abs(scores_r).max())
+    res2 = gpusvd.pca(x, k, compute_scores=False)
+    assert res2.scores is None
+    _check_outputs(lib, x, res2.components, res2.explained_variance)
+    np.testing.assert_allclose(lib.host(res2.explained_variance), ev_r, rtol=tol)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_pca_device_wide_not_supported(lib, rng, dtype):
+    # The GPU pca needs samples >= features (m >= n); wider data is NOT_SUPPORTED on the _gpu
+    # form (host arrays run it on the CPU under AUTO).
+    x = lib.put(rng.standard_normal((10, 30)).astype(dtype))
+    with pytest.raises(gpusvd.GpusvdError) as exc:
+        gpusvd.pca(x, 3)
+    assert exc.value.status_name == "GPUSVD_STATUS_NOT_SUPPORTED", exc.value
+    assert exc.value.routine.endswith("pca_gpu"), exc.value.routine
+
+
+# ----------------------------------------------------------------------------------------------
+# bdsvd: no GPU kernel yet
+# ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_bdsvd_device_not_supported(lib, rng, dtype):
+    # bdsvd has no GPU kernel in this version: its _gpu form answers NOT_SUPPORTED. This test
+    # changes (to a check of the results against scipy, as test_bdsvd does on the host) when the
+    # bidiagonal SVD kernel lands.
+    d = lib.put(rng.standard_normal(12).astype(dtype))
+    e = lib.put(rng.standard_normal(11).astype(dtype))
+    with pytest.raises(gpusvd.GpusvdError) as exc:
+        gpusvd.bdsvd(d, e)
+    assert exc.value.status_name == "GPUSVD_STATUS_NOT_SUPPORTED", exc.value
+    assert exc.value.routine.endswith("bdsvd_gpu"), exc.value.routine
+
+
+# ----------------------------------------------------------------------------------------------
+# Streams: the _gpu forms run on the current CuPy stream, ordered with CuPy's own work there
+# ----------------------------------------------------------------------------------------------
+
+
+def test_cupy_non_default_stream(cupy_lib, rng):
+    cp = cupy_lib.cp
+    a_h = well_conditioned(rng, 2000, 64, np.float64)
+    b_h = well_conditioned_batch(rng, 50, 16, 16, np.float64)
+    with cp.cuda.Stream(non_blocking=True) as stream:
+        a = cp.asarray(a_h) * 2.0  # enqueued on `stream`: the library must run after it
+        u, s, vh = gpusvd.svd(a)
+        rec = (u * s) @ vh  # enqueued after the library's work on the same stream
+        q, r = gpusvd.qr_batched(cp.asarray(b_h))
+        w = gpusvd.eigvals_batched(cp.asarray(b_h))
+        stream.synchronize()
+    check_svd(2.0 * a_h, cp.asnumpy(u), cp.asnumpy(s), cp.asnumpy(vh))
+    err = float(cp.abs(rec - a).max())
+    assert err < 1e-10, "max |2A - U S Vh| = %.3g" % err
+    q, r, w = cp.asnumpy(q), cp.asnumpy(r), cp.asnumpy(w)
+    for i in range(0, 50, 7):
+        check_qr(b_h[i], q[i], r[i], "mgs2")
+        match_eigenvalues(b_h[i], w[i])
