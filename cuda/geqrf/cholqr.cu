@@ -28,10 +28,12 @@ __device__ T block_sum(T v, T *red) {
     return r;
 }
 
-// Right-looking Cholesky of the upper triangle of M (w x w, ld w) in place; dropped columns
-// (dd[j] != 0) get the row e_j. A pivot not above tau fails the factorisation (false, uniformly
-// over the block), or with allow_drop drops its column (dd[j] = 2): on a later step the columns
-// before it are orthonormal, so such a column is numerically in their span.
+// Right-looking Cholesky of the upper triangle of M (w x w, ld w) in place; columns with dd[j]
+// set get the row e_j (no contribution to the columns after them). A pivot not above tau fails
+// the factorisation (false, uniformly over the block), or with allow_drop marks the column
+// dd[j] = 2: on a later step the columns before it are orthonormal, so its part orthogonal to
+// them is at rounding level; the step leaves that part unnormalised (the next step decides whether
+// it is a new direction or vanishes) instead of blowing rounding noise up to a unit column.
 template <class T>
 __device__ bool cholesky_upper(T *M, int w, int *dd, T tau, bool allow_drop) {
     const int t = threadIdx.x, nt = blockDim.x;
@@ -84,12 +86,24 @@ __global__ void __launch_bounds__(kCholThreads)
     // have underflowed, zero included: the caller screens the matrix then).
     const T lo = R::safe_min() / R::eps();
     const T hi = R::ldexp(T(1), R::max_exp() - 4) / T(w);
+    // After the first step the live columns have unit norm or are a dropped column's residual:
+    // one below eps^2 of the largest has vanished (zeroed, completed at the end).
+    T dmax = 0;
+    for (int j = t; j < w; j += nt) {
+        const T d = G[j + j * w];
+        if (is_finite(d)) dmax = fmax(dmax, d);
+    }
+    for (int o = 16; o > 0; o >>= 1) dmax = fmax(dmax, __shfl_xor_sync(0xffffffffu, dmax, o));
+    if ((t & 31) == 0) red[t >> 5] = dmax;
+    __syncthreads();
+    for (int i = 0; i < (nt >> 5); ++i) dmax = fmax(dmax, red[i]);
+    const T vanish = first ? T(0) : dmax * R::eps() * R::eps();
     for (int j = t; j < w; j += nt) {
         const T d = G[j + j * w];
         int isdead = 0;
         if (!is_finite(d) || d > hi || d < 0 || (first && !screened && d < lo))
             atomicOr(&s_bad, 1);
-        else if (d == 0 || dead[j])
+        else if (d <= vanish || dead[j])
             isdead = 1;
         dd[j] = isdead;
         sc[j] = isdead ? T(1) : T(1) / R::sqrt(d);
@@ -133,16 +147,18 @@ __global__ void __launch_bounds__(kCholThreads)
                              : shift * 100;
     }
 
-    // Columns dropped for the first time this step (the caller zeroes them in W after the solve
-    // and completes Q at the end).
-    for (int j = t; j < w; j += nt)
-        if (dd[j] && !dead[j]) {
+    // Columns found vanished this step (the caller zeroes them in W after the solve and
+    // completes Q at the end); a dropped pivot asks for another step.
+    for (int j = t; j < w; j += nt) {
+        if (dd[j] == 1 && !dead[j]) {
             atomicAdd(&s_dead, 1);
             dead[j] = 1;
         }
+        if (dd[j] == 2) shifted = 1;
+    }
 
-    // Rs = R~ D^-1 (D = diag(sc)), lower part zero. A column dropped by its pivot keeps its
-    // coefficients on the columns before it, so A = QR holds once its Q column is zeroed.
+    // Rs = R~ D^-1 (D = diag(sc)), lower part zero. A dropped column keeps its coefficients on
+    // the columns before it and Rs(j,j) = its norm, so its residual stays in W unnormalised.
     for (int idx = t; idx < w * w; idx += nt) {
         const int i = idx % w, j = idx / w;
         Rs[idx] = i <= j ? M[idx] / sc[j] : T(0);
@@ -163,6 +179,7 @@ __global__ void __launch_bounds__(kCholThreads)
         __syncthreads();
         for (int idx = t; idx < w * w; idx += nt) S[idx % w + (idx / w) * lds] = M[idx];
     }
+    shifted = __syncthreads_or(shifted);
     if (t == 0) *flags = CholStepFlags{0, shifted, s_dead, static_cast<float>(off)};
 }
 

@@ -15,9 +15,10 @@ namespace gpu {
 struct CholStepFlags {
     int bad;        // Gram matrix non-finite or out of the safe range (unscreened first step):
                     // the step's factor is the identity, so the panel is left as it was
-    int shifted;    // the unshifted Cholesky broke down; the shifted one was used
-    int dead;       // columns dropped for the first time by this step: an exactly zero Gram
-                    // diagonal, or (after the first step) a pivot at rounding level
+    int shifted;    // another step is needed: the unshifted Cholesky broke down (the shifted
+                    // one was used), or a later step left a dropped column unnormalised
+    int dead;       // columns found vanished by this step: an exactly zero Gram diagonal, or
+                    // (after the first step) one below eps^2 of the largest
     float offdiag;  // ||G~ - I||_F of the column-scaled Gram matrix: <= 0.5 means the step's
                     // input was well conditioned, so its output is orthonormal to O(eps)
 };
@@ -33,9 +34,9 @@ size_t chol_step_scratch_bytes(int w);
 /// Rs^T Rs, write Rs (w x w, ld w, lower part zero), and S <- Rs (first step) or S <- Rs * S.
 /// m: rows of the panel (sizes the shift). first && !screened: a zero or out-of-range diagonal
 /// is `bad` (the caller screens and scales the matrix, then repeats); otherwise a zero
-/// diagonal marks the column dead (dead[j] = 1, Rs row and column j = e_j); after the first
-/// step a pivot at rounding level drops the column too (dead[j] = 1, Rs row j = e_j, its column
-/// keeping the coefficients): the caller zeroes dropped columns of W after the solve.
+/// diagonal marks the column dead (dead[j] = 1, Rs row j = e_j): the caller zeroes dead columns
+/// of W after the solve. After the first step a diagonal below eps^2 of the largest is dead too,
+/// and a pivot at rounding level leaves the column's residual unnormalised (see cholqr.cu).
 template <class T>
 cudaError_t chol_step(const T *G, int w, int64_t m, bool first, bool screened, T *Rs, T *S,
                       int64_t lds, int *dead, CholStepFlags *flags, void *scratch,
