@@ -68,8 +68,8 @@ constexpr int kCholThreads = 512;
 
 template <class T>
 __global__ void __launch_bounds__(kCholThreads)
-    chol_step_kernel(const T *G, int w, int64_t m, bool first, bool screened, T *Rs, T *S,
-                     int64_t lds, int *dead, CholStepFlags *flags, T *Mg) {
+    chol_step_kernel(const T *G, int w, int64_t m, bool first, bool last, bool screened, T *Rs,
+                     T *S, int64_t lds, int *dead, CholStepFlags *flags, T *Mg) {
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ T sc[kCholPanel];
     __shared__ int dd[kCholPanel];
@@ -150,11 +150,12 @@ __global__ void __launch_bounds__(kCholThreads)
     // Columns found vanished this step (the caller zeroes them in W after the solve and
     // completes Q at the end); a dropped pivot asks for another step.
     for (int j = t; j < w; j += nt) {
-        if (dd[j] == 1 && !dead[j]) {
+        // On the last allowed step a column still dropped is given up as vanished.
+        if ((dd[j] == 1 || (dd[j] == 2 && last)) && !dead[j]) {
             atomicAdd(&s_dead, 1);
             dead[j] = 1;
         }
-        if (dd[j] == 2) shifted = 1;
+        if (dd[j] == 2 && !last) shifted = 1;
     }
 
     // Rs = R~ D^-1 (D = diag(sc)), lower part zero. A dropped column keeps its coefficients on
@@ -342,8 +343,8 @@ size_t chol_step_scratch_bytes(int w) {
 }
 
 template <class T>
-cudaError_t chol_step(const T *G, int w, int64_t m, bool first, bool screened, T *Rs, T *S,
-                      int64_t lds, int *dead, CholStepFlags *flags, void *scratch,
+cudaError_t chol_step(const T *G, int w, int64_t m, bool first, bool last, bool screened, T *Rs,
+                      T *S, int64_t lds, int *dead, CholStepFlags *flags, void *scratch,
                       cudaStream_t stream) {
     const bool in_smem = chol_in_smem<T>(w);
     const size_t smem = in_smem ? size_t(w) * w * sizeof(T) : 0;
@@ -351,7 +352,7 @@ cudaError_t chol_step(const T *G, int w, int64_t m, bool first, bool screened, T
     if (e != cudaSuccess) return e;
     const int threads = w <= 64 ? 256 : kCholThreads;
     chol_step_kernel<T>
-        <<<1, threads, smem, stream>>>(G, w, m, first, screened, Rs, S, lds, dead, flags,
+        <<<1, threads, smem, stream>>>(G, w, m, first, last, screened, Rs, S, lds, dead, flags,
                                        in_smem ? nullptr : static_cast<T *>(scratch));
     return cudaGetLastError();
 }
@@ -428,8 +429,8 @@ cudaError_t sum_partials(int w, int parts, const T *P, T *G, cudaStream_t stream
 
 #define GPUSVD_INSTANTIATE(T)                                                                     \
     template size_t chol_step_scratch_bytes<T>(int);                                              \
-    template cudaError_t chol_step<T>(const T *, int, int64_t, bool, bool, T *, T *, int64_t,     \
-                                      int *, CholStepFlags *, void *, cudaStream_t);              \
+    template cudaError_t chol_step<T>(const T *, int, int64_t, bool, bool, bool, T *, T *,        \
+                                      int64_t, int *, CholStepFlags *, void *, cudaStream_t);     \
     template cudaError_t finish_r<T>(int64_t, int64_t, T *, int64_t, const int *, const int *,    \
                                      int *, cudaStream_t);                                        \
     template cudaError_t screen<T>(int64_t, int64_t, const T *, int64_t, unsigned long long *,    \

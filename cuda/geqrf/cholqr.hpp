@@ -36,10 +36,11 @@ size_t chol_step_scratch_bytes(int w);
 /// is `bad` (the caller screens and scales the matrix, then repeats); otherwise a zero
 /// diagonal marks the column dead (dead[j] = 1, Rs row j = e_j): the caller zeroes dead columns
 /// of W after the solve. After the first step a diagonal below eps^2 of the largest is dead too,
-/// and a pivot at rounding level leaves the column's residual unnormalised (see cholqr.cu).
+/// and a pivot at rounding level leaves the column's residual unnormalised (see cholqr.cu),
+/// except on the `last` step allowed, where such a column is given up as dead.
 template <class T>
-cudaError_t chol_step(const T *G, int w, int64_t m, bool first, bool screened, T *Rs, T *S,
-                      int64_t lds, int *dead, CholStepFlags *flags, void *scratch,
+cudaError_t chol_step(const T *G, int w, int64_t m, bool first, bool last, bool screened, T *Rs,
+                      T *S, int64_t lds, int *dead, CholStepFlags *flags, void *scratch,
                       cudaStream_t stream);
 
 /// W(:, j) = 0 for every j < w with dead[j] (columns dropped by a Cholesky step).
@@ -61,8 +62,8 @@ cudaError_t finish_r(int64_t m, int64_t k, T *R, int64_t ldr, const int *dead, c
 /// Column max-abs (as bit patterns, atomicMax) and a non-finite flag over A (m x n).
 /// amax_bits[n] and *nonfinite must be zeroed by the caller.
 template <class T>
-cudaError_t screen(int64_t m, int64_t n, const T *A, int64_t lda,
-                   unsigned long long *amax_bits, int *nonfinite, cudaStream_t stream);
+cudaError_t screen(int64_t m, int64_t n, const T *A, int64_t lda, unsigned long long *amax_bits,
+                   int *nonfinite, cudaStream_t stream);
 
 /// exps[j] = -exponent(amax_j) (0 for a zero column); A(:, j) *= 2^exps[j].
 template <class T>
@@ -71,8 +72,8 @@ cudaError_t scale_columns(int64_t m, int64_t n, T *A, int64_t lda,
 
 /// A(0:m, 0:k) and R(0:k, 0:n) set to NaN, *info = GPUSVD_INFO_NONFINITE.
 template <class T>
-cudaError_t fill_nonfinite(int64_t m, int64_t k, int64_t n, T *A, int64_t lda, T *R,
-                           int64_t ldr, int *info, cudaStream_t stream);
+cudaError_t fill_nonfinite(int64_t m, int64_t k, int64_t n, T *A, int64_t lda, T *R, int64_t ldr,
+                           int *info, cudaStream_t stream);
 
 /// Column x (m entries) filled with deterministic pseudo-random values in [-1, 1] (seed).
 template <class T>

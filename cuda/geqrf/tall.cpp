@@ -34,7 +34,9 @@ namespace gpusvd {
 namespace gpu {
 namespace {
 
-constexpr int kMaxSteps = 8;
+// cond 1e15 in double needs 4 steps; a rank-deficient panel resolves its rounding-level columns
+// over a few more. The last step gives up the columns still unresolved (completed at the end).
+constexpr int kMaxSteps = 12;
 
 // The Gram matrix W^T W of a tall panel is a GEMM with a tiny output and a huge inner dimension:
 // cuBLAS's SYRK/GEMM run it on a handful of thread blocks. Cut into row chunks instead (one
@@ -196,8 +198,8 @@ private:
     gpusvdStatus_t intra(T *W, int w, T *S, int64_t lds, int *dead, bool screened, bool *bad) {
         for (int step = 0; step < kMaxSteps; ++step) {
             if (!gram(W, w)) return status_;
-            if (!check(chol_step<T>(L_.G, w, m_, step == 0, screened, L_.Rs, S, lds, dead, L_.flags,
-                                    L_.scratch, st_),
+            if (!check(chol_step<T>(L_.G, w, m_, step == 0, step == kMaxSteps - 1, screened, L_.Rs,
+                                    S, lds, dead, L_.flags, L_.scratch, st_),
                        "Cholesky step"))
                 return status_;
             const bool ok = read_back(

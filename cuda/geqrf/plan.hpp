@@ -1,0 +1,117 @@
+// Which batched Gram-Schmidt QR kernel (batched.cu) runs a problem, with how many threads and how
+// much shared memory or workspace. Plain C++ (no CUDA): the host tests check it and run the team
+// code (src/kernels/qr_team.hpp) with its member counts on CPU threads.
+//
+// Members own columns (qr_team.hpp), so a team wider than n has idle members: one warp per
+// matrix for n <= 32, else one block of about n threads (a multiple of 32).
+#pragma once
+
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/qr_team.hpp"
+
+namespace gpusvd {
+namespace gpu {
+
+struct GeqrfBatchedPlan {
+    enum Path {
+        kNothing,  // k = 0 or batch = 0: only info (zeros) is written
+        kWarp,     // n <= 32: a warp per matrix, mats_per_block matrices per block, shared memory
+        kBlock,    // a block per matrix in shared memory
+        kGlobal,   // a block per matrix in place in A and R, its vectors in a workspace slot
+    } path = kNothing;
+    kernels::QrShape shape{};
+    int threads = 0;           // per block
+    int mats_per_block = 1;    // kWarp
+    size_t matrix_bytes = 0;   // one matrix's shared memory, or workspace slot (kGlobal)
+    size_t smem_bytes = 0;     // dynamic shared memory per block
+    int64_t grid = 0;
+    size_t ws_bytes = 0;       // device workspace (kGlobal)
+};
+
+constexpr int kQrWarpMaxN = 32;                    // columns a warp's lanes own one each
+constexpr int kQrWarpMaxMats = 8;                  // matrices (warps) per block, at most
+constexpr int64_t kQrMaxGrid = int64_t(1) << 20;   // blocks loop over the rest of the batch
+constexpr int64_t kQrGlobalMaxBlocks = 4096;       // bounds the global path's workspace
+constexpr size_t kQrReservedSmem = 1024;           // per block, taken by the system on sm_80+
+constexpr size_t kQrScratchBytes = 32 * sizeof(double);  // BlockTeam's static reduction slots
+
+inline size_t qr_sat_mul(size_t a, size_t b) {
+    size_t r;
+    return __builtin_mul_overflow(a, b, &r) ? SIZE_MAX : r;
+}
+
+/// Bytes of a shape's working storage rounded up to `align` (SIZE_MAX on overflow).
+inline size_t qr_storage_bytes(const kernels::QrShape &s, size_t elem, size_t align) {
+    if (s.elems < 0) return SIZE_MAX;
+    const size_t b = qr_sat_mul(static_cast<size_t>(s.elems), elem);
+    if (b > SIZE_MAX - align) return SIZE_MAX;
+    return (b + align - 1) / align * align;
+}
+
+/// Threads of a block team for n columns: n rounded up to a multiple of 32, within the kernel's
+/// limit (a multiple of 32, at least 32).
+inline int qr_block_threads(int64_t n, int limit) {
+    int cap = (limit < 1024 ? limit : 1024) / 32 * 32;
+    if (cap < 32) cap = 32;
+    const int64_t want = (n + 31) / 32 * 32;
+    return want < cap ? static_cast<int>(want) : cap;
+}
+
+/// Plans batch m x n problems of `elem`-byte reals. smem_block: the device's opt-in shared memory
+/// per block; smem_sm: shared memory per SM; warp_threads, block_threads, global_threads: the most
+/// threads per block each kernel can launch with (cudaFuncGetAttributes; 1024 to plan without).
+/// The warp path takes as many matrices per block as maximise the warps resident on an SM
+/// (ties: fewer).
+inline GeqrfBatchedPlan geqrf_batched_plan(size_t elem, int64_t m, int64_t n, int64_t batch,
+                                           size_t smem_block, size_t smem_sm, int warp_threads,
+                                           int block_threads, int global_threads) {
+    GeqrfBatchedPlan p;
+    const int64_t k = m < n ? m : n;
+    if (k <= 0 || batch <= 0) return p;
+    const bool small_dims = m <= INT_MAX / 4 && n <= INT_MAX / 4;
+    const kernels::QrShape s = kernels::qr_shape(m, n, false);
+    const size_t bytes = small_dims ? qr_storage_bytes(s, elem, 16) : SIZE_MAX;
+    // int indices in shared memory: guaranteed since everything there is < 2^31 bytes.
+    if (n <= kQrWarpMaxN && bytes <= smem_block) {
+        p.path = GeqrfBatchedPlan::kWarp;
+        p.shape = s;
+        p.matrix_bytes = bytes;
+        int best_warps = 0;
+        for (int w = 1; w <= kQrWarpMaxMats && 32 * w <= warp_threads; w *= 2) {
+            const size_t b = bytes * static_cast<size_t>(w);
+            if (b > smem_block) break;
+            int64_t blocks = static_cast<int64_t>(smem_sm / (b + kQrReservedSmem));
+            if (blocks > 32) blocks = 32;
+            int64_t warps = blocks * w;
+            if (warps > 64) warps = 64;
+            if (warps > best_warps) {
+                best_warps = static_cast<int>(warps);
+                p.mats_per_block = w;
+            }
+        }
+        p.threads = 32 * p.mats_per_block;
+        p.smem_bytes = bytes * static_cast<size_t>(p.mats_per_block);
+        p.grid = (batch + p.mats_per_block - 1) / p.mats_per_block;
+    } else if (smem_block >= kQrScratchBytes && bytes <= smem_block - kQrScratchBytes) {
+        p.path = GeqrfBatchedPlan::kBlock;
+        p.shape = s;
+        p.matrix_bytes = p.smem_bytes = bytes;
+        p.threads = qr_block_threads(n, block_threads);
+        p.grid = batch;
+    } else {
+        p.path = GeqrfBatchedPlan::kGlobal;
+        p.shape = kernels::qr_shape(m, n, true);
+        p.matrix_bytes = qr_storage_bytes(p.shape, elem, 256);
+        p.threads = qr_block_threads(n, global_threads);
+        p.grid = batch < kQrGlobalMaxBlocks ? batch : kQrGlobalMaxBlocks;
+        p.ws_bytes = qr_sat_mul(p.matrix_bytes, static_cast<size_t>(p.grid));
+    }
+    if (p.grid > kQrMaxGrid) p.grid = kQrMaxGrid;
+    return p;
+}
+
+}  // namespace gpu
+}  // namespace gpusvd
