@@ -1,7 +1,7 @@
 // CUDA helpers of gpusvd-bench's GPU tables: checked calls, device buffers, the bench's GPU
 // context, event timing (warm-up, median, budget), batches tiled from a pool of distinct
-// matrices, and the result checks. Used by cusolver_rows.cpp (set-up, geqrf), gpu_gesvj_rows.cpp
-// and gpu_geev_rows.cpp.
+// matrices, and the result checks. Used by cusolver_rows.cpp (set-up), gpu_gesvj_rows.cpp,
+// gpu_geqrf_rows.cpp and gpu_geev_rows.cpp.
 #pragma once
 
 #include <cublas_v2.h>
@@ -423,5 +423,6 @@ inline std::vector<Row> of_table(const std::vector<Row> &rows, const std::string
 /// The tables of one routine family, each in its own file.
 void gesvj_tables(Gpu &c);  // gpu_gesvj_rows.cpp: gesvj, gesvj_batched, tall gesvj
 void geev_tables(Gpu &c);   // gpu_geev_rows.cpp: geev_batched totals and per matrix
+void geqrf_tables(Gpu &c);  // gpu_geqrf_rows.cpp: geqrf_mgs tall, geqrf_mgs_batched
 
 }  // namespace bench

@@ -4,8 +4,9 @@
 // warm-up. Every CUDA/cuBLAS/cuSOLVER return code and every info array is checked. Results are
 // compared with LAPACK on a sample of the same matrices (the "check" column).
 //
-// This file: the GPU set-up and ceilings, the geqrf_mgs table, and the order of the tables; the
-// gesvj tables are in gpu_gesvj_rows.cpp, the geev tables in gpu_geev_rows.cpp.
+// This file: the GPU set-up and ceilings, and the order of the tables; the gesvj tables are in
+// gpu_gesvj_rows.cpp, the geqrf_mgs tables in gpu_geqrf_rows.cpp, the geev tables in
+// gpu_geev_rows.cpp.
 //
 // Where gpusvd has no GPU kernel its `_gpu` forms return GPUSVD_STATUS_NOT_SUPPORTED and the
 // gpusvd column reads "n/a (not supported yet)"; when they succeed, the same rows time them.
@@ -29,93 +30,6 @@
 namespace bench {
 
 namespace {
-
-/* ---- geqrf + orgqr ------------------------------------------------------------------------- */
-
-Row geqrf_row(Gpu &c, int64_t m, int64_t n) {
-    Row r;
-    r.table = "gpu:geqrf_mgs";
-    r.name = "dgeqrf_mgs_gpu(MGS2) vs cusolverDnDgeqrf+R copy+Dorgqr";
-    r.size = dims(m, n);
-    const size_t mn = sz(m * n), nn = sz(n * n);
-    const auto A0 = random_vector<double>(mn, 7200 + m + n);
-    Dev<double> dA0(mn), dA(mn), tau(sz(n)), R(nn), Ag(mn), Rg(nn);
-    Dev<int> info(1), infog(1);
-    dA0.upload(A0.data(), mn);
-    const int mi = int(m), ni = int(n);
-    int l1 = 0, l2 = 0;
-    CS(cusolverDnDgeqrf_bufferSize(c.sol, mi, ni, dA.get(), mi, &l1));
-    CS(cusolverDnDorgqr_bufferSize(c.sol, mi, ni, ni, dA.get(), mi, tau.get(), &l2));
-    const int lwork = std::max({l1, l2, 1});
-    Dev<double> work(sz(lwork));
-    std::vector<double> diag_c;
-    r.b = time_gpu(
-        c, gpu_budget(c), [&] { restore(c, dA.get(), dA0.get(), mn); },
-        [&] {
-            CS(cusolverDnDgeqrf(c.sol, mi, ni, dA.get(), mi, tau.get(), work.get(), lwork,
-                                info.get()));
-            // R (upper triangle of the factored A) out before orgqr overwrites it.
-            CU(cudaMemcpy2DAsync(R.get(), sz(n) * sizeof(double), dA.get(), sz(m) * sizeof(double),
-                                 sz(n) * sizeof(double), sz(n), cudaMemcpyDeviceToDevice, c.s));
-            CS(cusolverDnDorgqr(c.sol, mi, ni, ni, dA.get(), mi, tau.get(), work.get(), lwork,
-                                info.get()));
-            return true;
-        },
-        nullptr);
-    Check ck;
-    ck.info("cuSOLVER", info, 1, false);
-    auto diag_of = [&](const Dev<double> &Rd) {
-        const auto h = Rd.download(nn);
-        std::vector<double> d(sz(n));
-        for (int64_t j = 0; j < n; ++j) d[j] = std::abs(h[j + j * n]);
-        return d;
-    };
-    if (r.b.ok()) diag_c = diag_of(R);
-
-    r.a = time_gpusvd(
-        c, [&] { restore(c, Ag.get(), dA0.get(), mn); },
-        [&] {
-            return Api<double>::geqrf_mgs_gpu(c.g, GPUSVD_ORTH_MGS2, m, n, Ag.get(), m, Rg.get(), n,
-                                              infog.get());
-        },
-        r);
-    std::vector<double> diag_g;
-    if (r.a.ok()) {
-        ck.info("gpusvd", infog, 1, true);
-        diag_g = diag_of(Rg);
-    }
-
-    // Host: dgeqrf + R copy + dorgqr, multithreaded OpenBLAS; its |R(j,j)| is the check.
-    std::vector<double> Ah(A0), th(sz(n)), Rh(nn);
-    double q1 = 0, q2 = 0, d = 0;
-    ref::geqrf(mi, ni, &d, mi, &d, &q1, -1);
-    ref::orgqr(mi, ni, ni, &d, mi, &d, &q2, -1);
-    const lapack_int lw = std::max(ref::lwork_of(q1), ref::lwork_of(q2));
-    std::vector<double> wk(sz(lw));
-    auto host_run = [&](bool with_q) {
-        lapack_int e = ref::geqrf(mi, ni, Ah.data(), mi, th.data(), wk.data(), lw);
-        for (int64_t j = 0; j < n; ++j)
-            for (int64_t i = 0; i < n; ++i) Rh[i + j * n] = i <= j ? Ah[i + j * m] : 0.0;
-        if (!e && with_q) e = ref::orgqr(mi, ni, ni, Ah.data(), mi, th.data(), wk.data(), lw);
-        return e == 0;
-    };
-    r.c = host_column(
-        c, 1, 1, [&] { std::copy(A0.begin(), A0.end(), Ah.begin()); },
-        [&] { return host_run(true); });
-    std::copy(A0.begin(), A0.end(), Ah.begin());
-    if (host_run(false)) {
-        std::vector<double> dh(sz(n));
-        for (int64_t j = 0; j < n; ++j) dh[j] = std::abs(Rh[j + j * n]);
-        ck.diff(diag_c.empty() ? NAN : max_rel_diff(sz(n), diag_c.data(), dh.data()), "cuSOLVER");
-        if (!diag_g.empty()) ck.diff(max_rel_diff(sz(n), diag_g.data(), dh.data()));
-    } else {
-        ck.diff(NAN, "LAPACK reference");
-    }
-    r.flops = geqrf_flops(double(m), double(n)) + orgqr_flops(double(m), double(n));
-    r.bytes = double(2 * mn + nn) * sizeof(double);
-    ck.finish(r, 1e-10);
-    return r;
-}
 
 /* ---- ceilings ------------------------------------------------------------------------------ */
 
@@ -239,19 +153,12 @@ int run_cusolver_rows(const Options &o, Report &rep, const Ceilings &host) {
             "GPU tables: ms, medians of cudaEvent-timed runs on device-resident data (host->host "
             "rows: wall time); ratios > 1 mean the first-named is slower (cuSOLVER/gpusvd > 1: "
             "gpusvd faster). Host = LAPACK on %d CPU threads. \"(extrap. from N)\": N matrices "
-            "timed, scaled to the batch. Goals: issues 3 and 4 (not met = reported, not a "
+            "timed, scaled to the batch. Goals: issues 3, 4 and 5 (not met = reported, not a "
             "failure).\n",
             omp_get_max_threads());
         gesvj_tables(c);
 
-        std::vector<Row> rows;
-        for (int64_t m :
-             o.quick ? std::vector<int64_t>{20000} : std::vector<int64_t>{100000, 1000000})
-            guarded(c, rows, "gpu:geqrf_mgs",
-                    "dgeqrf_mgs_gpu(MGS2) vs cusolverDnDgeqrf+R copy+Dorgqr", dims(m, 64),
-                    [&] { return geqrf_row(c, m, 64); });
-        rep.gpu_table("geqrf_mgs (explicit Q and R; host: dgeqrf + R copy + dorgqr)", rows, c.dev);
-
+        geqrf_tables(c);
         geev_tables(c);
     }
     if (c.g) gpusvdDestroy(c.g);

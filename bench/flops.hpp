@@ -1,6 +1,8 @@
 // Operation counts used for the GFLOP, GFLOP/s and floor columns (nominal; stated once here):
 //   geqrf (m >= n)      2mn^2 - 2n^3/3                     (LAWN 41)
 //   orgqr (m x k, k)    2mk^2 - 2k^3/3                     (LAWN 41, n = k)
+//   Gram-Schmidt QR     passes * 2mn^2 (m >= n; 2nm^2 when wide): column j takes j dot products
+//                       and j updates of length m per pass; MGS one pass, MGS2 two
 //   gesvj / gesvdj      sweeps * n(n-1)/2 * (8m + 6n)      per column pair: dot 2m, rotation of
 //                       the two columns of A 6m, of V 6n; an upper bound, as converged pairs are
 //                       skipped. sweeps: the library's own count (LAPACK work(4) or
@@ -25,6 +27,9 @@ inline double geqrf_flops(double m, double n) {
 }
 inline double orgqr_flops(double m, double k) {
     return 2 * m * k * k - 2 * k * k * k / 3;
+}
+inline double mgs_flops(double m, double n, int passes) {
+    return passes * (m >= n ? 2 * m * n * n : 2 * n * m * m);
 }
 inline double jacobi_flops(double sweeps, double m, double n, bool v) {
     return sweeps * n * (n - 1) / 2 * (8 * m + (v ? 6 * n : 0));
