@@ -423,6 +423,7 @@ inline std::vector<Row> of_table(const std::vector<Row> &rows, const std::string
 /// The tables of one routine family, each in its own file.
 void gesvj_tables(Gpu &c);  // gpu_gesvj_rows.cpp: gesvj, gesvj_batched, tall gesvj
 void geev_tables(Gpu &c);   // gpu_geev_rows.cpp: geev_batched totals and per matrix
+void pca_tables(Gpu &c);    // gpu_pca_rows.cpp: pca vs centring + gesvdj
 void geqrf_tables(Gpu &c);  // gpu_geqrf_rows.cpp: geqrf_mgs tall, geqrf_mgs_batched
 
 }  // namespace bench

@@ -159,6 +159,7 @@ int run_cusolver_rows(const Options &o, Report &rep, const Ceilings &host) {
         gesvj_tables(c);
 
         geqrf_tables(c);
+        pca_tables(c);
         geev_tables(c);
     }
     if (c.g) gpusvdDestroy(c.g);
