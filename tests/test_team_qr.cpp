@@ -478,11 +478,26 @@ gg::GeqrfBatchedPlan plan(int64_t m, int64_t n, int64_t batch = 1000, int limit 
 TYPED_TEST(TeamQrTest, PlanPicksTheDocumentedPaths) {
     using T = TypeParam;
     const bool dbl = sizeof(T) == 8;
-    EXPECT_EQ(plan<T>(16, 16).path, gg::GeqrfBatchedPlan::kWarp);
-    EXPECT_EQ(plan<T>(32, 32).path, gg::GeqrfBatchedPlan::kWarp);
+    EXPECT_EQ(plan<T>(16, 16).path, gg::GeqrfBatchedPlan::kWarpReg);
+    EXPECT_EQ(plan<T>(32, 32).path, gg::GeqrfBatchedPlan::kWarpReg);
     EXPECT_EQ(plan<T>(32, 32).threads, 32 * plan<T>(32, 32).mats_per_block);
+    EXPECT_EQ(plan<T>(32, 32).reg_rows, 32);
+    EXPECT_EQ(plan<T>(17, 5).reg_rows, 32);
+    EXPECT_EQ(plan<T>(16, 30).reg_rows, 16);
+    EXPECT_EQ(plan<T>(9, 1).reg_rows, 16);
+    EXPECT_EQ(plan<T>(8, 32).reg_rows, 8);
+    EXPECT_EQ(plan<T>(1, 1).reg_rows, 8);
+    EXPECT_EQ(plan<T>(32, 33).path, gg::GeqrfBatchedPlan::kBlock);
+    EXPECT_EQ(plan<T>(33, 32).path, gg::GeqrfBatchedPlan::kWarp);
+    // The shared-memory warp path on request (comparisons).
+    const auto nowr = [](int64_t m, int64_t n) {
+        return gg::geqrf_batched_plan(sizeof(T), m, n, 1000, kH200SmemOptin, kH200SmemSM, 256,
+                                      1024, 1024, false);
+    };
+    EXPECT_EQ(nowr(32, 32).path, gg::GeqrfBatchedPlan::kWarp);
+    EXPECT_EQ(nowr(16, 16).path, gg::GeqrfBatchedPlan::kWarp);
     for (int64_t s : {4, 16, 32}) {  // small matrices fill an SM with warps (64 at most)
-        const gg::GeqrfBatchedPlan p = plan<T>(s, s);
+        const gg::GeqrfBatchedPlan p = nowr(s, s);
         const int64_t blocks = std::min<int64_t>(
             32, int64_t(kH200SmemSM / (p.smem_bytes + gg::kQrReservedSmem)));
         // at least as many as one matrix per block would give
@@ -491,7 +506,7 @@ TYPED_TEST(TeamQrTest, PlanPicksTheDocumentedPaths) {
         EXPECT_GE(blocks * p.mats_per_block, single) << s;
         EXPECT_GE(blocks * p.mats_per_block, 12) << s;
     }
-    EXPECT_EQ(plan<T>(1, 1).path, gg::GeqrfBatchedPlan::kWarp);
+    EXPECT_EQ(plan<T>(1, 1).path, gg::GeqrfBatchedPlan::kWarpReg);
     EXPECT_EQ(plan<T>(1000, 8).path, gg::GeqrfBatchedPlan::kWarp);
     EXPECT_EQ(plan<T>(33, 33).path, gg::GeqrfBatchedPlan::kBlock);
     EXPECT_EQ(plan<T>(33, 33).threads, 64);
@@ -536,6 +551,19 @@ TYPED_TEST(TeamQrTest, PlanPicksTheDocumentedPaths) {
             EXPECT_GE(p.grid, 1);
             EXPECT_EQ(p.shape.m, m);
             EXPECT_EQ(p.shape.n, n);
+            if (p.path == gg::GeqrfBatchedPlan::kWarpReg) {
+                EXPECT_LE(m, 32);
+                EXPECT_LE(n, 32);
+                EXPECT_GE(p.reg_rows, m);
+                EXPECT_EQ(p.threads, 32 * gg::kQrRegWarps);
+                EXPECT_EQ(p.mats_per_block, gg::kQrRegWarps);
+                EXPECT_EQ(p.smem_bytes, 0u) << "static shared memory";
+                EXPECT_EQ(p.ws_bytes, 0u);
+                // The in-place fallback's vectors fit in the warp's tile.
+                EXPECT_GE(p.matrix_bytes, size_t(gk::qr_shape(m, n, true).elems) * sizeof(T));
+                EXPECT_LE(p.matrix_bytes * size_t(p.mats_per_block), size_t(48 * 1024));
+                continue;
+            }
             EXPECT_GE(p.matrix_bytes, size_t(p.shape.elems) * sizeof(T));
             if (p.path == gg::GeqrfBatchedPlan::kWarp) {
                 EXPECT_LE(n, 32);
@@ -571,8 +599,9 @@ template <typename T>
 void check_planned(int64_t m, int64_t n, const std::vector<T> &A, int expect_info = 0) {
     const gg::GeqrfBatchedPlan p = plan<T>(m, n, 1);
     Config cfg;
-    cfg.members = p.path == gg::GeqrfBatchedPlan::kWarp ? 32 : p.threads;
-    cfg.in_place = p.shape.in_place;
+    const bool reg = p.path == gg::GeqrfBatchedPlan::kWarpReg;  // rare matrices: a warp in place
+    cfg.members = p.path == gg::GeqrfBatchedPlan::kWarp || reg ? 32 : p.threads;
+    cfg.in_place = p.shape.in_place || reg;
     for (bool reorth : {false, true}) {
         SCOPED_TRACE(testing::Message() << m << " x " << n << ": " << cfg.members << " threads"
                                         << (cfg.in_place ? " in place" : "")

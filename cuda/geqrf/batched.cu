@@ -2,6 +2,8 @@
 // src/kernels/qr_team.hpp and the launcher that picks one (plan.hpp).
 #include <cuda_runtime.h>
 
+#include <cstdlib>
+
 #include "common/launch.cuh"
 #include "common/teams.cuh"
 #include "geqrf/geqrf.hpp"
@@ -71,6 +73,211 @@ __global__ void geqrf_global_kernel(GeqrfProblem<T> p, QrShape s, unsigned char 
     }
 }
 
+// ------------------------------------------------------------------------------------------------
+// Register path (kWarpReg): m, n <= 32, one warp per matrix, lane c holds column c in registers
+// (a[MR], fully unrolled loops, rows >= m kept zero and never touched). The same arithmetic as
+// qr_team.hpp, operation for operation (step j projects with the unnormalised v_j and 1/|v_j|, the
+// owner scales v_j afterwards), with q_j broadcast through shared memory. Whatever the team code
+// treats as rare (NaN/Inf, a dependent column, a norm below safe_min or one whose sum of squares
+// needs the scaled recomputation) abandons the fast path: A and R are untouched until the final
+// stores, so the warp then runs qr_team in place on the caller's arrays (the same result the
+// shared-memory warp path would give).
+// ------------------------------------------------------------------------------------------------
+
+template <class T, int MR>
+struct RegWarpSmem {
+    T tile[(MR + 1) * 32];  // A / Q staging (ld MR + 1, odd); R (k x n) during the passes
+    T vec[2][MR + 2];       // broadcast of v_j, |v_j|, |a_j| at pass start (double-buffered)
+    T rdiag[MR];            // MGS2: R2's diagonal
+};
+
+/// One MGS pass over columns 0..nc-1 (qr_mgs_pass): pass 1 stores R1(j,c) at tile(j,c), pass 2
+/// (second) R2(j,c) at tile(c,j) and R2(j,j) in rdiag. Returns false (warp-uniform) on anything
+/// rare. Lane j scales its column to unit length once step j has broadcast it.
+template <class T, int MR>
+__device__ __forceinline__ bool reg_mgs_pass(T (&a)[MR], int lane, int m, int nc, bool second,
+                                             RegWarpSmem<T, MR> &S) {
+    using R = kernels::Real<T>;
+    constexpr int ld = MR + 1;
+    const int kk = m < nc ? m : nc;
+    const T thresh = static_cast<T>(m) * R::ulp();
+    T ss = T(0);
+#pragma unroll
+    for (int i = 0; i < MR; ++i)
+        if (i < m) ss += a[i] * a[i];
+    const bool ok = kernels::qr_ssq_ok(ss);
+    // Only the first kk columns' norms are used (the team code scales the others' too: unused).
+    if (__any_sync(0xffffffffu, lane < kk && !ok)) return false;
+    T nrm = R::sqrt(ss);
+    const T nrm0 = nrm;
+    const int rs = second ? ld : 1, cs = second ? 1 : ld;  // coefficient (j,c) at j*rs + c*cs
+    __syncwarp();  // the previous users of vec are done
+    for (int j = 0; j < kk; ++j) {  // warp-uniform trip count
+        T *v = S.vec[j & 1];
+        if (lane == j) {
+#pragma unroll
+            for (int i = 0; i < MR; ++i)
+                if (i < m) v[i] = a[i];
+            v[MR] = nrm;  // -1 when its sum of squares was not trusted: rare below
+            v[MR + 1] = nrm0;
+        }
+        __syncwarp();
+        const T nj = v[MR];
+        if (nj <= thresh * v[MR + 1] || nj < R::safe_min()) return false;  // uniform
+        const T inv = T(1) / nj;
+        if (lane == j) {
+            if (second)
+                S.rdiag[j] = nj;
+            else
+                S.tile[j + j * ld] = nj;
+#pragma unroll
+            for (int i = 0; i < MR; ++i)
+                if (i < m) a[i] *= inv;
+        } else if (lane > j && lane < nc) {
+            T d = T(0);
+#pragma unroll
+            for (int i = 0; i < MR; ++i)
+                if (i < m) d += v[i] * a[i];
+            d *= inv;  // r_jc = q_j^T a_c
+            S.tile[j * rs + lane * cs] = d;
+            const T f = d * inv;
+            if (lane == j + 1 && lane < kk) {  // column j+1 is final: its norm for step j+1
+                T s2 = T(0);
+#pragma unroll
+                for (int i = 0; i < MR; ++i)
+                    if (i < m) {
+                        const T x = a[i] - f * v[i];
+                        a[i] = x;
+                        s2 += x * x;
+                    }
+                nrm = kernels::qr_ssq_ok(s2) ? R::sqrt(s2) : T(-1);
+            } else {
+#pragma unroll
+                for (int i = 0; i < MR; ++i)
+                    if (i < m) a[i] -= f * v[i];
+            }
+        }
+    }
+    return true;
+}
+
+/// m < n: columns k..n-1 projected once more against the final Q, coefficients added to R
+/// (qr_project_rest).
+template <class T, int MR>
+__device__ __forceinline__ void reg_project_rest(T (&a)[MR], int lane, int m, int n, int k,
+                                                 RegWarpSmem<T, MR> &S) {
+    constexpr int ld = MR + 1;
+    __syncwarp();  // the previous users of vec are done
+    for (int j = 0; j < k; ++j) {  // warp-uniform
+        T *v = S.vec[j & 1];
+        if (lane == j) {
+#pragma unroll
+            for (int i = 0; i < MR; ++i)
+                if (i < m) v[i] = a[i];
+        }
+        __syncwarp();
+        if (lane >= k && lane < n) {
+            T d = T(0);
+#pragma unroll
+            for (int i = 0; i < MR; ++i)
+                if (i < m) d += v[i] * a[i];
+#pragma unroll
+            for (int i = 0; i < MR; ++i)
+                if (i < m) a[i] -= d * v[i];
+            S.tile[j + lane * ld] += d;
+        }
+    }
+}
+
+/// The whole fast path of one matrix; false (nothing written) when the matrix is rare.
+template <class T, int MR>
+__device__ __forceinline__ bool reg_qr(const QrIO<T> &io, bool reorth, int lane,
+                                       RegWarpSmem<T, MR> &S) {
+    using R = kernels::Real<T>;
+    constexpr int ld = MR + 1, cpr = 32 / MR;  // staging: lane = row li of column lj + cpr t
+    const int m = static_cast<int>(io.m), n = static_cast<int>(io.n), k = m < n ? m : n;
+    const int li = lane % MR, lj = lane / MR;
+    const WarpTeam t;
+    T big = T(0);
+    int bad = 0;
+    if (li < m) {
+        for (int j = lj; j < n; j += cpr) {
+            const T x = io.A[li + j * io.lda];
+            bad |= !kernels::is_finite(x);
+            if (R::abs(x) > big) big = R::abs(x);
+            S.tile[li + j * ld] = x;
+        }
+    }
+    big = t.max(big);
+    if (t.max(bad)) return false;  // NaN/Inf: the team code writes the NaN outputs
+    __syncwarp();
+    T a[MR];
+#pragma unroll
+    for (int i = 0; i < MR; ++i) a[i] = lane < n && i < m ? S.tile[i + lane * ld] : T(0);
+    int e1, e2;
+    kernels::qr_scale_exponents<T>(m, n, big, e1, e2);
+    if (e1 != 0 || e2 != 0) {
+        const T f1 = R::ldexp(T(1), e1), f2 = R::ldexp(T(1), e2);
+#pragma unroll
+        for (int i = 0; i < MR; ++i) a[i] = a[i] * f1 * f2;  // f1 first: exact for subnormals
+    }
+    __syncwarp();  // the tile is read: it holds R from here
+    if (!reg_mgs_pass<T, MR>(a, lane, m, n, false, S)) return false;
+    if (reorth) {
+        if (!reg_mgs_pass<T, MR>(a, lane, m, k, true, S)) return false;
+        __syncwarp();
+        kernels::QrWork<T, int> w{};
+        w.m = m;
+        w.n = n;
+        w.k = k;
+        w.r = S.tile;
+        w.ldr = ld;
+        w.rdiag = S.rdiag;
+        kernels::qr_combine(t, w);  // ends with a sync
+    }
+    if (k < n) reg_project_rest<T, MR>(a, lane, m, n, k, S);
+    __syncwarp();
+    // R (scaled back, zeros below the diagonal), then Q through the tile.
+    const T g1 = R::ldexp(T(1), -e1), g2 = R::ldexp(T(1), -e2);
+    if (li < k) {
+        for (int j = lj; j < n; j += cpr)
+            io.R[li + j * io.ldr] = li <= j ? S.tile[li + j * ld] * g1 * g2 : T(0);
+    }
+    __syncwarp();
+    if (lane < k) {
+#pragma unroll
+        for (int i = 0; i < MR; ++i)
+            if (i < m) S.tile[i + lane * ld] = a[i];
+    }
+    __syncwarp();
+    if (li < m) {
+        for (int j = lj; j < k; j += cpr) io.A[li + j * io.lda] = S.tile[li + j * ld];
+    }
+    return true;
+}
+
+/// kQrRegWarps warps per block, one matrix each; rare matrices by qr_team in place (s: the
+/// in-place shape, its vectors, 2n + 2k <= 128 elements, in the warp's tile).
+template <class T, int MR>
+__global__ void __launch_bounds__(32 * kQrRegWarps) geqrf_warpreg_kernel(GeqrfProblem<T> p,
+                                                                           QrShape s) {
+    __shared__ RegWarpSmem<T, MR> smem[kQrRegWarps];
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    RegWarpSmem<T, MR> &S = smem[warp];
+    const WarpTeam t;
+    for (int64_t b = int64_t(blockIdx.x) * kQrRegWarps + warp; b < p.batch;
+         b += int64_t(gridDim.x) * kQrRegWarps) {
+        const QrIO<T> io = problem_io(p, b);
+        int info = 0;
+        if (!reg_qr<T, MR>(io, p.reorth, lane, S)) {
+            __syncwarp();
+            info = kernels::qr_team<T, int64_t>(t, io, s, S.tile, p.reorth);
+        }
+        if (lane == 0) p.info[b] = info;
+        __syncwarp();  // the tile is free for the next matrix
+    }
+}
+
 __global__ void geqrf_zero_info_kernel(int *info, int64_t batch) {
     for (int64_t b = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; b < batch;
          b += int64_t(gridDim.x) * blockDim.x)
@@ -86,8 +293,13 @@ GeqrfBatchedPlan plan_for(int64_t m, int64_t n, int64_t batch) {
         device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, 48 * 1024));
     const size_t smem_sm = static_cast<size_t>(
         device_attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor, 64 * 1024));
+    // GPUSVD_QR_WARPREG=0: the shared-memory warp path for m, n <= 32 too (comparisons).
+    static const bool warp_reg = [] {
+        const char *e = std::getenv("GPUSVD_QR_WARPREG");
+        return !(e && e[0] == '0');
+    }();
     return geqrf_batched_plan(sizeof(T), m, n, batch, smem_block, smem_sm, warp_threads,
-                              block_threads, global_threads);
+                              block_threads, global_threads, warp_reg);
 }
 
 }  // namespace
@@ -110,6 +322,16 @@ cudaError_t geqrf_batched_launch(const GeqrfProblem<T> &p, void *ws, size_t ws_b
             geqrf_zero_info_kernel<<<static_cast<unsigned>(blocks < kQrMaxGrid ? blocks
                                                                                 : kQrMaxGrid),
                                      256, 0, stream>>>(p.info, p.batch);
+            break;
+        }
+        case GeqrfBatchedPlan::kWarpReg: {
+            const QrShape in_place = kernels::qr_shape(p.m, p.n, true);
+            if (pl.reg_rows == 8)
+                geqrf_warpreg_kernel<T, 8><<<grid, pl.threads, 0, stream>>>(p, in_place);
+            else if (pl.reg_rows == 16)
+                geqrf_warpreg_kernel<T, 16><<<grid, pl.threads, 0, stream>>>(p, in_place);
+            else
+                geqrf_warpreg_kernel<T, 32><<<grid, pl.threads, 0, stream>>>(p, in_place);
             break;
         }
         case GeqrfBatchedPlan::kWarp:

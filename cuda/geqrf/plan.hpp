@@ -18,13 +18,17 @@ namespace gpu {
 struct GeqrfBatchedPlan {
     enum Path {
         kNothing,  // k = 0 or batch = 0: only info (zeros) is written
+        kWarpReg,  // m, n <= 32: a warp per matrix, columns in registers (lane c owns column c),
+                   // kQrRegWarps matrices per block, static shared memory; rare matrices
+                   // (NaN/Inf, dependent or tiny columns) run the team code in place
         kWarp,     // n <= 32: a warp per matrix, mats_per_block matrices per block, shared memory
         kBlock,    // a block per matrix in shared memory
         kGlobal,   // a block per matrix in place in A and R, its vectors in a workspace slot
     } path = kNothing;
     kernels::QrShape shape{};
     int threads = 0;           // per block
-    int mats_per_block = 1;    // kWarp
+    int mats_per_block = 1;    // kWarp, kWarpReg
+    int reg_rows = 0;          // kWarpReg: the kernel's compile-time row bound (8, 16 or 32)
     size_t matrix_bytes = 0;   // one matrix's shared memory, or workspace slot (kGlobal)
     size_t smem_bytes = 0;     // dynamic shared memory per block
     int64_t grid = 0;
@@ -32,6 +36,8 @@ struct GeqrfBatchedPlan {
 };
 
 constexpr int kQrWarpMaxN = 32;                    // columns a warp's lanes own one each
+constexpr int kQrRegMaxM = 32;                     // kWarpReg: rows held in registers, at most
+constexpr int kQrRegWarps = 4;                     // kWarpReg: matrices (warps) per block
 constexpr int kQrWarpMaxMats = 8;                  // matrices (warps) per block, at most
 constexpr int64_t kQrMaxGrid = int64_t(1) << 20;   // blocks loop over the rest of the batch
 constexpr int64_t kQrGlobalMaxBlocks = 4096;       // bounds the global path's workspace
@@ -60,14 +66,22 @@ inline int qr_block_threads(int64_t n, int limit) {
     return want < cap ? static_cast<int>(want) : cap;
 }
 
+/// Shared memory of one warp of the register path (static in the kernel): a (rows+1) x 32
+/// tile (A and Q staging, R), two broadcast vectors of rows + 2, R2's diagonal.
+inline size_t qr_reg_warp_bytes(size_t elem, int rows) {
+    return elem * static_cast<size_t>((rows + 1) * 32 + 2 * (rows + 2) + rows);
+}
+
 /// Plans batch m x n problems of `elem`-byte reals. smem_block: the device's opt-in shared memory
 /// per block; smem_sm: shared memory per SM; warp_threads, block_threads, global_threads: the most
 /// threads per block each kernel can launch with (cudaFuncGetAttributes; 1024 to plan without).
 /// The warp path takes as many matrices per block as maximise the warps resident on an SM
-/// (ties: fewer).
+/// (ties: fewer). m, n <= 32 take the register path (kWarpReg) unless `warp_reg` is false (the
+/// comparison with the shared-memory warp path).
 inline GeqrfBatchedPlan geqrf_batched_plan(size_t elem, int64_t m, int64_t n, int64_t batch,
                                            size_t smem_block, size_t smem_sm, int warp_threads,
-                                           int block_threads, int global_threads) {
+                                           int block_threads, int global_threads,
+                                           bool warp_reg = true) {
     GeqrfBatchedPlan p;
     const int64_t k = m < n ? m : n;
     if (k <= 0 || batch <= 0) return p;
@@ -75,7 +89,16 @@ inline GeqrfBatchedPlan geqrf_batched_plan(size_t elem, int64_t m, int64_t n, in
     const kernels::QrShape s = kernels::qr_shape(m, n, false);
     const size_t bytes = small_dims ? qr_storage_bytes(s, elem, 16) : SIZE_MAX;
     // int indices in shared memory: guaranteed since everything there is < 2^31 bytes.
-    if (n <= kQrWarpMaxN && bytes <= smem_block) {
+    if (warp_reg && m <= kQrRegMaxM && n <= kQrWarpMaxN) {
+        p.path = GeqrfBatchedPlan::kWarpReg;
+        p.shape = s;
+        p.reg_rows = m <= 8 ? 8 : m <= 16 ? 16 : 32;
+        p.mats_per_block = kQrRegWarps;
+        p.threads = 32 * kQrRegWarps;
+        p.matrix_bytes = qr_reg_warp_bytes(elem, p.reg_rows);
+        p.smem_bytes = 0;  // static
+        p.grid = (batch + kQrRegWarps - 1) / kQrRegWarps;
+    } else if (n <= kQrWarpMaxN && bytes <= smem_block) {
         p.path = GeqrfBatchedPlan::kWarp;
         p.shape = s;
         p.matrix_bytes = bytes;
