@@ -411,3 +411,90 @@ TYPED_TEST(GpuGesvjTest, EveryKernelPathOnce) {
     }
 }
 }  // namespace
+
+namespace {
+// A single tall matrix (m >= 2n and m*n > 128^2) takes the QR-first path on the GPU: tall QR
+// (see gpusvd_sgeqrf_mgs), Jacobi on the n x n R, U = Q U_R. Every matrix type of all_types()
+// in all four job combinations (check_gesvj: the DESIGN.md ratios against LAPACK, padding
+// untouched), shapes from the boundary of the path (m = 2n, m*n just over 128^2) to 20000 x 16;
+// under GPUSVD_TEST_QUICK one shape per regime. The rank-deficient and zero types exercise Q's
+// orthonormal completion (U^T U = I always).
+const std::vector<Shape> kTallQrShapes =
+    full_or_quick(1, 0) ? std::vector<Shape>{{182, 91}, {5000, 64}, {20000, 16}, {3000, 100},
+                                             {1000, 400}}
+                        : std::vector<Shape>{{182, 91}, {1000, 64}};
+
+TYPED_TEST(GpuGesvjTest, TallQrFirstPath) {
+    using T = TypeParam;
+    for (const Shape &s : kTallQrShapes) {
+        ASSERT_GE(s.m, 2 * s.n);
+        ASSERT_GT(s.m * s.n, 128 * 128) << "the shape must take the QR-first path";
+    }
+    check_all_types<T>(this->h, kTallQrShapes, 21);
+}
+
+TYPED_TEST(GpuGesvjTest, TallQrFirstPathGradedHighRelativeAccuracy) {
+    // Column grading A = B D survives the QR preconditioning (R = R_B D up to O(eps) column-wise
+    // errors), so Jacobi on R keeps one-sided Jacobi's O(eps cond(B)) relative accuracy of every
+    // singular value, including the ~1e-10 ones.
+    using T = TypeParam;
+    Rng rng(22);
+    for (const Shape &s : full_or_quick(1, 0) ? std::vector<Shape>{{2000, 64}, {20000, 16},
+                                                                   {1000, 400}}
+                                              : std::vector<Shape>{{1000, 64}}) {
+        SCOPED_TRACE(testing::Message() << s.m << " x " << s.n << " graded, QR-first path");
+        check_graded_accuracy(this->h, s.m, s.n, graded_case<T>(rng, s.m, s.n));
+    }
+}
+
+TYPED_TEST(GpuGesvjTest, TallQrFirstPathNonFinite) {
+    // NaN / Inf in a single tall matrix: info GPUSVD_INFO_NONFINITE and NaN outputs, whichever
+    // column (first, middle, last) holds it; then a finite matrix on the same handle is fine.
+    using T = TypeParam;
+    Rng rng(23);
+    const int64_t m = full_or_quick(5000, 1000), n = 64, k = n;
+    const std::vector<T> G = gaussian<T>(rng, m, n);
+    for (int64_t pos : {int64_t(0), m * n / 2 + 7, m * n - 1})
+        for (T bad : {nan_v<T>(), std::numeric_limits<T>::infinity()}) {
+            SCOPED_TRACE(testing::Message() << "value " << double(bad) << " at " << pos);
+            std::vector<T> A = G, S = sentinels<T>(sz(k)), U = sentinels<T>(sz(m * k)),
+                           V = sentinels<T>(sz(n * k));
+            A[sz(pos)] = bad;
+            int info = -777;
+            GPUSVD_ASSERT_OK(this->h, Api<T>::gesvj(this->h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, m, n,
+                                                    A.data(), m, S.data(), U.data(), m, V.data(),
+                                                    n, &info));
+            EXPECT_EQ(info, GPUSVD_INFO_NONFINITE);
+            EXPECT_TRUE(all_nan(k, 1, S.data(), k));
+            EXPECT_TRUE(all_nan(m, k, U.data(), m));
+            EXPECT_TRUE(all_nan(n, k, V.data(), n));
+        }
+    std::vector<T> S;
+    check_gesvj<T>(this->h, m, n, G, &S);
+}
+
+TYPED_TEST(GpuGesvjDeviceFormTest, TallQrFirstPathOnUserStreamMatchesHostForm) {
+    using T = TypeParam;
+    Rng rng(24);
+    const GesvjOnDevice<T> on_device{*this->rt, *this->stream};
+    const Shape s{full_or_quick(5000, 1000), 64};
+    for (SigmaMode mode : {SigmaMode::LogUniform, SigmaMode::RankDeficient}) {
+        SCOPED_TRACE(testing::Message() << s.m << " x " << s.n << " " << sigma_mode_name(mode));
+        const std::vector<T> A0 = prescribed_sv<T>(rng, s.m, s.n, mode, 1e6);
+        std::vector<T> S_host, S_dev;
+        check_gesvj<T>(this->h, s.m, s.n, A0, &S_host);
+        {
+            SCOPED_TRACE("_gpu form");
+            check_gesvj<T>(this->h, s.m, s.n, A0, &S_dev, on_device);
+        }
+        ASSERT_EQ(S_dev.size(), S_host.size());
+        EXPECT_LT(sv_compare(int64_t(S_dev.size()), S_dev.data(), S_host.data()), 10.0)
+            << "_gpu form vs host form";
+        int sweeps = -1;
+        GPUSVD_ASSERT_OK(this->h, gpusvdGetJacobiStats(this->h, &sweeps, nullptr));
+        EXPECT_GE(sweeps, 1) << "statistics of a _gpu call on the QR-first path";
+    }
+    SCOPED_TRACE("graded, _gpu form");
+    check_graded_accuracy(this->h, s.m, s.n, graded_case<T>(rng, s.m, s.n), on_device);
+}
+}  // namespace

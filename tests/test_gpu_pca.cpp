@@ -1,0 +1,662 @@
+// pca on the GPU backend (label `gpu`; samples >= features: centring on the device, tall QR,
+// Jacobi SVD of R). Each result is checked against a reference built here from LAPACK dgesvd of
+// the explicitly centred data (in double for both precisions) and compared with the CPU backend on
+// the same data: components (sign convention: the entry of largest magnitude positive), explained
+// variance, scores and mean, with padded leading dimensions and nothing outside the outputs
+// written. Shapes from 1000 x 1 to 20000 x 8 (k = n) and 300 x 300; NULL scores and mean; NaN/Inf
+// (info GPUSVD_INFO_NONFINITE, NaN outputs); data scaled near overflow and underflow and with a
+// large mean offset; wide data (NOT_SUPPORTED on backend GPU, the CPU under AUTO); the `_gpu`
+// form on a user stream against the host form.
+//
+// Tolerances follow DESIGN.md's SVD ratio (threshold 50, max(m,n) eps |X_c|) with an absolute
+// error bound on the singular values of the centred data
+//     E = 50 (max(m,n) eps s_1 + sqrt(m) |mu|_2 eps)
+// (the second term: rounding the column means to the working precision perturbs the centred data
+// by a rank-one 1 delta^T with |delta_j| <= eps |mu_j|), and from it (Weyl, Wedin):
+//     explained variance j: |var_j - s_j^2/(m-1)| <= (2 s_j E + E^2) / (m - 1)
+//     component j:          max_i |c_ij - c_ref_ij| <= E / gap_j (a sign flip accepted only on a
+//                           near tie of the two largest magnitudes of the reference component)
+//     scores:               max |scores - X_c C| <= E
+//     mean:                 |mean_j - mean_ref_j| <= 4 eps max_i |x_ij| + 4 sqrt(m) eps_double
+//                           max_i |x_ij| (double accumulation of the column sums).
+//
+// Every test first puts its handle on GPUSVD_BACKEND_GPU and skips when that says NO_DEVICE.
+// GPUSVD_TEST_QUICK=1 shrinks the large cases (compute-sanitizer runs). GPUSVD_TEST_GPU_AS_CPU=1
+// runs the same checks on the CPU backend (host memory standing in for device memory, the host
+// form for the `_gpu` form); what only backend GPU promises (NOT_SUPPORTED for wide data) is
+// skipped there.
+#include "cuda_rt.hpp"
+
+using namespace gpusvd_test;
+
+namespace {
+
+constexpr double kThreshold = 50.0;  // DESIGN.md: SVD ratios < 50
+
+struct PcaCase {
+    int64_t m, n, k;
+};
+
+/// X (m x n, leading dimension m) = 1 mu^T + G diag(s) V^T with G orthonormal and centred, so the
+/// centred X has exactly the singular values s (r = min(m-1, n) of them): s_p = amp 0.6^p for
+/// p <= k (well separated: the top k components are well determined), then a slowly decreasing
+/// noise floor below s_k. amp = sqrt(m-1): the first component has unit variance. mu_j = offset +
+/// 5 N(0,1).
+template <typename T>
+std::vector<T> make_data(Rng &rng, int64_t m, int64_t n, int64_t k, double offset = 0.0) {
+    const int64_t r = std::min(m - 1, n);
+    std::vector<double> G(sz(m * std::max<int64_t>(r, 1))), tau(sz(std::max<int64_t>(r, 1)));
+    gaussian(rng, m, r, G.data(), m);
+    for (int64_t j = 0; j < r; ++j) {
+        double mu = 0;
+        for (int64_t i = 0; i < m; ++i) mu += G[sz(i + j * m)];
+        mu /= double(m);
+        for (int64_t i = 0; i < m; ++i) G[sz(i + j * m)] -= mu;
+    }
+    if (r > 0) {
+        EXPECT_EQ(LAPACKE_dgeqrf(LAPACK_COL_MAJOR, lapack_int(m), lapack_int(r), G.data(),
+                                 lapack_int(m), tau.data()),
+                  0);
+        EXPECT_EQ(LAPACKE_dorgqr(LAPACK_COL_MAJOR, lapack_int(m), lapack_int(r), lapack_int(r),
+                                 G.data(), lapack_int(m), tau.data()),
+                  0);
+    }
+    std::vector<double> V(sz(n * std::max<int64_t>(r, 1))), s(sz(std::max<int64_t>(r, 1)));
+    if (r > 0) random_orthonormal(rng, n, r, V.data(), n);
+    const double amp = std::sqrt(double(m - 1));
+    for (int64_t p = 0; p < r; ++p)
+        s[sz(p)] = p <= k ? amp * std::pow(0.6, double(p))
+                          : amp * std::pow(0.6, double(k + 1)) *
+                                (1.0 - 0.5 * double(p - k - 1) / double(r));
+    std::vector<double> GS(sz(m * std::max<int64_t>(r, 1)));
+    for (int64_t p = 0; p < r; ++p)
+        for (int64_t i = 0; i < m; ++i) GS[sz(i + p * m)] = G[sz(i + p * m)] * s[sz(p)];
+    std::vector<double> D(sz(m * n), 0.0);
+    if (r > 0)
+        gpusvd_util::detail::gemm(false, true, m, n, r, 1.0, GS.data(), m, V.data(), n, 0.0, D.data(), m);
+    std::vector<T> X(sz(m * n));
+    for (int64_t j = 0; j < n; ++j) {
+        const double mu = offset + 5.0 * rng.normal();
+        for (int64_t i = 0; i < m; ++i) X[sz(i + j * m)] = T(mu + D[sz(i + j * m)]);
+    }
+    return X;
+}
+
+/// The reference PCA of X (as given, in T) computed in double: means in long double, LAPACK
+/// dgesvd of the centred data, components with the sign convention, and the error bound E.
+struct PcaRef {
+    int64_t m = 0, n = 0;
+    std::vector<long double> mean;
+    std::vector<double> colmax;
+    std::vector<double> Xc;          // centred, m x n
+    std::vector<double> S;           // min(m, n) singular values of Xc
+    std::vector<double> components;  // n x min(m, n), sign convention applied
+    double E = 0;                    // bound on the error of the singular values (see the top)
+};
+
+template <typename T>
+PcaRef reference(int64_t m, int64_t n, const std::vector<T> &X) {
+    PcaRef r;
+    r.m = m, r.n = n;
+    const int64_t p = std::min(m, n);
+    r.mean.assign(sz(n), 0.0L);
+    r.colmax.assign(sz(n), 0.0);
+    r.Xc.resize(sz(m * n));
+    long double mu2 = 0;
+    for (int64_t j = 0; j < n; ++j) {
+        for (int64_t i = 0; i < m; ++i) {
+            r.mean[sz(j)] += X[sz(i + j * m)];
+            r.colmax[sz(j)] = std::max(r.colmax[sz(j)], std::fabs(double(X[sz(i + j * m)])));
+        }
+        r.mean[sz(j)] /= (long double)m;
+        mu2 += r.mean[sz(j)] * r.mean[sz(j)];
+        for (int64_t i = 0; i < m; ++i)
+            r.Xc[sz(i + j * m)] = double((long double)X[sz(i + j * m)] - r.mean[sz(j)]);
+    }
+    std::vector<double> W = r.Xc, VT(sz(p * n)), superb(sz(p + 1));
+    r.S.resize(sz(p));
+    double dummy = 0;
+    EXPECT_EQ(lapacke_gesvd('N', 'S', lapack_int(m), lapack_int(n), W.data(), lapack_int(m),
+                            r.S.data(), &dummy, 1, VT.data(), lapack_int(p), superb.data()),
+              0);
+    r.components.resize(sz(n * p));
+    for (int64_t j = 0; j < p; ++j) {
+        int64_t arg = 0;
+        for (int64_t c = 1; c < n; ++c)
+            if (std::fabs(VT[sz(j + c * p)]) > std::fabs(VT[sz(j + arg * p)])) arg = c;
+        const double sign = VT[sz(j + arg * p)] < 0 ? -1.0 : 1.0;
+        for (int64_t c = 0; c < n; ++c) r.components[sz(c + j * n)] = sign * VT[sz(j + c * p)];
+    }
+    const double e = eps<T>();
+    r.E = kThreshold * (double(std::max(m, n)) * e * (p ? r.S[0] : 0.0) +
+                        std::sqrt(double(m)) * std::sqrt(double(mu2)) * e);
+    return r;
+}
+
+/// Tolerance of component j (E / gap_j) and whether its sign is a near tie (the two largest
+/// magnitudes of the reference component closer than twice that).
+struct ComponentTol {
+    double tol;
+    bool near_tie;
+};
+
+inline ComponentTol component_tol(const PcaRef &r, int64_t j, double factor) {
+    const int64_t p = std::min(r.m, r.n);
+    const double sj = r.S[sz(j)];
+    double gap = sj - (j + 1 < p ? r.S[sz(j + 1)] : 0.0);
+    if (j > 0) gap = std::min(gap, r.S[sz(j - 1)] - sj);
+    ComponentTol t{factor * r.E / std::max(gap, 1e-300), false};
+    double a1 = 0, a2 = 0;
+    for (int64_t i = 0; i < r.n; ++i) {
+        const double a = std::fabs(r.components[sz(i + j * r.n)]);
+        if (a > a1) {
+            a2 = a1;
+            a1 = a;
+        } else if (a > a2) {
+            a2 = a;
+        }
+    }
+    t.near_tie = r.n > 1 && a1 - a2 <= 2 * t.tol;
+    return t;
+}
+
+/// One pca result, unscaled (divided by the factor the data was scaled with) into long double:
+/// components n x k, variance k, scores m x k (empty when not asked for), mean n (empty too).
+struct PcaOut {
+    int info = -777;
+    std::vector<long double> C, var, scores, mean;
+};
+
+template <typename T>
+using PcaFn = std::remove_const_t<decltype(Api<T>::pca)>;
+
+/// Runs pca (or `call`) on X0 (m x n, leading dimension m) with padded leading dimensions and
+/// sentinels around every output; EXPECTs status SUCCESS, X unchanged, nothing outside the
+/// outputs written. Returns the outputs divided by `f` (variance by f^2).
+template <typename T, typename Call = PcaFn<T>>
+PcaOut run_pca(gpusvdHandle_t h, int64_t m, int64_t n, int64_t k, const std::vector<T> &X0,
+               bool want_scores, bool want_mean, long double f = 1, Call call = Api<T>::pca) {
+    const int64_t ldx = m + 1, ldc = n + 2, lds = m + 3;
+    const T pad = sentinel<T>();
+    std::vector<T> X = with_ld(m, n, X0.data(), m, ldx, pad);
+    const std::vector<T> Xcopy = X;
+    std::vector<T> C = sentinels<T>(sz(ldc * k + 1)), var = sentinels<T>(sz(k + 1)),
+                   scores = sentinels<T>(sz(lds * k + 1)), mean = sentinels<T>(sz(n + 1));
+    PcaOut out;
+    GPUSVD_EXPECT_OK(h, call(h, m, n, X.data(), ldx, k, C.data(), ldc, var.data(),
+                             want_scores ? scores.data() : nullptr, lds,
+                             want_mean ? mean.data() : nullptr, &out.info));
+    EXPECT_TRUE(same_bits(X, Xcopy)) << "X modified";
+    EXPECT_TRUE(padding_intact(n, k, C.data(), ldc, pad)) << "components written outside n x k";
+    EXPECT_EQ(C.back(), pad);
+    EXPECT_EQ(var[sz(k)], pad) << "variance written past k";
+    if (want_scores) {
+        EXPECT_TRUE(padding_intact(m, k, scores.data(), lds, pad)) << "scores written outside";
+        EXPECT_EQ(scores.back(), pad);
+    } else {
+        EXPECT_TRUE(all_equal(scores, pad)) << "scores NULL: nothing written";
+    }
+    if (want_mean) {
+        EXPECT_EQ(mean[sz(n)], pad) << "mean written past n";
+    } else {
+        EXPECT_TRUE(all_equal(mean, pad)) << "mean NULL: nothing written";
+    }
+    out.C.resize(sz(n * k));
+    out.var.resize(sz(k));
+    for (int64_t j = 0; j < k; ++j) {
+        for (int64_t i = 0; i < n; ++i) out.C[sz(i + j * n)] = C[sz(i + j * ldc)];
+        out.var[sz(j)] = (long double)var[sz(j)] / (f * f);
+    }
+    if (want_scores) {
+        out.scores.resize(sz(m * k));
+        for (int64_t j = 0; j < k; ++j)
+            for (int64_t i = 0; i < m; ++i)
+                out.scores[sz(i + j * m)] = (long double)scores[sz(i + j * lds)] / f;
+    }
+    if (want_mean) {
+        out.mean.resize(sz(n));
+        for (int64_t j = 0; j < n; ++j) out.mean[sz(j)] = (long double)mean[sz(j)] / f;
+    }
+    return out;
+}
+
+/// Largest and smallest normal values of T times f^-2: the range in which a variance of data
+/// scaled by f is representable in T (unscaled units).
+template <typename T>
+struct VarRange {
+    long double lo, hi;
+};
+template <typename T>
+VarRange<T> var_range(long double f) {
+    return {(long double)std::numeric_limits<T>::min() / (f * f),
+            (long double)std::numeric_limits<T>::max() / (f * f)};
+}
+
+/// EXPECTs that `out` (unscaled by f) is the reference PCA of the data within the tolerances at
+/// the top, with `factor` times them. A variance whose scaled value is far outside T's normal
+/// range must be Inf (above) or at most the smallest normal (below); near the edges of the range
+/// it is not checked.
+template <typename T>
+void check_vs_ref(const PcaOut &out, const PcaRef &r, int64_t k, long double f = 1,
+                  double factor = 1.0) {
+    const int64_t m = r.m, n = r.n;
+    const double e = eps<T>();
+    const int64_t rank = std::min(m - 1, n);  // non-zero singular values of the centred data
+    EXPECT_EQ(out.info, 0);
+    // components: sign convention, orthonormal, close to the reference
+    std::vector<T> Ct(sz(n * k));
+    for (size_t i = 0; i < Ct.size(); ++i) Ct[i] = T(out.C[i]);
+    const double orth = orthogonality(n, k, Ct.data(), n);
+    EXPECT_LT(orth, kThreshold) << "|I - C^T C| / (n eps)";
+    std::vector<int> flipped(sz(k), 0);
+    double worst_c = 0, worst_v = 0, worst_s = 0, worst_mu = 0;
+    for (int64_t j = 0; j < k; ++j) {
+        int64_t arg = 0;
+        for (int64_t i = 1; i < n; ++i)
+            if (std::fabs(out.C[sz(i + j * n)]) > std::fabs(out.C[sz(arg + j * n)])) arg = i;
+        EXPECT_GT(out.C[sz(arg + j * n)], 0.0L) << "largest entry of component " << j << " positive";
+        if (j >= rank) continue;  // component of a zero singular value: any unit vector
+        const ComponentTol t = component_tol(r, j, factor);
+        double d_same = 0, d_flip = 0;
+        for (int64_t i = 0; i < n; ++i) {
+            const double c = double(out.C[sz(i + j * n)]), ref = r.components[sz(i + j * n)];
+            d_same = std::max(d_same, std::fabs(c - ref));
+            d_flip = std::max(d_flip, std::fabs(c + ref));
+        }
+        double d = d_same;
+        if (d_flip < d_same && t.near_tie) {
+            d = d_flip;  // the reference's largest entry is a near tie: its sign is arbitrary
+            flipped[sz(j)] = 1;
+        }
+        EXPECT_LE(d, t.tol) << "component " << j << " vs reference (near tie: " << t.near_tie
+                            << ")";
+        worst_c = std::max(worst_c, d / t.tol);
+    }
+    // explained variance
+    const VarRange<T> range = var_range<T>(f);
+    EXPECT_TRUE(is_sorted_desc_nonneg(k, out.var.data())) << "variance non-negative, descending";
+    const double E = factor * r.E;
+    for (int64_t j = 0; j < k; ++j) {
+        const long double v = out.var[sz(j)];
+        const double sj = r.S[sz(j)];
+        const long double expect = (long double)sj * sj / (long double)(m - 1);
+        if (expect > 16 * range.hi) {
+            EXPECT_TRUE(std::isinf(v)) << "variance " << j << " overflows";
+            continue;
+        }
+        if (expect < range.lo / 16) {
+            EXPECT_GE(v, 0.0L) << "variance " << j;
+            EXPECT_LE(v, range.lo) << "variance " << j << " underflows";
+            continue;
+        }
+        if (expect > range.hi / 16 || expect < 16 * range.lo) continue;  // edge of the range
+        const double tol = (2 * sj * E + E * E) / double(m - 1);
+        const double d = double(std::fabs(v - expect));
+        EXPECT_LE(d, tol) << "explained variance " << j << ": relative error " << d / double(expect)
+                          << " = " << d / double(expect) / e << " eps";
+        worst_v = std::max(worst_v, d / tol);
+    }
+    // scores = centred X * components (the routine's own), per column sign as compared above
+    if (!out.scores.empty()) {
+        double d = 0;
+        for (int64_t j = 0; j < k; ++j)
+            for (int64_t i = 0; i < m; ++i) {
+                long double s = 0;
+                for (int64_t p = 0; p < n; ++p)
+                    s += (long double)r.Xc[sz(i + p * m)] * out.C[sz(p + j * n)];
+                d = std::max(d, double(std::fabs(out.scores[sz(i + j * m)] - s)));
+            }
+        EXPECT_LE(d, E) << "max |scores - X_c C|, E = " << E;
+        worst_s = d / E;
+    }
+    if (!out.mean.empty())
+        for (int64_t j = 0; j < n; ++j) {
+            const double tol = factor * (4 * e + 4 * std::sqrt(double(m)) * eps<double>()) *
+                                   r.colmax[sz(j)] +
+                               double((long double)std::numeric_limits<T>::denorm_min() / f);
+            const double d = double(std::fabs(out.mean[sz(j)] - r.mean[sz(j)]));
+            EXPECT_LE(d, tol) << "mean " << j;
+            worst_mu = std::max(worst_mu, d / tol);
+        }
+    if (verbose())
+        std::printf("  pca %lld x %lld k %lld: orth %.3g, worst/tol: components %.3g variance %.3g "
+                    "scores %.3g mean %.3g\n",
+                    (long long)m, (long long)n, (long long)k, orth, worst_c, worst_v, worst_s,
+                    worst_mu);
+}
+
+/// EXPECTs two results of the same data (e.g. backend GPU and CPU, or the `_gpu` and host
+/// forms) to agree within twice the reference tolerances (each is within once of the truth).
+template <typename T>
+void expect_same_pca(const PcaOut &a, const PcaOut &b, const PcaRef &r, int64_t k,
+                     long double f = 1) {
+    const int64_t m = r.m, n = r.n, rank = std::min(m - 1, n);
+    EXPECT_EQ(a.info, b.info);
+    const double E = 2 * r.E;
+    std::vector<long double> sign(sz(k), 1.0L);
+    for (int64_t j = 0; j < std::min(k, rank); ++j) {
+        const ComponentTol t = component_tol(r, j, 2.0);
+        double d_same = 0, d_flip = 0;
+        for (int64_t i = 0; i < n; ++i) {
+            d_same = std::max(d_same, double(std::fabs(a.C[sz(i + j * n)] - b.C[sz(i + j * n)])));
+            d_flip = std::max(d_flip, double(std::fabs(a.C[sz(i + j * n)] + b.C[sz(i + j * n)])));
+        }
+        if (d_flip < d_same && t.near_tie) sign[sz(j)] = -1;
+        EXPECT_LE(std::min(d_same, t.near_tie ? d_flip : d_same), t.tol) << "component " << j;
+    }
+    const VarRange<T> range = var_range<T>(f);
+    for (int64_t j = 0; j < k; ++j) {
+        const long double va = a.var[sz(j)], vb = b.var[sz(j)];
+        if (std::isinf(va) || std::isinf(vb) || va < 16 * range.lo || vb < 16 * range.lo) {
+            EXPECT_EQ(std::isinf(va), std::isinf(vb)) << "variance " << j;
+            continue;
+        }
+        const double sj = r.S[sz(j)];
+        EXPECT_LE(double(std::fabs(va - vb)), (2 * sj * E + E * E) / double(m - 1))
+            << "variance " << j;
+    }
+    if (!a.scores.empty() && !b.scores.empty()) {
+        double d = 0;
+        for (int64_t j = 0; j < k; ++j)
+            for (int64_t i = 0; i < m; ++i)
+                d = std::max(d, double(std::fabs(a.scores[sz(i + j * m)] -
+                                                 sign[sz(j)] * b.scores[sz(i + j * m)])));
+        EXPECT_LE(d, E) << "scores";
+    }
+    if (!a.mean.empty() && !b.mean.empty()) {
+        for (int64_t j = 0; j < n; ++j) {
+            EXPECT_LE(double(std::fabs(a.mean[sz(j)] - b.mean[sz(j)])),
+                      2 * (4 * eps<T>() + 4 * std::sqrt(double(m)) * eps<double>()) *
+                              r.colmax[sz(j)] +
+                          double(2 * (long double)std::numeric_limits<T>::denorm_min() / f))
+                << "mean " << j;
+        }
+    }
+}
+
+/// EXPECTs the NONFINITE outcome: info GPUSVD_INFO_NONFINITE and every output NaN.
+inline void expect_all_nan(const PcaOut &out) {
+    EXPECT_EQ(out.info, GPUSVD_INFO_NONFINITE);
+    for (const std::vector<long double> *v : {&out.C, &out.var, &out.scores, &out.mean})
+        EXPECT_TRUE(std::all_of(v->begin(), v->end(), [](long double x) { return std::isnan(x); }));
+}
+
+/// pca through gpusvd_Xpca_gpu on the user stream (same signature as Api<T>::pca).
+template <typename T>
+struct PcaOnDevice {
+    const CudaRt &rt;
+    const UserStream &stream;
+    gpusvdStatus_t operator()(gpusvdHandle_t h, int64_t m, int64_t n, const T *X, int64_t ldx,
+                              int64_t k, T *C, int64_t ldc, T *var, T *scores, int64_t lds,
+                              T *mean, int *info) const {
+        const auto form = rt.emulated ? Api<T>::pca : Api<T>::pca_gpu;
+        // X goes to the device and back over the caller's copy: a routine writing X on the
+        // device shows up as "X modified" in run_pca.
+        return run_on_device(rt, stream,
+                             {{const_cast<T *>(X), sizeof(T) * sz(ldx * n)},
+                              {C, sizeof(T) * sz(ldc * k)},
+                              {var, sizeof(T) * sz(k)},
+                              {scores, sizeof(T) * sz(lds * k)},
+                              {mean, sizeof(T) * sz(n)},
+                              {info, sizeof(int)}},
+                             [&](void *const *d) {
+                                 return form(h, m, n, static_cast<const T *>(d[0]), ldx, k,
+                                             static_cast<T *>(d[1]), ldc, static_cast<T *>(d[2]),
+                                             static_cast<T *>(d[3]), lds, static_cast<T *>(d[4]),
+                                             static_cast<int *>(d[5]));
+                             });
+    }
+};
+
+/// The test shapes; GPUSVD_TEST_QUICK keeps one of each kind, smaller.
+std::vector<PcaCase> pca_cases() {
+    if (full_or_quick(0, 1))
+        return {{1000, 20, 5}, {500, 64, 10}, {120, 120, 7}, {1000, 1, 1}, {2000, 8, 8}};
+    return {{5000, 20, 5}, {2000, 64, 10}, {300, 300, 7}, {1000, 1, 1},
+            {20000, 8, 8}, {3001, 33, 33}};
+}
+
+/// A handle on backend CPU: the comparison of every GPU result.
+struct CpuHandle : Handle {
+    CpuHandle() { EXPECT_EQ(gpusvdSetBackend(get(), GPUSVD_BACKEND_CPU), GPUSVD_STATUS_SUCCESS); }
+};
+
+template <typename T>
+class GpuPcaTest : public DeviceTest<T> {};
+TYPED_TEST_SUITE(GpuPcaTest, Precisions, PrecisionName);
+
+TYPED_TEST(GpuPcaTest, ShapesMatchLapackAndCpuBackend) {
+    using T = TypeParam;
+    CpuHandle cpu;
+    uint64_t seed = 101;
+    for (const PcaCase &c : pca_cases()) {
+        SCOPED_TRACE(testing::Message() << "m=" << c.m << " n=" << c.n << " k=" << c.k);
+        Rng rng(seed++);
+        const std::vector<T> X = make_data<T>(rng, c.m, c.n, c.k);
+        const PcaRef ref = reference(c.m, c.n, X);
+        const PcaOut gpu = run_pca<T>(this->h, c.m, c.n, c.k, X, true, true);
+        check_vs_ref<T>(gpu, ref, c.k);
+        const PcaOut host_cpu = run_pca<T>(cpu, c.m, c.n, c.k, X, true, true);
+        {
+            SCOPED_TRACE("backend CPU vs reference");
+            check_vs_ref<T>(host_cpu, ref, c.k);
+        }
+        SCOPED_TRACE("backend GPU vs backend CPU");
+        expect_same_pca<T>(gpu, host_cpu, ref, c.k);
+    }
+}
+
+TYPED_TEST(GpuPcaTest, OptionalOutputsNull) {
+    // scores and/or mean NULL: skipped (nothing written), the rest as with them.
+    using T = TypeParam;
+    uint64_t seed = 201;
+    for (const PcaCase &c : pca_cases()) {
+        Rng rng(seed++);
+        const std::vector<T> X = make_data<T>(rng, c.m, c.n, c.k);
+        const PcaRef ref = reference(c.m, c.n, X);
+        const PcaOut full = run_pca<T>(this->h, c.m, c.n, c.k, X, true, true);
+        for (int which = 0; which < 3; ++which) {
+            const bool ws = which == 1, wm = which == 2;  // 0: both NULL
+            SCOPED_TRACE(testing::Message() << "m=" << c.m << " n=" << c.n << " k=" << c.k
+                                            << (ws ? " scores" : " no scores")
+                                            << (wm ? " mean" : " no mean"));
+            const PcaOut out = run_pca<T>(this->h, c.m, c.n, c.k, X, ws, wm);
+            check_vs_ref<T>(out, ref, c.k);
+            expect_same_pca<T>(out, full, ref, c.k);
+        }
+    }
+}
+
+TYPED_TEST(GpuPcaTest, NonFiniteGivesInfoAndNaN) {
+    using T = TypeParam;
+    Rng rng(301);
+    for (const PcaCase &c : {PcaCase{full_or_quick(5000, 1000), 20, 5}, PcaCase{300, 300, 7},
+                             PcaCase{1000, 1, 1}}) {
+        const std::vector<T> X0 = make_data<T>(rng, c.m, c.n, c.k);
+        for (int64_t pos : {int64_t(0), c.m * c.n / 2 + 3, c.m * c.n - 1})
+            for (T bad : {nan_v<T>(), std::numeric_limits<T>::infinity(),
+                          -std::numeric_limits<T>::infinity()}) {
+                SCOPED_TRACE(testing::Message() << "m=" << c.m << " n=" << c.n << " k=" << c.k
+                                                << " value " << double(bad) << " at " << pos);
+                std::vector<T> X = X0;
+                X[sz(pos)] = bad;
+                expect_all_nan(run_pca<T>(this->h, c.m, c.n, c.k, X, true, true));
+                expect_all_nan(run_pca<T>(this->h, c.m, c.n, c.k, X, false, false));
+            }
+        // The handle is not left in a bad state.
+        SCOPED_TRACE("finite data after the non-finite calls");
+        check_vs_ref<T>(run_pca<T>(this->h, c.m, c.n, c.k, X0, true, true),
+                        reference(c.m, c.n, X0), c.k);
+    }
+}
+
+/// Scales X by f (exactly; a power of two) and checks the PCA on the GPU backend against the
+/// reference of the unscaled data (components equal, variances times f^2, scores and mean times
+/// f) and against the CPU backend on the same scaled data.
+template <typename T>
+void check_scaled(gpusvdHandle_t h, const PcaCase &c, const std::vector<T> &X0, long double f) {
+    SCOPED_TRACE(testing::Message() << "m=" << c.m << " n=" << c.n << " k=" << c.k << " factor "
+                                    << double(f));
+    std::vector<T> X(X0.size());
+    for (size_t i = 0; i < X.size(); ++i) X[i] = T((long double)X0[i] * f);
+    for (size_t i = 0; i < X.size(); ++i)
+        ASSERT_TRUE(std::isfinite(X[i])) << "test data overflowed";
+    // The reference of the data as scaled and unscaled again (exact unless entries went
+    // subnormal near underflow, by at most denorm_min / 2 each: far below eps max|x|).
+    std::vector<T> Xback(X.size());
+    for (size_t i = 0; i < X.size(); ++i) Xback[i] = T((long double)X[i] / f);
+    const PcaRef ref = reference(c.m, c.n, Xback);
+    const PcaOut gpu = run_pca<T>(h, c.m, c.n, c.k, X, true, true, f);
+    check_vs_ref<T>(gpu, ref, c.k, f);
+    CpuHandle cpu;
+    const PcaOut host_cpu = run_pca<T>(cpu, c.m, c.n, c.k, X, true, true, f);
+    {
+        SCOPED_TRACE("backend CPU vs reference");
+        check_vs_ref<T>(host_cpu, ref, c.k, f);
+    }
+    SCOPED_TRACE("backend GPU vs backend CPU");
+    expect_same_pca<T>(gpu, host_cpu, ref, c.k, f);
+}
+
+/// Power of two f with max|X0 f| about `target`.
+template <typename T>
+long double factor_for(const std::vector<T> &X0, long double target) {
+    T amax = 0;
+    for (T v : X0) amax = std::max(amax, std::fabs(v));
+    return std::ldexp(1.0L, std::ilogb(target) - std::ilogb(amax));
+}
+
+TYPED_TEST(GpuPcaTest, NearOverflowAndUnderflowScaling) {
+    // Largest entry about 1e300 / 1e-300 (double), 1e36 / 1e-36 (float): the variances overflow
+    // or underflow (Inf, or at most the smallest normal), everything else matches the unscaled
+    // reference; and about 1e150 / 1e-150 (1e15 / 1e-15): variances in range, checked too.
+    using T = TypeParam;
+    const bool dbl = std::is_same<T, double>::value;
+    uint64_t seed = 401;
+    for (const PcaCase &c : {PcaCase{full_or_quick(5000, 1000), 20, 5}, PcaCase{300, 300, 7},
+                             PcaCase{full_or_quick(20000, 2000), 8, 8}}) {
+        Rng rng(seed++);
+        const std::vector<T> X0 = make_data<T>(rng, c.m, c.n, c.k);
+        for (long double target : dbl ? std::vector<long double>{1e300L, 1e-300L, 1e150L, 1e-150L}
+                                      : std::vector<long double>{1e36L, 1e-36L, 1e15L, 1e-15L})
+            check_scaled<T>(this->h, c, X0, factor_for(X0, target));
+    }
+}
+
+TYPED_TEST(GpuPcaTest, LargeMeanOffset) {
+    // Unit-variance data on a mean of 1e6 (double) / 1e3 (float; at 1e6 one rounding of the mean
+    // to float is a perturbation of the centred data larger than its variance): no one-pass
+    // E[x^2] - E[x]^2 cancellation. Also with the offset negative.
+    using T = TypeParam;
+    const double offset = std::is_same<T, double>::value ? 1e6 : 1e3;
+    CpuHandle cpu;
+    uint64_t seed = 501;
+    for (const PcaCase &c : {PcaCase{full_or_quick(5000, 1000), 20, 5}, PcaCase{300, 300, 7},
+                             PcaCase{full_or_quick(20000, 2000), 8, 8}})
+        for (double sign : {1.0, -1.0}) {
+            SCOPED_TRACE(testing::Message() << "m=" << c.m << " n=" << c.n << " k=" << c.k
+                                            << " mean offset " << sign * offset);
+            Rng rng(seed++);
+            const std::vector<T> X = make_data<T>(rng, c.m, c.n, c.k, sign * offset);
+            const PcaRef ref = reference(c.m, c.n, X);
+            const PcaOut gpu = run_pca<T>(this->h, c.m, c.n, c.k, X, true, true);
+            check_vs_ref<T>(gpu, ref, c.k);
+            const PcaOut host_cpu = run_pca<T>(cpu, c.m, c.n, c.k, X, true, true);
+            SCOPED_TRACE("backend GPU vs backend CPU");
+            expect_same_pca<T>(gpu, host_cpu, ref, c.k);
+        }
+}
+
+TYPED_TEST(GpuPcaTest, WideDataNotSupportedOnBackendGpu) {
+    using T = TypeParam;
+    if (gpu_as_cpu()) GTEST_SKIP() << "backend CPU takes wide data; NOT_SUPPORTED is backend GPU's";
+    Rng rng(601);
+    for (const PcaCase &c : {PcaCase{100, 200, 10}, PcaCase{2, 3, 1}, PcaCase{299, 300, 7}}) {
+        SCOPED_TRACE(testing::Message() << "m=" << c.m << " n=" << c.n << " k=" << c.k);
+        const std::vector<T> X = make_data<T>(rng, c.m, c.n, c.k);
+        std::vector<T> Xc = X, C = sentinels<T>(sz(c.n * c.k)), var = sentinels<T>(sz(c.k)),
+                       scores = sentinels<T>(sz(c.m * c.k)), mean = sentinels<T>(sz(c.n));
+        int info = -777;
+        const gpusvdStatus_t st =
+            Api<T>::pca(this->h, c.m, c.n, Xc.data(), c.m, c.k, C.data(), c.n, var.data(),
+                        scores.data(), c.m, mean.data(), &info);
+        EXPECT_EQ(st, GPUSVD_STATUS_NOT_SUPPORTED) << gpusvdGetStatusName(st);
+        EXPECT_STRNE(gpusvdGetErrorMessage(this->h), "") << "a message says why";
+        EXPECT_EQ(info, -777) << "info untouched";
+        EXPECT_TRUE(same_bits(Xc, X));
+        EXPECT_TRUE(all_equal(C, sentinel<T>()));
+        EXPECT_TRUE(all_equal(var, sentinel<T>()));
+        EXPECT_TRUE(all_equal(scores, sentinel<T>()));
+        EXPECT_TRUE(all_equal(mean, sentinel<T>()));
+    }
+}
+
+TYPED_TEST(GpuPcaTest, WideDataRunsOnCpuUnderAuto) {
+    // AUTO with wide data (m < n, input above AUTO's 64 KiB GPU threshold) runs on the CPU.
+    using T = TypeParam;
+    GPUSVD_ASSERT_OK(this->h, gpusvdSetBackend(this->h, GPUSVD_BACKEND_AUTO));
+    uint64_t seed = 701;
+    for (const PcaCase &c : {PcaCase{100, 200, 10}, PcaCase{60, 400, 60}, PcaCase{299, 300, 7}}) {
+        SCOPED_TRACE(testing::Message() << "AUTO m=" << c.m << " n=" << c.n << " k=" << c.k);
+        ASSERT_GE(sizeof(T) * sz(c.m * c.n), size_t(64) << 10);
+        Rng rng(seed++);
+        const std::vector<T> X = make_data<T>(rng, c.m, c.n, c.k);
+        check_vs_ref<T>(run_pca<T>(this->h, c.m, c.n, c.k, X, true, true), reference(c.m, c.n, X),
+                        c.k);
+    }
+}
+
+template <typename T>
+class GpuPcaDeviceFormTest : public DeviceStreamTest<T> {};
+TYPED_TEST_SUITE(GpuPcaDeviceFormTest, Precisions, PrecisionName);
+
+TYPED_TEST(GpuPcaDeviceFormTest, OnUserStreamMatchesHostForm) {
+    using T = TypeParam;
+    const PcaOnDevice<T> on_device{*this->rt, *this->stream};
+    uint64_t seed = 801;
+    for (const PcaCase &c : pca_cases()) {
+        SCOPED_TRACE(testing::Message() << "m=" << c.m << " n=" << c.n << " k=" << c.k);
+        Rng rng(seed++);
+        const std::vector<T> X = make_data<T>(rng, c.m, c.n, c.k, 100.0);
+        const PcaRef ref = reference(c.m, c.n, X);
+        const PcaOut host = run_pca<T>(this->h, c.m, c.n, c.k, X, true, true);
+        check_vs_ref<T>(host, ref, c.k);
+        for (int both = 1; both >= 0; --both) {
+            SCOPED_TRACE(both ? "_gpu form" : "_gpu form, scores and mean NULL");
+            const PcaOut dev = run_pca<T>(this->h, c.m, c.n, c.k, X, both, both, 1, on_device);
+            check_vs_ref<T>(dev, ref, c.k);
+            expect_same_pca<T>(dev, host, ref, c.k);
+        }
+    }
+    // NaN through the device form: info (in device memory) and the outputs.
+    const int64_t m = 1000, n = 20, k = 5;
+    Rng rng(899);
+    std::vector<T> X = make_data<T>(rng, m, n, k);
+    X[sz(m * n / 3)] = nan_v<T>();
+    SCOPED_TRACE("_gpu form, NaN in X");
+    expect_all_nan(run_pca<T>(this->h, m, n, k, X, true, true, 1, on_device));
+}
+
+TYPED_TEST(GpuPcaDeviceFormTest, WideDataNotSupported) {
+    using T = TypeParam;
+    if (gpu_as_cpu()) GTEST_SKIP() << "backend CPU takes wide data; NOT_SUPPORTED is backend GPU's";
+    const PcaOnDevice<T> on_device{*this->rt, *this->stream};
+    const int64_t m = 100, n = 200, k = 10;
+    Rng rng(901);
+    std::vector<T> X = make_data<T>(rng, m, n, k);
+    const std::vector<T> X0 = X;
+    std::vector<T> C = sentinels<T>(sz(n * k)), var = sentinels<T>(sz(k)),
+                   scores = sentinels<T>(sz(m * k)), mean = sentinels<T>(sz(n));
+    int info = -777;
+    const gpusvdStatus_t st = on_device(this->h, m, n, X.data(), m, k, C.data(), n, var.data(),
+                                        scores.data(), m, mean.data(), &info);
+    EXPECT_EQ(st, GPUSVD_STATUS_NOT_SUPPORTED) << gpusvdGetStatusName(st);
+    EXPECT_EQ(info, -777) << "info untouched";
+    EXPECT_TRUE(same_bits(X, X0));
+    EXPECT_TRUE(all_equal(C, sentinel<T>()));
+    EXPECT_TRUE(all_equal(var, sentinel<T>()));
+    EXPECT_TRUE(all_equal(scores, sentinel<T>()));
+    EXPECT_TRUE(all_equal(mean, sentinel<T>()));
+}
+
+}  // namespace
