@@ -14,8 +14,8 @@ namespace {
 
 // Which routines have GPU kernels in this version (the others are issue-tracked).
 struct KernelTable {
-    bool gesvj = true, gesvj_batched = true, geqrf_mgs = false, geqrf_mgs_batched = false,
-         geev_batched = true, bdsvd = false, pca = false;
+    bool gesvj = true, gesvj_batched = true, geqrf_mgs = true, geqrf_mgs_batched = true,
+         geev_batched = true, bdsvd = false, pca = true;
 };
 constexpr KernelTable kHasGpuKernel{};
 

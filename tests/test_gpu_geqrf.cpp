@@ -252,8 +252,19 @@ void check_qr(gpusvdOrth_t orth, int64_t m, int64_t n, const Case<T> &c, const R
     ASSERT_NE(ref.info, GPUSVD_INFO_NONFINITE) << "test construction: a finite matrix";
     // info
     if (c.dependent) {
+        // Exactly dependent columns of integer matrices leave rounding-level residuals right at
+        // the m eps ||a_j|| threshold, so two correct implementations (even two LAPACK runs in
+        // another order) may name neighbouring columns: both must find one, and a GPU column
+        // that the CPU did not name must be nearly dependent (below).
         EXPECT_GT(ref.info, 0) << "test construction: the CPU backend finds a dependent column";
-        EXPECT_EQ(info, ref.info) << "info = the CPU backend's (first dependent column)";
+        EXPECT_GT(info, 0) << "a dependent column is found";
+        if (info > 0 && info <= k && info != ref.info) {
+            const size_t j = sz(info - 1);
+            const double bound = 10.0 * double(m) * e * ref.colnorm[j] +
+                                 kDiagThreshold * std::sqrt(double(m)) * e * ref.anorm;
+            EXPECT_LE(double(ref.rdiag[j]), bound)
+                << "column " << info << " reported dependent, the CPU backend said " << ref.info;
+        }
     } else if (ref.sigma_eq > 100.0 * double(m) * e) {
         EXPECT_EQ(ref.info, 0) << "test construction: clearly full rank";
         EXPECT_EQ(info, 0) << "full rank, sigma_min of the unit-column matrix " << ref.sigma_eq;

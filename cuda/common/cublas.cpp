@@ -187,6 +187,21 @@ cublasStatus_t trsm_right_upper<double>(cublasHandle_t b, int64_t m, int64_t n, 
                              CUBLAS_DIAG_NON_UNIT, m, n, &one, R, ldr, B, ldb);
 }
 template <>
+cublasStatus_t trmm_right_upper_inplace<float>(cublasHandle_t b, int64_t m, int64_t n,
+                                               const float *R, int64_t ldr, float *B, int64_t ldb) {
+    const float one = 1;
+    return functions().strmm(b, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N,
+                             CUBLAS_DIAG_NON_UNIT, m, n, &one, R, ldr, B, ldb, B, ldb);
+}
+template <>
+cublasStatus_t trmm_right_upper_inplace<double>(cublasHandle_t b, int64_t m, int64_t n,
+                                                const double *R, int64_t ldr, double *B,
+                                                int64_t ldb) {
+    const double one = 1;
+    return functions().dtrmm(b, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N,
+                             CUBLAS_DIAG_NON_UNIT, m, n, &one, R, ldr, B, ldb, B, ldb);
+}
+template <>
 cublasStatus_t trmm_left_upper<float>(cublasHandle_t b, int64_t m, int64_t n, const float *R,
                                       int64_t ldr, const float *B, int64_t ldb, float *C,
                                       int64_t ldc) {

@@ -45,6 +45,10 @@ cublasStatus_t gemm_strided(cublasHandle_t, cublasOperation_t ta, cublasOperatio
 template <class T>
 cublasStatus_t trsm_right_upper(cublasHandle_t, int64_t m, int64_t n, const T *R, int64_t ldr, T *B,
                                 int64_t ldb);
+/// B <- B * R, R upper triangular (right side), in place.
+template <class T>
+cublasStatus_t trmm_right_upper_inplace(cublasHandle_t, int64_t m, int64_t n, const T *R,
+                                        int64_t ldr, T *B, int64_t ldb);
 /// C <- R * B, R upper triangular (left side), C and B may not alias.
 template <class T>
 cublasStatus_t trmm_left_upper(cublasHandle_t, int64_t m, int64_t n, const T *R, int64_t ldr,

@@ -74,11 +74,11 @@ __global__ void __launch_bounds__(kCholThreads)
     __shared__ T sc[kCholPanel];
     __shared__ int dd[kCholPanel];
     __shared__ T red[32];
-    __shared__ int s_bad, s_dead;
+    __shared__ int s_bad, s_dead, s_drop;
     T *M = Mg ? Mg : reinterpret_cast<T *>(smem);
     const int t = threadIdx.x, nt = blockDim.x;
     using R = Real<T>;
-    if (t == 0) s_bad = 0, s_dead = 0;
+    if (t == 0) s_bad = 0, s_dead = 0, s_drop = 0;
     __syncthreads();
 
     // Diagonal: column scales, vanished columns, and whether the Gram matrix can be trusted
@@ -113,7 +113,7 @@ __global__ void __launch_bounds__(kCholThreads)
     __syncthreads();
     if (s_bad) {
         for (int idx = t; idx < w * w; idx += nt) Rs[idx] = idx % w == idx / w ? T(1) : T(0);
-        if (t == 0) *flags = CholStepFlags{1, 0, 0, 0.f};
+        if (t == 0) *flags = CholStepFlags{1, 0, 0, 0, 0.f};
         return;
     }
     // Scaled Gram matrix (unit diagonal) and its distance from the identity.
@@ -155,6 +155,7 @@ __global__ void __launch_bounds__(kCholThreads)
             atomicAdd(&s_dead, 1);
             dead[j] = 1;
         }
+        if (dd[j] == 2) atomicAdd(&s_drop, 1);
         if (dd[j] == 2 && !last) shifted = 1;
     }
 
@@ -181,7 +182,7 @@ __global__ void __launch_bounds__(kCholThreads)
         for (int idx = t; idx < w * w; idx += nt) S[idx % w + (idx / w) * lds] = M[idx];
     }
     shifted = __syncthreads_or(shifted);
-    if (t == 0) *flags = CholStepFlags{0, shifted, s_dead, static_cast<float>(off)};
+    if (t == 0) *flags = CholStepFlags{0, shifted, s_dead, s_drop, static_cast<float>(off)};
 }
 
 template <class T>

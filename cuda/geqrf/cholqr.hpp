@@ -19,6 +19,7 @@ struct CholStepFlags {
                     // one was used), or a later step left a dropped column unnormalised
     int dead;       // columns found vanished by this step: an exactly zero Gram diagonal, or
                     // (after the first step) one below eps^2 of the largest
+    int dropped;    // columns left unnormalised this step (a pivot at rounding level)
     float offdiag;  // ||G~ - I||_F of the column-scaled Gram matrix: <= 0.5 means the step's
                     // input was well conditioned, so its output is orthonormal to O(eps)
 };

@@ -57,8 +57,8 @@ gpusvdStatus_t geqrf(gpusvdHandle_t h, const char *routine, Form form, const Geq
                                     : cuda_fail(h, routine, "launching the QR kernels", e);
         }
         for (int64_t b = 0; b < a.batch; ++b) {
-            st = geqrf_tall<T>(h, routine, a.m, a.n, a.A + b * a.sA, a.lda, a.R + b * a.sR, a.ldr,
-                               a.info + b, ws, wsb, s);
+            st = geqrf_tall<T>(h, routine, a.reorth, a.m, a.n, a.A + b * a.sA, a.lda,
+                               a.R + b * a.sR, a.ldr, a.info + b, ws, wsb, s);
             if (st != GPUSVD_STATUS_SUCCESS) return st;
         }
         e = record_use(h);
@@ -89,8 +89,8 @@ gpusvdStatus_t geqrf(gpusvdHandle_t h, const char *routine, Form form, const Geq
             }
             for (int64_t b = 0; b < c.count; ++b) {
                 const gpusvdStatus_t st =
-                    geqrf_tall<T>(h, routine, a.m, a.n, A + b * a.m * a.n, a.m, R + b * k * a.n, k,
-                                  c.info + b, c.ws, c.ws_bytes, c.stream);
+                    geqrf_tall<T>(h, routine, a.reorth, a.m, a.n, A + b * a.m * a.n, a.m,
+                                  R + b * k * a.n, k, c.info + b, c.ws, c.ws_bytes, c.stream);
                 if (st != GPUSVD_STATUS_SUCCESS) return st;
             }
             return GPUSVD_STATUS_SUCCESS;

@@ -26,22 +26,22 @@ struct GeqrfBatchedPlan {
         kGlobal,   // a block per matrix in place in A and R, its vectors in a workspace slot
     } path = kNothing;
     kernels::QrShape shape{};
-    int threads = 0;           // per block
-    int mats_per_block = 1;    // kWarp, kWarpReg
-    int reg_rows = 0;          // kWarpReg: the kernel's compile-time row bound (8, 16 or 32)
-    size_t matrix_bytes = 0;   // one matrix's shared memory, or workspace slot (kGlobal)
-    size_t smem_bytes = 0;     // dynamic shared memory per block
+    int threads = 0;          // per block
+    int mats_per_block = 1;   // kWarp, kWarpReg
+    int reg_rows = 0;         // kWarpReg: the kernel's compile-time row bound (8, 16 or 32)
+    size_t matrix_bytes = 0;  // one matrix's shared memory, or workspace slot (kGlobal)
+    size_t smem_bytes = 0;    // dynamic shared memory per block
     int64_t grid = 0;
-    size_t ws_bytes = 0;       // device workspace (kGlobal)
+    size_t ws_bytes = 0;  // device workspace (kGlobal)
 };
 
-constexpr int kQrWarpMaxN = 32;                    // columns a warp's lanes own one each
-constexpr int kQrRegMaxM = 32;                     // kWarpReg: rows held in registers, at most
-constexpr int kQrRegWarps = 4;                     // kWarpReg: matrices (warps) per block
-constexpr int kQrWarpMaxMats = 8;                  // matrices (warps) per block, at most
-constexpr int64_t kQrMaxGrid = int64_t(1) << 20;   // blocks loop over the rest of the batch
-constexpr int64_t kQrGlobalMaxBlocks = 4096;       // bounds the global path's workspace
-constexpr size_t kQrReservedSmem = 1024;           // per block, taken by the system on sm_80+
+constexpr int kQrWarpMaxN = 32;                   // columns a warp's lanes own one each
+constexpr int kQrRegMaxM = 32;                    // kWarpReg: rows held in registers, at most
+constexpr int kQrRegWarps = 4;                    // kWarpReg: matrices (warps) per block
+constexpr int kQrWarpMaxMats = 8;                 // matrices (warps) per block, at most
+constexpr int64_t kQrMaxGrid = int64_t(1) << 20;  // blocks loop over the rest of the batch
+constexpr int64_t kQrGlobalMaxBlocks = 4096;      // bounds the global path's workspace
+constexpr size_t kQrReservedSmem = 1024;          // per block, taken by the system on sm_80+
 constexpr size_t kQrScratchBytes = 32 * sizeof(double);  // BlockTeam's static reduction slots
 
 inline size_t qr_sat_mul(size_t a, size_t b) {

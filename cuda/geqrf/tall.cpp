@@ -29,6 +29,7 @@
 #include "common/cublas.hpp"
 #include "common/runtime.hpp"
 #include "geqrf/cholqr.hpp"
+#include "geqrf/geqrf.hpp"
 
 namespace gpusvd {
 namespace gpu {
@@ -58,7 +59,7 @@ size_t align256(size_t x) {
 template <class T>
 struct Layout {
     T *G, *P, *Rs, *S1, *S2, *C1, *C2, *cvec, *nrm;
-    void *scratch;
+    void *scratch, *team;
     int *dead, *exps, *nonfinite;
     unsigned long long *amax;
     CholStepFlags *flags;
@@ -94,6 +95,7 @@ Layout<T> layout(void *base, int64_t m, int64_t n) {
     L.nonfinite = static_cast<int *>(take(sizeof(int)));
     L.amax = static_cast<unsigned long long *>(take(size_t(n) * sizeof(unsigned long long)));
     L.flags = static_cast<CholStepFlags *>(take(sizeof(CholStepFlags)));
+    L.team = take(geqrf_batched_workspace_bytes<T>(m, n, 1));
     L.bytes = off;
     return L;
 }
@@ -101,10 +103,11 @@ Layout<T> layout(void *base, int64_t m, int64_t n) {
 template <class T>
 class TallQr {
 public:
-    TallQr(gpusvdHandle_t h, const char *routine, cudaStream_t st, int64_t m, int64_t n, T *A,
-           int64_t lda, T *R, int64_t ldr, int *info, const Layout<T> &L)
+    TallQr(gpusvdHandle_t h, const char *routine, bool reorth, cudaStream_t st, int64_t m,
+           int64_t n, T *A, int64_t lda, T *R, int64_t ldr, int *info, const Layout<T> &L)
         : h_(h),
           routine_(routine),
+          reorth_(reorth),
           st_(st),
           m_(m),
           n_(n),
@@ -143,6 +146,7 @@ public:
             scaled = true;
             if ((s = panels()) != GPUSVD_STATUS_SUCCESS) return s;
         }
+        if (rank_deficient_) return rank_deficient(scaled);
         if (!check(finish_r<T>(m_, k_, R_, ldr_, L_.dead, scaled ? L_.exps : nullptr, info_, st_),
                    "closing R"))
             return status_;
@@ -222,6 +226,7 @@ private:
                             step + 1);
             }
             dead_ += f.dead;
+            if (f.dead > 0 || f.dropped > 0) rank_deficient_ = true;
             if (f.dead > 0 &&
                 !check(zero_dead_columns<T>(m_, w, W, lda_, dead, st_), "dropping columns"))
                 return status_;
@@ -326,6 +331,26 @@ private:
         return GPUSVD_STATUS_SUCCESS;
     }
 
+    // Numerically rank-deficient matrices: CholeskyQR resolves their rounding-level columns only
+    // approximately, so the matrix (A = Q R to eps |A|, the solves being backward stable) is
+    // rebuilt in place and factored by the batched team kernel's modified Gram-Schmidt, whose
+    // dependent-column test and completion are exact. One block per matrix: slow for huge m, but
+    // only rank-deficient input pays it.
+    gpusvdStatus_t rank_deficient(bool scaled) {
+        if (!blas_ok(blas::trmm_right_upper_inplace<T>(b_, m_, k_, R_, ldr_, A_, lda_),
+                     "TRMM Q R (rebuilding A)"))
+            return status_;
+        const GeqrfProblem<T> p{reorth_, m_, n_, A_, lda_, 0, R_, ldr_, 0, 1, info_};
+        if (!check(geqrf_batched_launch<T>(p, L_.team, geqrf_batched_workspace_bytes<T>(m_, n_, 1),
+                                           st_),
+                   "Gram-Schmidt of a rank-deficient matrix") ||
+            !check(cudaMemsetAsync(L_.dead, 0, sizeof(int) * n_, st_), "clearing flags") ||
+            !check(finish_r<T>(m_, k_, R_, ldr_, L_.dead, scaled ? L_.exps : nullptr, info_, st_),
+                   "closing R"))
+            return status_;
+        return GPUSVD_STATUS_SUCCESS;
+    }
+
     // Vanished (exactly zero) columns of Q get unit vectors orthogonal to all other columns; R's
     // row for them is already zero, so A = QR still holds.
     gpusvdStatus_t complete_dead() {
@@ -357,6 +382,7 @@ private:
 
     gpusvdHandle_t h_;
     const char *routine_;
+    bool reorth_;
     cudaStream_t st_;
     int64_t m_, n_, k_;
     T *A_;
@@ -369,6 +395,7 @@ private:
     Resources *r_ = nullptr;
     gpusvdStatus_t status_ = GPUSVD_STATUS_SUCCESS;
     int dead_ = 0;
+    bool rank_deficient_ = false;
     int steps_ = 0;
 };
 
@@ -380,9 +407,9 @@ size_t tall_workspace_bytes(int64_t m, int64_t n) {
 }
 
 template <class T>
-gpusvdStatus_t geqrf_tall(gpusvdHandle_t h, const char *routine, int64_t m, int64_t n, T *A,
-                          int64_t lda, T *R, int64_t ldr, int *info, void *ws, size_t ws_bytes,
-                          cudaStream_t stream) {
+gpusvdStatus_t geqrf_tall(gpusvdHandle_t h, const char *routine, bool reorth, int64_t m, int64_t n,
+                          T *A, int64_t lda, T *R, int64_t ldr, int *info, void *ws,
+                          size_t ws_bytes, cudaStream_t stream) {
     const Layout<T> L = layout<T>(ws, m, n);
     if (ws_bytes < L.bytes)
         return fail(h, GPUSVD_STATUS_INTERNAL_ERROR, "%s: tall QR workspace too small", routine);
@@ -390,13 +417,13 @@ gpusvdStatus_t geqrf_tall(gpusvdHandle_t h, const char *routine, int64_t m, int6
         const cudaError_t e = cudaMemsetAsync(info, 0, sizeof(int), stream);
         return e == cudaSuccess ? GPUSVD_STATUS_SUCCESS : cuda_fail(h, routine, "clearing info", e);
     }
-    return TallQr<T>(h, routine, stream, m, n, A, lda, R, ldr, info, L).run();
+    return TallQr<T>(h, routine, reorth, stream, m, n, A, lda, R, ldr, info, L).run();
 }
 
-#define GPUSVD_INSTANTIATE(T)                                                                  \
-    template size_t tall_workspace_bytes<T>(int64_t, int64_t);                                 \
-    template gpusvdStatus_t geqrf_tall<T>(gpusvdHandle_t, const char *, int64_t, int64_t, T *, \
-                                          int64_t, T *, int64_t, int *, void *, size_t,        \
+#define GPUSVD_INSTANTIATE(T)                                                                   \
+    template size_t tall_workspace_bytes<T>(int64_t, int64_t);                                  \
+    template gpusvdStatus_t geqrf_tall<T>(gpusvdHandle_t, const char *, bool, int64_t, int64_t, \
+                                          T *, int64_t, T *, int64_t, int *, void *, size_t,    \
                                           cudaStream_t);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)

@@ -19,12 +19,14 @@ template <class T>
 size_t tall_workspace_bytes(int64_t m, int64_t n);
 
 /// A (m x n, ld lda) -> Q in A(:, 0:k), R (k x n, ld ldr), *info (device), k = min(m, n).
+/// reorth: MGS2 semantics for the rank-deficient fallback (the CholeskyQR path gives O(eps)
+/// orthogonality in both modes).
 /// Waits on the host once per CholeskyQR step for the step's flags (a few bytes), so it
 /// returns after the last step is enqueued; the closing kernels are still in flight.
 template <class T>
-gpusvdStatus_t geqrf_tall(gpusvdHandle_t h, const char *routine, int64_t m, int64_t n, T *A,
-                          int64_t lda, T *R, int64_t ldr, int *info, void *ws, size_t ws_bytes,
-                          cudaStream_t stream);
+gpusvdStatus_t geqrf_tall(gpusvdHandle_t h, const char *routine, bool reorth, int64_t m, int64_t n,
+                          T *A, int64_t lda, T *R, int64_t ldr, int *info, void *ws,
+                          size_t ws_bytes, cudaStream_t stream);
 
 }  // namespace gpu
 }  // namespace gpusvd

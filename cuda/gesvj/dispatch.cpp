@@ -54,7 +54,7 @@ gpusvdStatus_t gesvj_qr_first(gpusvdHandle_t h, const char *routine, const Gesvj
     T *UR = p.wantu ? reinterpret_cast<T *>(base + L.qr + L.r) : nullptr;
     void *jws = base + L.qr + L.r + L.ur;
     int *qinfo = reinterpret_cast<int *>(base + L.qr + L.r + L.ur + L.jac);
-    gpusvdStatus_t st = geqrf_tall<T>(h, routine, m, n, p.A, p.lda, R, n, qinfo, ws, L.qr, s);
+    gpusvdStatus_t st = geqrf_tall<T>(h, routine, true, m, n, p.A, p.lda, R, n, qinfo, ws, L.qr, s);
     if (st != GPUSVD_STATUS_SUCCESS) return st;
     GesvjProblem<T> q = p;
     q.m = n, q.A = R, q.lda = n, q.sA = n * n;

@@ -102,7 +102,7 @@ gpusvdStatus_t pca_run(gpusvdHandle_t h, const char *routine, const PcaArgs<T> &
     if (e == cudaSuccess) e = screen<T>(m, n, a.X, a.ldx, amax, flag, s);
     if (e == cudaSuccess) e = pca_centre<T>(m, n, a.X, a.ldx, amax, sums, mean_s, scale, Xc, s);
     if (e != cudaSuccess) return cuda_fail(h, routine, "centring the data", e);
-    gpusvdStatus_t st = geqrf_tall<T>(h, routine, m, n, Xc, m, R, n, qinfo, at(L.kQr),
+    gpusvdStatus_t st = geqrf_tall<T>(h, routine, true, m, n, Xc, m, R, n, qinfo, at(L.kQr),
                                       L.off[L.kJac] - L.off[L.kQr], s);
     if (st != GPUSVD_STATUS_SUCCESS) return st;
     const double tol = h->jacobi_tol > 0
