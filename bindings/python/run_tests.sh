@@ -19,12 +19,6 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 python3 -m venv --system-site-packages "$work/venv"
 py="$work/venv/bin/python"
-# --system-site-packages leaves out the user site (pip install --user), where machines without a
-# package index (the GPU machine) keep numpy/scipy/CuPy: add it to the venv's path.
-user_site=$(python3 -c 'import site; print(site.getusersitepackages())')
-if [ -d "$user_site" ]; then
-  echo "$user_site" > "$("$py" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/_user_site.pth"
-fi
 missing=$(for m in numpy scipy pytest; do "$py" -c "import $m" 2>/dev/null || echo "$m"; done)
 [ -z "$missing" ] || "$py" -m pip install -q $missing
 # A normal (isolated) build fetches setuptools from PyPI; offline, fall back to the
