@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "common/occupancy.hpp"
+
 namespace gpusvd {
 namespace gpu {
 
@@ -61,19 +63,8 @@ inline GeevPlan geev_plan(size_t elem, bool wantvr, int64_t n, int64_t batch, si
         p.path = GeevPlan::kWarp;
         p.ld = geev_shared_ld(n);
         p.matrix_bytes = (small + 15) / 16 * 16;
-        int best_warps = 0;
-        for (int w = 1; w <= 8 && 32 * w <= max_threads; w *= 2) {
-            const size_t bytes = p.matrix_bytes * static_cast<size_t>(w);
-            if (bytes > smem_block) break;
-            int64_t blocks = static_cast<int64_t>(smem_sm / (bytes + kGeevReservedSmem));
-            if (blocks > 32) blocks = 32;
-            int64_t warps = blocks * w;
-            if (warps > 64) warps = 64;
-            if (warps > best_warps) {
-                best_warps = static_cast<int>(warps);
-                p.mats_per_block = w;
-            }
-        }
+        p.mats_per_block = warp_mats_per_block(p.matrix_bytes, 8, max_threads, smem_block, smem_sm,
+                                               kGeevReservedSmem);
         p.threads = 32 * p.mats_per_block;
         p.smem_bytes = p.matrix_bytes * static_cast<size_t>(p.mats_per_block);
         p.grid = (batch + p.mats_per_block - 1) / p.mats_per_block;

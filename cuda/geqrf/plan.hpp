@@ -10,6 +10,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "common/occupancy.hpp"
+
 #include "kernels/qr_team.hpp"
 
 namespace gpusvd {
@@ -102,19 +104,8 @@ inline GeqrfBatchedPlan geqrf_batched_plan(size_t elem, int64_t m, int64_t n, in
         p.path = GeqrfBatchedPlan::kWarp;
         p.shape = s;
         p.matrix_bytes = bytes;
-        int best_warps = 0;
-        for (int w = 1; w <= kQrWarpMaxMats && 32 * w <= warp_threads; w *= 2) {
-            const size_t b = bytes * static_cast<size_t>(w);
-            if (b > smem_block) break;
-            int64_t blocks = static_cast<int64_t>(smem_sm / (b + kQrReservedSmem));
-            if (blocks > 32) blocks = 32;
-            int64_t warps = blocks * w;
-            if (warps > 64) warps = 64;
-            if (warps > best_warps) {
-                best_warps = static_cast<int>(warps);
-                p.mats_per_block = w;
-            }
-        }
+        p.mats_per_block = warp_mats_per_block(bytes, kQrWarpMaxMats, warp_threads, smem_block,
+                                               smem_sm, kQrReservedSmem);
         p.threads = 32 * p.mats_per_block;
         p.smem_bytes = bytes * static_cast<size_t>(p.mats_per_block);
         p.grid = (batch + p.mats_per_block - 1) / p.mats_per_block;
