@@ -33,8 +33,8 @@ __device__ QrIO<T> problem_io(const GeqrfProblem<T> &p, int64_t b) {
 
 /// One warp per matrix, `mats` matrices per block, each in its own slice of shared memory.
 template <class T>
-__global__ void __launch_bounds__(256) geqrf_warp_kernel(GeqrfProblem<T> p, QrShape s, int mats,
-                                                         size_t matrix_bytes) {
+__global__ void __launch_bounds__(256)
+    geqrf_warp_kernel(GeqrfProblem<T> p, QrShape s, int mats, size_t matrix_bytes) {
     extern __shared__ __align__(16) unsigned char smem[];
     const int warp = threadIdx.x >> 5;
     T *base = reinterpret_cast<T *>(smem + warp * matrix_bytes);
@@ -111,8 +111,8 @@ __device__ __forceinline__ bool reg_mgs_pass(T (&a)[MR], int lane, int m, int nc
     T nrm = R::sqrt(ss);
     const T nrm0 = nrm;
     const int rs = second ? ld : 1, cs = second ? 1 : ld;  // coefficient (j,c) at j*rs + c*cs
-    __syncwarp();  // the previous users of vec are done
-    for (int j = 0; j < kk; ++j) {  // warp-uniform trip count
+    __syncwarp();                                          // the previous users of vec are done
+    for (int j = 0; j < kk; ++j) {                         // warp-uniform trip count
         T *v = S.vec[j & 1];
         if (lane == j) {
 #pragma unroll
@@ -123,7 +123,9 @@ __device__ __forceinline__ bool reg_mgs_pass(T (&a)[MR], int lane, int m, int nc
         }
         __syncwarp();
         const T nj = v[MR];
-        if (nj <= thresh * v[MR + 1] || nj < R::safe_min()) return false;  // uniform
+        // uniform; the second-pass reprojection of qr_mgs_pass is rare too
+        if (nj <= thresh * v[MR + 1] || nj < R::safe_min() || (second && nj < T(0.5) * v[MR + 1]))
+            return false;
         const T inv = T(1) / nj;
         if (lane == j) {
             if (second)
@@ -167,7 +169,7 @@ template <class T, int MR>
 __device__ __forceinline__ void reg_project_rest(T (&a)[MR], int lane, int m, int n, int k,
                                                  RegWarpSmem<T, MR> &S) {
     constexpr int ld = MR + 1;
-    __syncwarp();  // the previous users of vec are done
+    __syncwarp();                  // the previous users of vec are done
     for (int j = 0; j < k; ++j) {  // warp-uniform
         T *v = S.vec[j & 1];
         if (lane == j) {
@@ -259,8 +261,8 @@ __device__ __forceinline__ bool reg_qr(const QrIO<T> &io, bool reorth, int lane,
 /// kQrRegWarps warps per block, one matrix each; rare matrices by qr_team in place (s: the
 /// in-place shape, its vectors, 2n + 2k <= 128 elements, in the warp's tile).
 template <class T, int MR>
-__global__ void __launch_bounds__(32 * kQrRegWarps) geqrf_warpreg_kernel(GeqrfProblem<T> p,
-                                                                           QrShape s) {
+__global__ void __launch_bounds__(32 * kQrRegWarps)
+    geqrf_warpreg_kernel(GeqrfProblem<T> p, QrShape s) {
     __shared__ RegWarpSmem<T, MR> smem[kQrRegWarps];
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     RegWarpSmem<T, MR> &S = smem[warp];
@@ -289,8 +291,8 @@ GeqrfBatchedPlan plan_for(int64_t m, int64_t n, int64_t batch) {
     static const int warp_threads = max_threads(geqrf_warp_kernel<T>);
     static const int block_threads = max_threads(geqrf_block_kernel<T>);
     static const int global_threads = max_threads(geqrf_global_kernel<T>);
-    const size_t smem_block = static_cast<size_t>(
-        device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, 48 * 1024));
+    const size_t smem_block =
+        static_cast<size_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, 48 * 1024));
     const size_t smem_sm = static_cast<size_t>(
         device_attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor, 64 * 1024));
     // GPUSVD_QR_WARPREG=0: the shared-memory warp path for m, n <= 32 too (comparisons).
@@ -319,9 +321,9 @@ cudaError_t geqrf_batched_launch(const GeqrfProblem<T> &p, void *ws, size_t ws_b
     switch (pl.path) {
         case GeqrfBatchedPlan::kNothing: {
             const int64_t blocks = (p.batch + 255) / 256;
-            geqrf_zero_info_kernel<<<static_cast<unsigned>(blocks < kQrMaxGrid ? blocks
-                                                                                : kQrMaxGrid),
-                                     256, 0, stream>>>(p.info, p.batch);
+            geqrf_zero_info_kernel<<<
+                static_cast<unsigned>(blocks < kQrMaxGrid ? blocks : kQrMaxGrid), 256, 0, stream>>>(
+                p.info, p.batch);
             break;
         }
         case GeqrfBatchedPlan::kWarpReg: {

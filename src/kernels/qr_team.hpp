@@ -46,7 +46,7 @@ struct QrShape {
     int64_t m, n, k;
     int64_t ld, ldr;  // odd: members walking their columns row by row hit distinct banks
     bool in_place;
-    int64_t elems;    // T elements of the working storage
+    int64_t elems;  // T elements of the working storage
 };
 
 inline QrShape qr_shape(int64_t m, int64_t n, bool in_place) {
@@ -75,14 +75,14 @@ struct QrIO {
 template <class T, class I>
 struct QrWork {
     I m, n, k;
-    T *a;        // the matrix being factored, m x n
+    T *a;  // the matrix being factored, m x n
     I lda;
-    T *r;        // R, k x n
+    T *r;  // R, k x n
     I ldr;
-    T *nrm;      // n: norm of each column's current residual (written by its owner)
-    T *nrm0;     // n: column norms at the start of the pass
-    T *rdiag;    // k: diagonal of the second pass's R2
-    T *coef;     // k: coefficients of the completion's projections
+    T *nrm;    // n: norm of each column's current residual (written by its owner)
+    T *nrm0;   // n: column norms at the start of the pass
+    T *rdiag;  // k: diagonal of the second pass's R2
+    T *coef;   // k: coefficients of the completion's projections
 };
 
 template <class T, class I>
@@ -243,15 +243,20 @@ GPUSVD_HD int qr_mgs_pass(const Team &t, const QrWork<T, I> &w, I nc, bool secon
     t.sync();
     const I rs = second ? w.ldr : 1, cs = second ? 1 : w.ldr;  // coefficient (j,c) at j*rs + c*cs
     int info = 0;
-    I pend = -1;         // column whose scaling to unit length is pending (by its owner)
+    I pend = -1;  // column whose scaling to unit length is pending (by its owner)
     T pend_inv = T(0);
     for (I j = 0; j < kk; ++j) {
-        const T nj = w.nrm[j];
+        T nj = w.nrm[j];
         const bool dep = nj <= thresh * w.nrm0[j];
+        // Second pass: a unit column of Q1 that lost more than half its length to the previous
+        // ones was a rounding-level residual of the first pass (a nearly dependent column just
+        // above the threshold); normalising what is left would leave it far from orthogonal, so
+        // it is projected once more ("twice is enough", Kahan-Parlett) before.
+        const bool again = second && !dep && nj < T(0.5) * w.nrm0[j];
         const bool owner = j % P == me;
         T *qj = w.a + j * w.lda;
         T inv = T(1);
-        if (dep || nj < Real<T>::safe_min()) {
+        if (dep || again || nj < Real<T>::safe_min()) {
             // Rare: column j made a unit vector in place first (the completion reads every
             // previous column, so the pending one is scaled first).
             if (pend >= 0 && pend % P == me) {
@@ -263,6 +268,27 @@ GPUSVD_HD int qr_mgs_pass(const Team &t, const QrWork<T, I> &w, I nc, bool secon
             if (dep) {
                 if (!info) info = static_cast<int>(j) + 1;
                 qr_complete(t, w, j);
+            } else if (again) {
+                for (I l = me; l < j; l += P) {
+                    const T *q = w.a + l * w.lda;
+                    T d = T(0);
+                    for (I i = 0; i < m; ++i) d += q[i] * qj[i];
+                    w.coef[l] = d;
+                }
+                t.sync();
+                for (I i = me; i < m; i += P) {
+                    T x = qj[i];
+                    for (I l = 0; l < j; ++l) x -= w.coef[l] * w.a[i + l * w.lda];
+                    qj[i] = x;
+                }
+                for (I l = me; l < j; l += P) w.r[l * rs + j * cs] += w.coef[l];
+                t.sync();
+                T ss = T(0);  // by every member over all rows: the same bits for any team size
+                for (I i = 0; i < m; ++i) ss += qj[i] * qj[i];
+                nj = Real<T>::sqrt(ss);
+                t.sync();  // everyone has read qj
+                if (owner) qr_normalize(qj, m, nj);
+                t.sync();
             } else {
                 if (owner) qr_normalize(qj, m, nj);
                 t.sync();
