@@ -97,23 +97,6 @@ std::string cond_name(double c) {
     return buf;
 }
 
-/// m x n matrix B C with B (m x 3) and C (3 x n) small integers: every column past the first
-/// three is exactly (in floating point too) a combination of them.
-template <typename T>
-std::vector<T> integer_rank3(Rng &rng, int64_t m, int64_t n) {
-    std::vector<double> B(sz(m * 3)), C(sz(3 * n));
-    for (double &x : B) x = double(int64_t(rng.below(7)) - 3);
-    for (double &x : C) x = double(int64_t(rng.below(7)) - 3);
-    std::vector<T> A(sz(m * n));
-    for (int64_t j = 0; j < n; ++j)
-        for (int64_t i = 0; i < m; ++i) {
-            double s = 0;
-            for (int64_t p = 0; p < 3; ++p) s += B[sz(i + p * m)] * C[sz(p + j * 3)];
-            A[sz(i + j * m)] = T(s);
-        }
-    return A;
-}
-
 /// One m x n matrix of every type: random, prescribed singular values (cond 1 .. 1e12/1e6),
 /// column and two-sided graded, identity, near overflow / underflow, and the exactly dependent
 /// ones (zero matrix, duplicated columns, a zero column, integer rank 3) where the shape allows.

@@ -685,16 +685,7 @@ TYPED_TEST(TeamQrTest, ManyIntegerRank3StayOrthonormal) {
     Rng rng(77);
     const int64_t m = 32, n = 32;
     for (int trial = 0; trial < 3000; ++trial) {
-        std::vector<double> B(sz(m * 3)), C(sz(3 * n));
-        for (double &x : B) x = double(int64_t(rng.below(7)) - 3);
-        for (double &x : C) x = double(int64_t(rng.below(7)) - 3);
-        std::vector<T> A(sz(m * n));
-        for (int64_t j = 0; j < n; ++j)
-            for (int64_t i = 0; i < m; ++i) {
-                double s = 0;
-                for (int64_t p = 0; p < 3; ++p) s += B[sz(i + p * m)] * C[sz(p + j * 3)];
-                A[sz(i + j * m)] = T(s);
-            }
+        const std::vector<T> A = integer_rank3<T>(rng, m, n);
         const Run<T> r = run_qr(m, n, A, true);
         ASSERT_LT(orthogonality(m, n, r.Q.data(), m), kQrThreshold) << "trial " << trial;
         ASSERT_LT(qr_residual(m, n, A.data(), m, r.Q.data(), m, r.R.data(), n), kQrThreshold)

@@ -30,6 +30,7 @@
 #include "common/runtime.hpp"
 #include "geqrf/cholqr.hpp"
 #include "geqrf/geqrf.hpp"
+#include "workspace.hpp"
 
 namespace gpusvd {
 namespace gpu {
@@ -50,10 +51,6 @@ template <class T>
 int64_t gram_parts_cap(int w) {
     const size_t per = size_t(w) * w * sizeof(T);
     return std::max<int64_t>(1, std::min<int64_t>(kGramParts, kGramPartialBytes / per));
-}  // cond 1e15 in double needs 4; beyond 8 the result is returned as is
-
-size_t align256(size_t x) {
-    return (x + 255) & ~size_t(255);
 }
 
 template <class T>
@@ -68,35 +65,28 @@ struct Layout {
 
 template <class T>
 Layout<T> layout(void *base, int64_t m, int64_t n) {
-    (void)m;
     const int64_t k = std::min(m, n);
     const int w = static_cast<int>(std::min<int64_t>(k, kCholPanel));
+    const int64_t ww = int64_t(w) * w;
+    Bump b(base);
     Layout<T> L{};
-    size_t off = 0;
-    auto take = [&](size_t bytes) {
-        char *p = static_cast<char *>(base) + off;
-        off += align256(bytes);
-        return static_cast<void *>(p);
-    };
-    const size_t ww = size_t(w) * w * sizeof(T);
-    L.G = static_cast<T *>(take(ww));
-    L.P = static_cast<T *>(take(ww * size_t(gram_parts_cap<T>(w) + 1)));
-    L.Rs = static_cast<T *>(take(ww));
-    L.S1 = static_cast<T *>(take(ww));
-    L.S2 = static_cast<T *>(take(ww));
-    const size_t kw = k > w ? size_t(k) * w * sizeof(T) : 0;
-    L.C1 = static_cast<T *>(take(kw));
-    L.C2 = static_cast<T *>(take(kw));
-    L.cvec = static_cast<T *>(take(size_t(k) * sizeof(T)));
-    L.nrm = static_cast<T *>(take(sizeof(T)));
-    L.scratch = take(chol_step_scratch_bytes<T>(w));
-    L.dead = static_cast<int *>(take(size_t(n) * sizeof(int)));
-    L.exps = static_cast<int *>(take(size_t(n) * sizeof(int)));
-    L.nonfinite = static_cast<int *>(take(sizeof(int)));
-    L.amax = static_cast<unsigned long long *>(take(size_t(n) * sizeof(unsigned long long)));
-    L.flags = static_cast<CholStepFlags *>(take(sizeof(CholStepFlags)));
-    L.team = take(geqrf_batched_workspace_bytes<T>(m, n, 1));
-    L.bytes = off;
+    L.G = b.take<T>(ww);
+    L.P = b.take<T>(ww * (gram_parts_cap<T>(w) + 1));
+    L.Rs = b.take<T>(ww);
+    L.S1 = b.take<T>(ww);
+    L.S2 = b.take<T>(ww);
+    L.C1 = b.take<T>(k > w ? k * w : 0);
+    L.C2 = b.take<T>(k > w ? k * w : 0);
+    L.cvec = b.take<T>(k);
+    L.nrm = b.take<T>(1);
+    L.scratch = b.take_bytes(chol_step_scratch_bytes<T>(w));
+    L.dead = b.take<int>(n);
+    L.exps = b.take<int>(n);
+    L.nonfinite = b.take<int>(1);
+    L.amax = b.take<unsigned long long>(n);
+    L.flags = b.take<CholStepFlags>(1);
+    L.team = b.take_bytes(geqrf_batched_workspace_bytes<T>(m, n, 1));
+    L.bytes = b.bytes();
     return L;
 }
 
@@ -230,7 +220,6 @@ private:
             if (f.dead > 0 &&
                 !check(zero_dead_columns<T>(m_, w, W, lda_, dead, st_), "dropping columns"))
                 return status_;
-            ++steps_;
             if (!f.shifted && f.offdiag <= 0.5f) break;
         }
         return GPUSVD_STATUS_SUCCESS;
@@ -396,7 +385,6 @@ private:
     gpusvdStatus_t status_ = GPUSVD_STATUS_SUCCESS;
     int dead_ = 0;
     bool rank_deficient_ = false;
-    int steps_ = 0;
 };
 
 }  // namespace

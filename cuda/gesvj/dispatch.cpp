@@ -10,6 +10,7 @@
 #include "gesvj/gesvj.hpp"
 #include "gpu_dispatch.hpp"
 #include "kernels/team.hpp"
+#include "workspace.hpp"
 
 namespace gpusvd {
 namespace gpu {
@@ -26,21 +27,23 @@ bool qr_first(int64_t m, int64_t n, int64_t batch) {
            blas_available();
 }
 
-size_t align256(size_t x) {
-    return x > SIZE_MAX - 255 ? SIZE_MAX : (x + 255) & ~size_t(255);
-}
-
 // Workspace of the QR-first path: QR workspace, R, U_R, the Jacobi workspace of R, QR's info.
 template <class T>
 struct QrFirstLayout {
-    size_t qr, r, ur, jac, info, bytes;
-    QrFirstLayout(bool wantu, bool wantv, int64_t n, int64_t m) {
-        qr = align256(tall_workspace_bytes<T>(m, n));
-        r = align256(size_t(n) * n * sizeof(T));
-        ur = wantu ? r : 0;
-        jac = align256(gesvj_workspace_bytes<T>(wantu, wantv, n, n, 1));
-        info = 256;
-        bytes = qr + r + ur + jac + info;
+    void *qr, *jac;
+    T *R, *UR;
+    int *qinfo;
+    size_t qr_bytes, jac_bytes, bytes;
+    QrFirstLayout(void *base, bool wantu, bool wantv, int64_t m, int64_t n) {
+        Bump b(base);
+        qr_bytes = tall_workspace_bytes<T>(m, n);
+        jac_bytes = gesvj_workspace_bytes<T>(wantu, wantv, n, n, 1);
+        qr = b.take_bytes(qr_bytes);
+        R = b.take<T>(n * n);
+        UR = b.take<T>(wantu ? n * n : 0);
+        jac = b.take_bytes(jac_bytes);
+        qinfo = b.take<int>(1);
+        bytes = b.bytes();
     }
 };
 
@@ -48,18 +51,15 @@ template <class T>
 gpusvdStatus_t gesvj_qr_first(gpusvdHandle_t h, const char *routine, const GesvjProblem<T> &p,
                               void *ws, cudaStream_t s) {
     const int64_t m = p.m, n = p.n;
-    const QrFirstLayout<T> L(p.wantu, p.wantv, n, m);
-    char *base = static_cast<char *>(ws);
-    T *R = reinterpret_cast<T *>(base + L.qr);
-    T *UR = p.wantu ? reinterpret_cast<T *>(base + L.qr + L.r) : nullptr;
-    void *jws = base + L.qr + L.r + L.ur;
-    int *qinfo = reinterpret_cast<int *>(base + L.qr + L.r + L.ur + L.jac);
-    gpusvdStatus_t st = geqrf_tall<T>(h, routine, true, m, n, p.A, p.lda, R, n, qinfo, ws, L.qr, s);
+    const QrFirstLayout<T> L(ws, p.wantu, p.wantv, m, n);
+    T *R = L.R, *UR = p.wantu ? L.UR : nullptr;
+    gpusvdStatus_t st =
+        geqrf_tall<T>(h, routine, true, m, n, p.A, p.lda, R, n, L.qinfo, L.qr, L.qr_bytes, s);
     if (st != GPUSVD_STATUS_SUCCESS) return st;
     GesvjProblem<T> q = p;
     q.m = n, q.A = R, q.lda = n, q.sA = n * n;
     q.U = UR, q.ldu = n, q.sU = n * n;
-    cudaError_t e = gesvj_launch<T>(q, jws, L.jac, s);
+    cudaError_t e = gesvj_launch<T>(q, L.jac, L.jac_bytes, s);
     if (e != cudaSuccess) return cuda_fail(h, routine, "launching the Jacobi kernels on R", e);
     if (!p.wantu) return GPUSVD_STATUS_SUCCESS;
     cublasHandle_t b = blas_handle(h, routine, s, &st);
@@ -74,7 +74,7 @@ gpusvdStatus_t gesvj_qr_first(gpusvdHandle_t h, const char *routine, const Gesvj
 
 template <class T>
 size_t gesvj_device_bytes(bool wantu, bool wantv, int64_t m, int64_t n, int64_t batch) {
-    if (qr_first(m, n, batch)) return QrFirstLayout<T>(wantu, wantv, n, m).bytes;
+    if (qr_first(m, n, batch)) return QrFirstLayout<T>(nullptr, wantu, wantv, m, n).bytes;
     return gesvj_workspace_bytes<T>(wantu, wantv, m, n, batch);
 }
 

@@ -15,66 +15,40 @@
 #include "gpu_dispatch.hpp"
 #include "kernels/team.hpp"
 #include "pca/pca.hpp"
+#include "workspace.hpp"
 
 namespace gpusvd {
 namespace gpu {
 namespace {
 
-size_t align256(size_t x) {
-    return x > SIZE_MAX - 255 ? SIZE_MAX : (x + 255) & ~size_t(255);
-}
-
-size_t sat_bytes(int64_t rows, int64_t cols, size_t elem) {
-    size_t b;
-    if (__builtin_mul_overflow(static_cast<size_t>(rows), static_cast<size_t>(cols), &b) ||
-        __builtin_mul_overflow(b, elem, &b))
-        return SIZE_MAX;
-    return align256(b);
-}
-
 template <class T>
 struct PcaLayout {
-    size_t off[16] = {};
-    size_t bytes = 0;
-    enum {
-        kXc,
-        kAmax,
-        kFlag,
-        kSums,
-        kMean,
-        kScale,
-        kR,
-        kUR,
-        kV,
-        kS,
-        kJinfo,
-        kQinfo,
-        kW,
-        kQr,
-        kJac
-    };
-    PcaLayout(int64_t m, int64_t n, int64_t k, bool scores) {
-        const size_t sizes[] = {
-            sat_bytes(m, n, sizeof(T)),
-            sat_bytes(n, 1, sizeof(unsigned long long)),
-            256,
-            sat_bytes(n, 1, sizeof(double)),
-            sat_bytes(n, 1, sizeof(T)),
-            256,
-            sat_bytes(n, n, sizeof(T)),
-            scores ? sat_bytes(n, n, sizeof(T)) : 0,
-            sat_bytes(n, n, sizeof(T)),
-            sat_bytes(n, 1, sizeof(T)),
-            256,
-            256,
-            scores ? sat_bytes(n, k, sizeof(T)) : 0,
-            align256(tall_workspace_bytes<T>(m, n)),
-            align256(gesvj_workspace_bytes<T>(scores, true, n, n, 1)),
-        };
-        for (int i = 0; i <= kJac; ++i) {
-            off[i] = bytes;
-            bytes = sizes[i] > SIZE_MAX - bytes ? SIZE_MAX : bytes + sizes[i];
-        }
+    T *Xc, *mean_s, *scale, *R, *UR, *V, *S, *W;
+    unsigned long long *amax;
+    int *flag, *jinfo, *qinfo;
+    double *sums;
+    void *qr, *jac;
+    size_t qr_bytes, jac_bytes, bytes;
+    PcaLayout(void *base, int64_t m, int64_t n, int64_t k, bool scores) {
+        Bump b(base);
+        qr_bytes = tall_workspace_bytes<T>(m, n);
+        jac_bytes = gesvj_workspace_bytes<T>(scores, true, n, n, 1);
+        Xc = b.take<T>(m * n);
+        amax = b.take<unsigned long long>(n);
+        flag = b.take<int>(1);
+        sums = b.take<double>(n);
+        mean_s = b.take<T>(n);
+        scale = b.take<T>(1);
+        R = b.take<T>(n * n);
+        UR = b.take<T>(scores ? n * n : 0);
+        V = b.take<T>(n * n);
+        S = b.take<T>(n);
+        jinfo = b.take<int>(1);
+        qinfo = b.take<int>(1);
+        W = b.take<T>(scores ? n * k : 0);
+        qr = b.take_bytes(qr_bytes);
+        jac = b.take_bytes(jac_bytes);
+        bytes = b.bytes();
     }
 };
 
@@ -83,18 +57,12 @@ gpusvdStatus_t pca_run(gpusvdHandle_t h, const char *routine, const PcaArgs<T> &
                        cudaStream_t s) {
     const int64_t m = a.m, n = a.n, k = a.k;
     const bool want_scores = a.scores != nullptr;
-    const PcaLayout<T> L(m, n, k, want_scores);
-    char *base = static_cast<char *>(ws);
-    auto at = [&](int i) { return static_cast<void *>(base + L.off[i]); };
-    T *Xc = static_cast<T *>(at(L.kXc));
-    auto *amax = static_cast<unsigned long long *>(at(L.kAmax));
-    int *flag = static_cast<int *>(at(L.kFlag));
-    auto *sums = static_cast<double *>(at(L.kSums));
-    T *mean_s = static_cast<T *>(at(L.kMean)), *scale = static_cast<T *>(at(L.kScale));
-    T *R = static_cast<T *>(at(L.kR)), *UR = want_scores ? static_cast<T *>(at(L.kUR)) : nullptr;
-    T *V = static_cast<T *>(at(L.kV)), *S = static_cast<T *>(at(L.kS));
-    int *jinfo = static_cast<int *>(at(L.kJinfo)), *qinfo = static_cast<int *>(at(L.kQinfo));
-    T *W = want_scores ? static_cast<T *>(at(L.kW)) : nullptr;
+    const PcaLayout<T> L(ws, m, n, k, want_scores);
+    T *Xc = L.Xc, *mean_s = L.mean_s, *scale = L.scale, *R = L.R, *V = L.V, *S = L.S;
+    T *UR = want_scores ? L.UR : nullptr, *W = want_scores ? L.W : nullptr;
+    unsigned long long *amax = L.amax;
+    int *flag = L.flag, *jinfo = L.jinfo, *qinfo = L.qinfo;
+    double *sums = L.sums;
 
     cudaError_t e = cudaMemsetAsync(amax, 0, sizeof(unsigned long long) * n, s);
     if (e == cudaSuccess) e = cudaMemsetAsync(flag, 0, sizeof(int), s);
@@ -102,8 +70,8 @@ gpusvdStatus_t pca_run(gpusvdHandle_t h, const char *routine, const PcaArgs<T> &
     if (e == cudaSuccess) e = screen<T>(m, n, a.X, a.ldx, amax, flag, s);
     if (e == cudaSuccess) e = pca_centre<T>(m, n, a.X, a.ldx, amax, sums, mean_s, scale, Xc, s);
     if (e != cudaSuccess) return cuda_fail(h, routine, "centring the data", e);
-    gpusvdStatus_t st = geqrf_tall<T>(h, routine, true, m, n, Xc, m, R, n, qinfo, at(L.kQr),
-                                      L.off[L.kJac] - L.off[L.kQr], s);
+    gpusvdStatus_t st =
+        geqrf_tall<T>(h, routine, true, m, n, Xc, m, R, n, qinfo, L.qr, L.qr_bytes, s);
     if (st != GPUSVD_STATUS_SUCCESS) return st;
     const double tol = h->jacobi_tol > 0
                            ? h->jacobi_tol
@@ -128,7 +96,7 @@ gpusvdStatus_t pca_run(gpusvdHandle_t h, const char *routine, const PcaArgs<T> &
                       tol,
                       h->jacobi_max_sweeps,
                       nullptr};
-    e = gesvj_launch<T>(q, at(L.kJac), L.bytes - L.off[L.kJac], s);
+    e = gesvj_launch<T>(q, L.jac, L.jac_bytes, s);
     if (e == cudaSuccess)
         e = pca_finish<T>(m, n, k, S, V, UR, jinfo, mean_s, scale, a.C, a.ldc, a.var, W, a.mean,
                           a.info, s);
@@ -146,7 +114,7 @@ gpusvdStatus_t pca_run(gpusvdHandle_t h, const char *routine, const PcaArgs<T> &
 
 template <class T>
 size_t pca_device_bytes(int64_t m, int64_t n, int64_t k, bool scores) {
-    return PcaLayout<T>(m, n, k, scores).bytes;
+    return PcaLayout<T>(nullptr, m, n, k, scores).bytes;
 }
 
 template <class T>

@@ -7,6 +7,8 @@
 #include <limits>
 #include <utility>
 
+#include "workspace.hpp"
+
 namespace gpusvd::cpu {
 
 /// info of a matrix whose LAPACK call rejected an argument: arguments are validated first, so
@@ -18,31 +20,6 @@ constexpr int kLapackArgumentError = std::numeric_limits<int>::min();
 inline int lapack_info(int info) {
     return info < 0 ? kLapackArgumentError : info;
 }
-
-/// Carves typed, 64-byte aligned arrays out of one workspace. With base == nullptr it only
-/// counts, so the same layout code gives both the _bufferSize answer and the pointers.
-class Bump {
-public:
-    explicit Bump(void *base = nullptr) : base_(static_cast<char *>(base)) {}
-    template <class T>
-    T *take(int64_t count) {
-        off_ = align(off_);
-        T *p = base_ ? reinterpret_cast<T *>(base_ + off_) : nullptr;
-        size_t add;
-        // Saturates: an absurd size then fails as an allocation, never wraps around.
-        if (__builtin_mul_overflow(static_cast<size_t>(count > 0 ? count : 0), sizeof(T), &add) ||
-            __builtin_add_overflow(off_, add, &off_))
-            off_ = kHuge;
-        return p;
-    }
-    size_t bytes() const { return align(off_); }
-
-private:
-    static constexpr size_t kHuge = ~size_t(0) / 2;
-    static size_t align(size_t v) { return v >= kHuge ? kHuge : (v + 63) & ~size_t(63); }
-    char *base_;
-    size_t off_ = 0;
-};
 
 /// Whether a (m x n) holds NaN or Inf. Every routine screens its input with this before LAPACK
 /// sees it, so it must stay cheap next to the factorization (see scan.cpp).

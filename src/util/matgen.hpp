@@ -147,6 +147,23 @@ void gaussian(Rng &rng, int64_t m, int64_t n, T *A, int64_t lda) {
 }
 
 /// Return an m x n N(0,1) matrix (leading dimension m).
+/// B C with B (m x 3) and C (3 x n) of integers in -3..3: exactly rank 3 (the products and sums
+/// are exact), every column past the third a rounding-level residual away from dependent.
+template <typename T>
+std::vector<T> integer_rank3(Rng &rng, int64_t m, int64_t n) {
+    std::vector<double> B(static_cast<size_t>(m * 3)), C(static_cast<size_t>(3 * n));
+    for (double &x : B) x = double(int64_t(rng.below(7)) - 3);
+    for (double &x : C) x = double(int64_t(rng.below(7)) - 3);
+    std::vector<T> A(static_cast<size_t>(m * n));
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < m; ++i) {
+            double s = 0;
+            for (int64_t p = 0; p < 3; ++p) s += B[size_t(i + p * m)] * C[size_t(p + j * 3)];
+            A[size_t(i + j * m)] = T(s);
+        }
+    return A;
+}
+
 template <typename T>
 std::vector<T> gaussian(Rng &rng, int64_t m, int64_t n) {
     std::vector<T> A(static_cast<size_t>(std::max<int64_t>(m * n, 0)));
