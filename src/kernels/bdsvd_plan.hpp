@@ -1,0 +1,94 @@
+// Host bookkeeping of the bidiagonal SVD with vectors (see bdsvd_tgk.hpp): where B splits, where
+// each computed value goes in the descending output, which values are refined together and which
+// are zero. O(n log n) on the host between the GPU's O(n^2) passes.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+#include "kernels/team.hpp"
+
+namespace gpusvd {
+namespace kernels {
+namespace bd {
+
+/// Values with a relative gap below this AND an absolute gap below |T_block| / (2 n_block) are
+/// refined together. Either gap alone bounds the angle between computed and exact vectors (the
+/// twisted solve's residual is below eps |T| and its error is also O(n eps / relative gap) since
+/// the factorisation is relatively stable), so a pair is safe when either is large.
+constexpr double kRelGap = 1e-3;
+
+/// Blocks of B that are independent to working precision: B splits after row i when
+/// |e_i| <= eps min(|d_i|, |d_i+1|) (a relative change of size eps in the neighbours).
+template <class T>
+std::vector<int64_t> split_points(int64_t n, const T *t) {
+    std::vector<int64_t> lo{0};
+    for (int64_t i = 0; i + 1 < n; ++i) {
+        const T e = std::fabs(t[2 * i + 1]);
+        const T m = std::min(std::fabs(t[2 * i]), std::fabs(t[2 * i + 2]));
+        if (e <= Real<T>::eps() * m) lo.push_back(i + 1);
+    }
+    lo.push_back(n);
+    return lo;  // block b is rows [lo[b], lo[b+1])
+}
+
+/// Everything the vector passes need, from the block boundaries and the computed values.
+/// Values are indexed like rows: value p = lo[b] + j is the j-th largest of block b.
+struct Plan {
+    std::vector<int64_t> lo;          // blocks + 1 boundaries
+    std::vector<int32_t> block;       // n: block of value p
+    std::vector<int64_t> pos;         // n: output column of value p (descending order overall)
+    std::vector<int64_t> group_first; // groups of >= 2 close values: first value p, size
+    std::vector<int32_t> group_size;
+    std::vector<int64_t> zero_blocks; // blocks holding zero values (completed on the device)
+    int64_t max_block = 0;            // rows of the largest block
+    int max_group = 0;
+};
+
+/// t: the scaled Golub-Kahan off-diagonals (2n - 1), sig: the values of each block (descending
+/// within it), lo: split_points.
+template <class T>
+Plan make_plan(int64_t n, const T *t, const T *sig, std::vector<int64_t> lo) {
+    Plan p;
+    p.lo = std::move(lo);
+    const int64_t nb = static_cast<int64_t>(p.lo.size()) - 1;
+    p.block.resize(static_cast<size_t>(n));
+    for (int64_t b = 0; b < nb; ++b) {
+        const int64_t r0 = p.lo[size_t(b)], r1 = p.lo[size_t(b + 1)];
+        p.max_block = std::max(p.max_block, r1 - r0);
+        T tn = T(0);
+        for (int64_t k = 2 * r0; k < 2 * r1 - 1; ++k) tn = std::max(tn, std::fabs(t[k]));
+        const T abs_gap = tn / T(2 * (r1 - r0));
+        bool has_zero = false;
+        int64_t first = r0;
+        for (int64_t q = r0; q < r1; ++q) {
+            p.block[size_t(q)] = static_cast<int32_t>(b);
+            has_zero |= sig[q] == T(0);
+            const bool joins = q + 1 < r1 && sig[q + 1] > T(0) && sig[q] - sig[q + 1] < abs_gap &&
+                               sig[q] - sig[q + 1] < T(kRelGap) * sig[q];
+            if (!joins) {
+                if (q > first) {
+                    p.group_first.push_back(first);
+                    p.group_size.push_back(static_cast<int32_t>(q - first + 1));
+                    p.max_group = std::max(p.max_group, static_cast<int>(q - first + 1));
+                }
+                first = q + 1;
+            }
+        }
+        if (has_zero) p.zero_blocks.push_back(b);
+    }
+    std::vector<int64_t> order(static_cast<size_t>(n));
+    std::iota(order.begin(), order.end(), int64_t(0));
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int64_t a, int64_t b) { return sig[a] > sig[b]; });
+    p.pos.resize(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) p.pos[size_t(order[size_t(i)])] = i;
+    return p;
+}
+
+}  // namespace bd
+}  // namespace kernels
+}  // namespace gpusvd

@@ -1,0 +1,165 @@
+// The GPU bidiagonal SVD's algorithm (src/kernels/bdsvd_*.hpp) run on the host: every pass of
+// cuda/bdsvd/ as a loop over its items, in the order the GPU runs them, checked with the bdsvd
+// tests' LAPACK ratios (bdsvd_checks.hpp: residual, orthogonality of U and VT, values against
+// dqds, relative accuracy of every value). CI has no GPU; this is where the algorithm is tested
+// there (the device runs test_gpu_bdsvd on the kernels themselves).
+#include <algorithm>
+
+#include "bdsvd_checks.hpp"
+#include "kernels/bdsvd_plan.hpp"
+#include "kernels/bdsvd_steps.hpp"
+
+using namespace gpusvd_test;
+namespace bd = gpusvd::kernels::bd;
+
+namespace {
+
+/// Serial run of the GPU algorithm with gpusvd_Xbdsvd's contract; returns info.
+template <typename T>
+int serial_bdsvd(bool upper, bool wantv, int64_t n, T *d, T *e, T *U, int64_t ldu, T *VT,
+                 int64_t ldvt) {
+    if (n == 0) return 0;
+    T amax = T(0);
+    bool bad = false;
+    for (int64_t k = 0; k < 2 * n - 1; ++k) {
+        const T x = (k & 1) ? e[k >> 1] : d[k >> 1];
+        bad |= !std::isfinite(x);
+        amax = std::max(amax, std::fabs(x));
+    }
+    if (bad) {
+        std::fill(d, d + n, nan_v<T>());
+        if (wantv)
+            for (int64_t j = 0; j < n; ++j)
+                for (int64_t i = 0; i < n; ++i) U[i + j * ldu] = VT[i + j * ldvt] = nan_v<T>();
+        return GPUSVD_INFO_NONFINITE;
+    }
+    std::vector<T> t(sz(2 * n - 1)), t2(t.size()), sig(sz(n));
+    bd::Problem<T> q{};
+    q.n = n, q.upper = upper, q.d = d, q.e = e, q.scale_exp = bd::scale_exponent(amax);
+    q.t = t.data(), q.t2 = t2.data(), q.sig = sig.data(), q.dout = d;
+    for (int64_t k = 0; k < 2 * n - 1; ++k) bd::prepare(q, k);
+    if (!wantv) {
+        for (int64_t p = 0; p < n; ++p) bd::value(q, p);
+        for (int64_t p = 0; p < n; ++p) bd::store(q, p);
+        return 0;
+    }
+    std::vector<int64_t> lo = bd::split_points(n, t.data());
+    std::vector<int32_t> block(sz(n));
+    for (size_t b = 0; b + 1 < lo.size(); ++b)
+        for (int64_t p = lo[b]; p < lo[b + 1]; ++p) block[sz(p)] = int32_t(b);
+    q.lo = lo.data(), q.block = block.data();
+    for (int64_t p = 0; p < n; ++p) bd::value(q, p);
+    const bd::Plan plan = bd::make_plan(n, t.data(), sig.data(), lo);
+    std::vector<T> scratch(sz(6 * plan.max_block), nan_v<T>());
+    std::vector<int64_t> cols(sz(plan.max_block));
+    q.U = U, q.ldu = ldu, q.VT = VT, q.ldvt = ldvt;
+    q.pos = plan.pos.data(), q.group_first = plan.group_first.data();
+    q.group_size = plan.group_size.data(), q.zero_blocks = plan.zero_blocks.data();
+    q.scratch = scratch.data();
+    for (int64_t p = 0; p < n; ++p) bd::twisted(q, p);
+    for (size_t g = 0; g < plan.group_first.size(); ++g) bd::group(q, int64_t(g), 0, 1);
+    for (int64_t p = 0; p < n; ++p) bd::finish(q, p);
+    for (size_t z = 0; z < plan.zero_blocks.size(); ++z) bd::complete(q, int64_t(z), cols.data());
+    for (int64_t p = 0; p < n; ++p) bd::store(q, p);
+    return 0;
+}
+
+template <typename T>
+gpusvdStatus_t serial_call(gpusvdHandle_t, gpusvdUplo_t uplo, gpusvdJob_t jobz, int64_t n, T *d,
+                           T *e, T *U, int64_t ldu, T *VT, int64_t ldvt, int *info) {
+    *info = serial_bdsvd<T>(uplo == GPUSVD_UPPER, jobz == GPUSVD_JOB_VEC, n, d, e, U, ldu, VT,
+                            ldvt);
+    return GPUSVD_STATUS_SUCCESS;
+}
+
+template <typename T>
+BdsvdOut<T> check(gpusvdHandle_t h, bool upper, const std::vector<T> &d,
+                  const std::vector<T> &e, bool relative) {
+    const int64_t n = int64_t(d.size());
+    return check_bdsvd<T>(h, upper, n, d, e, relative, serial_call<T>);
+}
+
+template <typename T>
+class TeamBdsvdTest : public ::testing::Test {
+protected:
+    Handle h;
+};
+TYPED_TEST_SUITE(TeamBdsvdTest, Precisions, PrecisionName);
+
+const int64_t kSizes[] = {1, 2, 3, 5, 17, 26, 40, 64, 151};
+
+template <typename T>
+void run_mode(gpusvdHandle_t h, BidiagMode mode, double param, bool relative, uint64_t seed) {
+    Rng rng(seed);
+    for (int64_t n : kSizes)
+        for (bool upper : {true, false}) {
+            SCOPED_TRACE(testing::Message() << (upper ? "upper" : "lower") << " n = " << n);
+            std::vector<T> d(sz(n)), e(sz(std::max<int64_t>(n - 1, 1)), T(0));
+            random_bidiagonal(rng, n, d.data(), e.data(), mode, param);
+            e.resize(sz(std::max<int64_t>(n - 1, 0)));
+            check<T>(h, upper, d, e, relative);
+        }
+}
+
+TYPED_TEST(TeamBdsvdTest, Random) { run_mode<TypeParam>(this->h, BidiagMode::Random, 0, true, 51); }
+
+TYPED_TEST(TeamBdsvdTest, GradedHighRelativeAccuracy) {
+    run_mode<TypeParam>(this->h, BidiagMode::Graded, 1e-15, true, 52);
+}
+
+TYPED_TEST(TeamBdsvdTest, Clustered) {
+    using T = TypeParam;
+    run_mode<T>(this->h, BidiagMode::Clustered, std::is_same<T, float>::value ? 1e-4 : 1e-8, false,
+                53);
+}
+
+TYPED_TEST(TeamBdsvdTest, ZeroDiagonalEntries) {
+    run_mode<TypeParam>(this->h, BidiagMode::ZeroDiag, 0, false, 54);
+}
+
+TYPED_TEST(TeamBdsvdTest, RepeatedAndTightClusters) {
+    using T = TypeParam;
+    for (int64_t n : {4, 33, 100}) {
+        SCOPED_TRACE(testing::Message() << "n = " << n);
+        // e = 0: every value 1, every block 1 x 1; e tiny: one block, values within 2e-10.
+        for (T ev : {T(0), T(1e-10), T(1e-30)}) {
+            std::vector<T> d(sz(n), T(1)), e(sz(n - 1), ev);
+            check<T>(this->h, true, d, e, false);
+        }
+        // Two clusters of repeated values and a zero.
+        std::vector<T> d(sz(n)), e(sz(n - 1), T(0));
+        for (int64_t i = 0; i < n; ++i) d[sz(i)] = i % 3 == 0 ? T(2) : (i % 3 == 1 ? T(-1) : T(0));
+        for (int64_t i = 0; i + 1 < n; i += 4) e[sz(i)] = T(1e-9);
+        check<T>(this->h, false, d, e, false);
+    }
+}
+
+TYPED_TEST(TeamBdsvdTest, WilkinsonLike) {
+    // d_i = |m - i| + 1, e_i = 1: close pairs of values (W+ matrices' eigenvalue pairs).
+    using T = TypeParam;
+    for (int64_t n : {21, 41, 101}) {
+        std::vector<T> d(sz(n)), e(sz(n - 1), T(1));
+        for (int64_t i = 0; i < n; ++i) d[sz(i)] = T(std::abs(double(n / 2 - i)) + 1.0);
+        check<T>(this->h, true, d, e, false);
+    }
+}
+
+TYPED_TEST(TeamBdsvdTest, ZeroMatrixAndZeroDiagonal) {
+    using T = TypeParam;
+    for (int64_t n : {1, 2, 7}) {
+        std::vector<T> d(sz(n), T(0)), e(sz(n - 1), T(0));
+        check<T>(this->h, true, d, e, true);
+        std::fill(e.begin(), e.end(), T(0.5));  // nilpotent: values 0.5 (n-1 times) and 0
+        check<T>(this->h, false, d, e, false);
+    }
+}
+
+TYPED_TEST(TeamBdsvdTest, NonFinite) {
+    using T = TypeParam;
+    std::vector<T> d = {T(1), T(2), nan_v<T>()}, e = {T(1), T(1)}, U(9), VT(9);
+    EXPECT_EQ(serial_bdsvd<T>(true, true, 3, d.data(), e.data(), U.data(), 3, VT.data(), 3),
+              GPUSVD_INFO_NONFINITE);
+    EXPECT_TRUE(all_nan(3, 1, d.data(), 3));
+}
+
+}  // namespace
