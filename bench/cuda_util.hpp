@@ -1,7 +1,7 @@
 // CUDA helpers of gpusvd-bench's GPU tables: checked calls, device buffers, the bench's GPU
 // context, event timing (warm-up, median, budget), batches tiled from a pool of distinct
 // matrices, and the result checks. Used by cusolver_rows.cpp (set-up), gpu_gesvj_rows.cpp,
-// gpu_geqrf_rows.cpp and gpu_geev_rows.cpp.
+// gpu_geqrf_rows.cpp, gpu_pca_rows.cpp, gpu_bdsvd_rows.cpp and gpu_geev_rows.cpp.
 #pragma once
 
 #include <cublas_v2.h>
@@ -424,6 +424,7 @@ inline std::vector<Row> of_table(const std::vector<Row> &rows, const std::string
 void gesvj_tables(Gpu &c);  // gpu_gesvj_rows.cpp: gesvj, gesvj_batched, tall gesvj
 void geev_tables(Gpu &c);   // gpu_geev_rows.cpp: geev_batched totals and per matrix
 void pca_tables(Gpu &c);    // gpu_pca_rows.cpp: pca vs centring + gesvdj
+void bdsvd_tables(Gpu &c);  // gpu_bdsvd_rows.cpp: bdsvd vs host LAPACK dbdsqr / dbdsdc
 void geqrf_tables(Gpu &c);  // gpu_geqrf_rows.cpp: geqrf_mgs tall, geqrf_mgs_batched
 
 }  // namespace bench

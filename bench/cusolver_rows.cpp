@@ -5,8 +5,9 @@
 // compared with LAPACK on a sample of the same matrices (the "check" column).
 //
 // This file: the GPU set-up and ceilings, and the order of the tables; the gesvj tables are in
-// gpu_gesvj_rows.cpp, the geqrf_mgs tables in gpu_geqrf_rows.cpp, the geev tables in
-// gpu_geev_rows.cpp.
+// gpu_gesvj_rows.cpp, the geqrf_mgs tables in gpu_geqrf_rows.cpp, the pca table in
+// gpu_pca_rows.cpp, the bdsvd table (host LAPACK only: cuSOLVER has no bidiagonal SVD) in
+// gpu_bdsvd_rows.cpp, the geev tables in gpu_geev_rows.cpp.
 //
 // Where gpusvd has no GPU kernel its `_gpu` forms return GPUSVD_STATUS_NOT_SUPPORTED and the
 // gpusvd column reads "n/a (not supported yet)"; when they succeed, the same rows time them.
@@ -160,6 +161,7 @@ int run_cusolver_rows(const Options &o, Report &rep, const Ceilings &host) {
 
         geqrf_tables(c);
         pca_tables(c);
+        bdsvd_tables(c);
         geev_tables(c);
     }
     if (c.g) gpusvdDestroy(c.g);

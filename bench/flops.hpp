@@ -13,6 +13,9 @@
 //   geev                10n^3 values only, 26n^3 with right vectors (Golub & Van Loan: real
 //                       Schur form T only 10n^3, T and Q 25n^3; back-substitution ~n^3)
 //   bdsdc               values 20n^2 (dqds); vectors 8n^3/3 (divide and conquer, no deflation)
+//   bdsvd, GPU floor    values only: 128n^2 = 2n per Sturm count x n values x ~64 counts
+//                       (bisection to full precision; bytes negligible); with U and VT: no
+//                       count, the floor is the bytes of U and VT written once (2n^2 x 8 bytes)
 //   gesdd n x n, U, VT  21n^3 (Golub & Van Loan R-SVD count at m = n)
 //   pca                 2mn (centre) + geqrf + gesdd(n x n) [+ orgqr + 2mnk for the scores]
 // Bytes: each input read once and each output written once (the bandwidth floor). PCIe bytes
@@ -36,6 +39,9 @@ inline double jacobi_flops(double sweeps, double m, double n, bool v) {
 }
 inline double tall_svd_flops(double m, double n, double sweeps) {
     return geqrf_flops(m, n) + orgqr_flops(m, n) + jacobi_flops(sweeps, n, n, true) + 2 * m * n * n;
+}
+inline double bisection_flops(double n) {
+    return 2 * n * n * 64;
 }
 inline double geev_flops(double n, bool vectors) {
     return (vectors ? 26.0 : 10.0) * n * n * n;

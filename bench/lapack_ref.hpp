@@ -22,6 +22,20 @@ using gpusvd::lapack::gesdd;
 using gpusvd::lapack::gesvj;
 using gpusvd::lapack::orgqr;
 
+/// LAPACK ?bdsqr without vectors (ncvt = nru = ncc = 0), i.e. dqds (?lasq1): the singular
+/// values of the bidiagonal (d, e) in d, descending; e destroyed. work: 4n elements. (The
+/// library has no ?bdsqr wrapper: its CPU backend goes through ?bdsdc.)
+inline lapack_int bdsqr(char uplo, lapack_int n, double *d, double *e, double *work) {
+    double none = 0;
+    return LAPACKE_dbdsqr_work(LAPACK_COL_MAJOR, uplo, n, 0, 0, 0, d, e, &none, 1, &none, 1, &none,
+                               1, work);
+}
+inline lapack_int bdsqr(char uplo, lapack_int n, float *d, float *e, float *work) {
+    float none = 0;
+    return LAPACKE_sbdsqr_work(LAPACK_COL_MAJOR, uplo, n, 0, 0, 0, d, e, &none, 1, &none, 1, &none,
+                               1, work);
+}
+
 /// Workspace-query result as an element count (the library's conversion, at least 1).
 template <class T>
 inline lapack_int lwork_of(T q) {

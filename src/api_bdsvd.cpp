@@ -1,11 +1,12 @@
 // Entry points of bdsvd: validate once, then dispatch.
 #include "api_common.hpp"
 #include "cpu/bdsvd.hpp"
+#include "gpu_dispatch.hpp"
 
 namespace gpusvd {
 namespace {
 
-constexpr bool kBdsvdOnGpu = false;  // GPU kernels: issue "GPU bidiagonal SVD"
+constexpr bool kBdsvdOnGpu = true;  // cuda/bdsvd/
 
 // LAPACK takes 32-bit integers and indexes ?bdsdc's 3n^2 + 4n workspace with them.
 inline void cpu_size_limits(Args &a, bool vectors, int64_t n) {
@@ -27,18 +28,25 @@ gpusvdStatus_t bdsvd_entry(const char *name, Form form, gpusvdHandle_t h, gpusvd
     if (wv) a.extent("U", n, n, ldu, 0, 1, sizeof(T)).extent("VT", n, n, ldvt, 0, 1, sizeof(T));
     a.ptr("d", d, n > 0).ptr("e", e, n > 1).ptr("U", U, n > 0 && wv).ptr("VT", VT, n > 0 && wv);
     a.ptr("info", info, true);
+    const BdsvdArgs<T> g{uplo == GPUSVD_UPPER, wv, n, d, e, U, wv ? ldu : 1, VT, wv ? ldvt : 1,
+                         info};
     if (form == Form::Device) {
         require_device_form(a, kBdsvdOnGpu);
-        return a.status();
+        if (!a.ok()) return a.status();
+        return gpu::bdsvd<T>(h, name, form, g);
     }
-    host_runs_on_gpu(a, kBdsvdOnGpu, 0);  // checks backend GPU; false while kBdsvdOnGpu is false
-    cpu_size_limits(a, wv, n);
-    if (wv) a.lapack_int("ldu", ldu).lapack_int("ldvt", ldvt);
+    // AUTO's size rule on n^2: the work (bisection or the vectors) grows with it, not with d, e.
+    const bool on_gpu = host_runs_on_gpu(a, kBdsvdOnGpu, input_bytes<T>(n, n, 1));
+    if (!on_gpu) {
+        cpu_size_limits(a, wv, n);
+        if (wv) a.lapack_int("ldu", ldu).lapack_int("ldvt", ldvt);
+    }
     if (!a.ok()) return a.status();
     if (n == 0) {
         *info = 0;
         return GPUSVD_STATUS_SUCCESS;
     }
+    if (on_gpu) return gpu::bdsvd<T>(h, name, form, g);
     gpusvdStatus_t st;
     void *ws = host_workspace(h, name, cpu::bdsvd_bytes<T>(wv, n), &st);
     if (!ws) return st;
@@ -51,9 +59,13 @@ gpusvdStatus_t bdsvd_size(const char *name, gpusvdHandle_t h, gpusvdUplo_t uplo,
                           int64_t n, size_t *dev, size_t *host) {
     Args a(h, name);
     a.uplo("uplo", uplo).job("jobz", jobz).nonneg("n", n);
-    cpu_size_limits(a, jobz == GPUSVD_JOB_VEC, n);
+    const bool wv = jobz == GPUSVD_JOB_VEC, gpu_ok = a.ok() && gpu_reachable(h);
+    if (!gpu_ok) cpu_size_limits(a, wv, n);
     if (!a.ok()) return a.status();
-    set_sizes(dev, host, 0, n > 0 ? cpu::bdsvd_bytes<T>(jobz == GPUSVD_JOB_VEC, n) : 0);
+    const bool cpu_fits =
+        n <= INT32_MAX && (!wv || sat_mul(sat_add(sat_mul(3, n), 4), n) <= INT32_MAX);
+    set_sizes(dev, host, n > 0 && gpu_ok ? gpu::bdsvd_device_bytes<T>(wv, n) : 0,
+              n > 0 && cpu_fits ? cpu::bdsvd_bytes<T>(wv, n) : 0);
     return GPUSVD_STATUS_SUCCESS;
 }
 

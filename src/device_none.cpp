@@ -43,6 +43,14 @@ size_t pca_device_bytes(int64_t, int64_t, int64_t, bool) {
     return 0;
 }
 template <class T>
+gpusvdStatus_t bdsvd(gpusvdHandle_t h, const char *routine, Form, const BdsvdArgs<T> &) {
+    return unreachable(h, routine);
+}
+template <class T>
+size_t bdsvd_device_bytes(bool, int64_t) {
+    return 0;
+}
+template <class T>
 size_t gesvj_device_bytes(bool, bool, int64_t, int64_t, int64_t) {
     return 0;
 }
@@ -58,6 +66,8 @@ void release(gpusvdHandle_t) {}
     template gpusvdStatus_t geev<T>(gpusvdHandle_t, const char *, Form, const GeevArgs<T> &);   \
     template size_t gesvj_device_bytes<T>(bool, bool, int64_t, int64_t, int64_t);               \
     template size_t geev_device_bytes<T>(bool, int64_t, int64_t);                               \
+    template gpusvdStatus_t bdsvd<T>(gpusvdHandle_t, const char *, Form, const BdsvdArgs<T> &); \
+    template size_t bdsvd_device_bytes<T>(bool, int64_t);                                       \
     template gpusvdStatus_t geqrf<T>(gpusvdHandle_t, const char *, Form, const GeqrfArgs<T> &); \
     template size_t geqrf_device_bytes<T>(int64_t, int64_t, int64_t);                           \
     template gpusvdStatus_t pca<T>(gpusvdHandle_t, const char *, Form, const PcaArgs<T> &);     \

@@ -69,6 +69,18 @@ struct PcaArgs {
     int *info;
 };
 
+/// bdsvd arguments, validated.
+template <class T>
+struct BdsvdArgs {
+    bool upper, wantv;
+    int64_t n;
+    T *d, *e, *U;
+    int64_t ldu;
+    T *VT;
+    int64_t ldvt;
+    int *info;
+};
+
 namespace gpu {
 
 /// Run on the GPU. Form::Host: host pointers, synchronous, data staged through pinned buffers
@@ -82,6 +94,8 @@ template <class T>
 gpusvdStatus_t geqrf(gpusvdHandle_t h, const char *routine, Form form, const GeqrfArgs<T> &a);
 template <class T>
 gpusvdStatus_t pca(gpusvdHandle_t h, const char *routine, Form form, const PcaArgs<T> &a);
+template <class T>
+gpusvdStatus_t bdsvd(gpusvdHandle_t h, const char *routine, Form form, const BdsvdArgs<T> &a);
 
 /// Device workspace of the `_gpu` forms (what _bufferSize reports as deviceBytes).
 template <class T>
@@ -92,6 +106,8 @@ template <class T>
 size_t geqrf_device_bytes(int64_t m, int64_t n, int64_t batch);
 template <class T>
 size_t pca_device_bytes(int64_t m, int64_t n, int64_t k, bool scores);
+template <class T>
+size_t bdsvd_device_bytes(bool wantv, int64_t n);
 
 /// Reads the Jacobi statistics of the last GPU gesvj call on h into h->last_* (waits for it).
 void fetch_jacobi_stats(gpusvdHandle_t h);

@@ -1,83 +1,10 @@
-// gpusvd_Xbdsvd: SVD of upper/lower bidiagonal matrices, values only and with vectors.
-#include "test_common.hpp"
+// gpusvd_Xbdsvd: SVD of upper/lower bidiagonal matrices, values only and with vectors (checks in
+// bdsvd_checks.hpp, shared with test_gpu_bdsvd).
+#include "bdsvd_checks.hpp"
 
 using namespace gpusvd_test;
 
 namespace {
-
-constexpr double kSvdThreshold = 50.0;
-
-/// Values-only reference: LAPACK ?bdsqr (dqds, high relative accuracy) in double precision on
-/// the (exactly representable) entries.
-template <typename T>
-std::vector<double> ref_bdsqr(bool upper, int64_t n, const std::vector<T> &d0,
-                              const std::vector<T> &e0) {
-    std::vector<double> d(d0.begin(), d0.end()), e(sz(std::max<int64_t>(n, 1)), 0.0);
-    for (int64_t i = 0; i + 1 < n; ++i) e[sz(i)] = double(e0[sz(i)]);
-    const lapack_int info = lapacke_bdsqr(upper ? 'U' : 'L', lapack_int(n), d.data(), e.data());
-    EXPECT_EQ(info, 0) << "reference dbdsqr failed";
-    return d;
-}
-
-struct BdsvdRatios {
-    double resid = 0, orth_u = 0, orth_vt = 0, sv = 0, rel = 0;
-};
-
-/// Checks bdsvd on (d0, e0) with and without vectors. check_relative: compare every value to
-/// the dqds reference relative to itself (values-only path).
-template <typename T>
-BdsvdRatios check_bdsvd(gpusvdHandle_t h, bool upper, int64_t n, const std::vector<T> &d0,
-                        const std::vector<T> &e0, bool check_relative) {
-    BdsvdRatios r;
-    const gpusvdUplo_t uplo = upper ? GPUSVD_UPPER : GPUSVD_LOWER;
-    const int64_t ldu = n + 1, ldvt = n + 2;
-    const T pad = sentinel<T>();
-    const std::vector<double> ref = ref_bdsqr(upper, n, d0, e0);
-
-    // values only
-    {
-        std::vector<T> d = d0, e = e0;
-        int info = -777;
-        GPUSVD_EXPECT_OK(h, Api<T>::bdsvd(h, uplo, GPUSVD_JOB_NOVEC, n, d.data(),
-                                          n > 1 ? e.data() : nullptr, nullptr, 1, nullptr, 1,
-                                          &info));
-        EXPECT_EQ(info, 0);
-        EXPECT_TRUE(is_sorted_desc_nonneg(n, d.data()));
-        EXPECT_LT(sv_compare(n, d.data(), ref.data()), kSvdThreshold) << "values only vs ?bdsqr";
-        if (check_relative) {
-            // dqds: each value to a small multiple of n eps of itself.
-            r.rel = sv_relative(n, d.data(), ref.data());
-            EXPECT_LT(r.rel, 10.0 * double(std::max<int64_t>(n, 5)))
-                << "max_i |d_i - ref_i| / (ref_i eps)";
-        }
-    }
-    // with vectors
-    {
-        std::vector<T> d = d0, e = e0;
-        std::vector<T> U = sentinels<T>(sz(ldu * n)), VT = sentinels<T>(sz(ldvt * n));
-        int info = -777;
-        GPUSVD_EXPECT_OK(h, Api<T>::bdsvd(h, uplo, GPUSVD_JOB_VEC, n, d.data(),
-                                          n > 1 ? e.data() : nullptr, U.data(), ldu, VT.data(),
-                                          ldvt, &info));
-        EXPECT_EQ(info, 0);
-        EXPECT_TRUE(is_sorted_desc_nonneg(n, d.data()));
-        EXPECT_TRUE(padding_intact(n, n, U.data(), ldu, pad)) << "U written outside n x n";
-        EXPECT_TRUE(padding_intact(n, n, VT.data(), ldvt, pad)) << "VT written outside n x n";
-        r.resid = bidiag_residual(n, upper, d0.data(), e0.data(), d.data(), U.data(), ldu,
-                                  VT.data(), ldvt);
-        r.orth_u = orthogonality(n, n, U.data(), ldu);
-        r.orth_vt = orthogonality_rows(n, n, VT.data(), ldvt);
-        r.sv = sv_compare(n, d.data(), ref.data());
-        EXPECT_LT(r.resid, kSvdThreshold) << "|B - U S VT| / (|B| n eps)";
-        EXPECT_LT(r.orth_u, kSvdThreshold) << "|I - U^T U| / (n eps)";
-        EXPECT_LT(r.orth_vt, kSvdThreshold) << "|I - VT VT^T| / (n eps)";
-        EXPECT_LT(r.sv, kSvdThreshold) << "values with vectors vs ?bdsqr";
-    }
-    if (verbose())
-        std::printf("  bdsvd %s n=%lld: resid %.3g orthU %.3g orthVT %.3g sv %.3g rel %.3g\n",
-                    upper ? "U" : "L", (long long)n, r.resid, r.orth_u, r.orth_vt, r.sv, r.rel);
-    return r;
-}
 
 template <typename T>
 class BdsvdTest : public ::testing::Test {

@@ -15,7 +15,7 @@ namespace {
 // Which routines have GPU kernels in this version (the others are issue-tracked).
 struct KernelTable {
     bool gesvj = true, gesvj_batched = true, geqrf_mgs = true, geqrf_mgs_batched = true,
-         geev_batched = true, bdsvd = false, pca = true;
+         geev_batched = true, bdsvd = true, pca = true;
 };
 constexpr KernelTable kHasGpuKernel{};
 

@@ -55,10 +55,14 @@ int serial_bdsvd(bool upper, bool wantv, int64_t n, T *d, T *e, T *U, int64_t ld
     q.U = U, q.ldu = ldu, q.VT = VT, q.ldvt = ldvt;
     q.pos = plan.pos.data(), q.group_first = plan.group_first.data();
     q.group_size = plan.group_size.data(), q.zero_blocks = plan.zero_blocks.data();
-    q.scratch = scratch.data();
+    q.zero_value = plan.zero_value.data(), q.null_u_first = plan.null_u_first.data();
+    q.null_u_last = plan.null_u_last.data(), q.null_v_first = plan.null_v_first.data();
+    q.null_v_last = plan.null_v_last.data();
+    q.scratch = scratch.data(), q.slot_elems = 6 * plan.max_block;
     for (int64_t p = 0; p < n; ++p) bd::twisted(q, p);
     for (size_t g = 0; g < plan.group_first.size(); ++g) bd::group(q, int64_t(g), 0, 1);
     for (int64_t p = 0; p < n; ++p) bd::finish(q, p);
+    for (size_t z = 0; z < plan.zero_value.size(); ++z) bd::null_pair(q, int64_t(z));
     for (size_t z = 0; z < plan.zero_blocks.size(); ++z) bd::complete(q, int64_t(z), cols.data());
     for (int64_t p = 0; p < n; ++p) bd::store(q, p);
     return 0;

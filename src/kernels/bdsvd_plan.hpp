@@ -15,11 +15,13 @@ namespace gpusvd {
 namespace kernels {
 namespace bd {
 
-/// Values with a relative gap below this AND an absolute gap below |T_block| / (2 n_block) are
+/// Values with a relative gap below kRelGap AND an absolute gap below |T_block| / (kAbsGapDiv
+/// n_block) are
 /// refined together. Either gap alone bounds the angle between computed and exact vectors (the
 /// twisted solve's residual is below eps |T| and its error is also O(n eps / relative gap) since
 /// the factorisation is relatively stable), so a pair is safe when either is large.
 constexpr double kRelGap = 1e-3;
+constexpr int kAbsGapDiv = 8;
 
 /// Blocks of B that are independent to working precision: B splits after row i when
 /// |e_i| <= eps min(|d_i|, |d_i+1|) (a relative change of size eps in the neighbours).
@@ -35,6 +37,10 @@ std::vector<int64_t> split_points(int64_t n, const T *t) {
     return lo;  // block b is rows [lo[b], lo[b+1])
 }
 
+struct Plan;
+template <class T>
+void pair_null_vectors(Plan &p, const T *t, const T *sig, int64_t b, int64_t r0, int64_t r1);
+
 /// Everything the vector passes need, from the block boundaries and the computed values.
 /// Values are indexed like rows: value p = lo[b] + j is the j-th largest of block b.
 struct Plan {
@@ -43,7 +49,11 @@ struct Plan {
     std::vector<int64_t> pos;         // n: output column of value p (descending order overall)
     std::vector<int64_t> group_first; // groups of >= 2 close values: first value p, size
     std::vector<int32_t> group_size;
-    std::vector<int64_t> zero_blocks; // blocks holding zero values (completed on the device)
+    // Zero values: the null vectors of odd pieces of T (slots [first, last]) for u and v ...
+    std::vector<int64_t> zero_value, null_u_first, null_u_last, null_v_first, null_v_last;
+    // ... or, where the pieces do not match the count (values below bisection's floor without a
+    // zero d), an orthonormal completion of the block.
+    std::vector<int64_t> zero_blocks;
     int64_t max_block = 0;            // rows of the largest block
     int max_group = 0;
 };
@@ -61,7 +71,7 @@ Plan make_plan(int64_t n, const T *t, const T *sig, std::vector<int64_t> lo) {
         p.max_block = std::max(p.max_block, r1 - r0);
         T tn = T(0);
         for (int64_t k = 2 * r0; k < 2 * r1 - 1; ++k) tn = std::max(tn, std::fabs(t[k]));
-        const T abs_gap = tn / T(2 * (r1 - r0));
+        const T abs_gap = tn / T(kAbsGapDiv * (r1 - r0));
         bool has_zero = false;
         int64_t first = r0;
         for (int64_t q = r0; q < r1; ++q) {
@@ -78,7 +88,7 @@ Plan make_plan(int64_t n, const T *t, const T *sig, std::vector<int64_t> lo) {
                 first = q + 1;
             }
         }
-        if (has_zero) p.zero_blocks.push_back(b);
+        if (has_zero) pair_null_vectors(p, t, sig, b, r0, r1);
     }
     std::vector<int64_t> order(static_cast<size_t>(n));
     std::iota(order.begin(), order.end(), int64_t(0));
@@ -87,6 +97,33 @@ Plan make_plan(int64_t n, const T *t, const T *sig, std::vector<int64_t> lo) {
     p.pos.resize(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) p.pos[size_t(order[size_t(i)])] = i;
     return p;
+}
+
+/// Zero values of block b (rows [r0, r1)): the odd pieces of its T between zero entries of t,
+/// u pieces (starting at an odd slot) and v pieces (even) paired in order with its zero values.
+template <class T>
+void pair_null_vectors(Plan &p, const T *t, const T *sig, int64_t b, int64_t r0, int64_t r1) {
+    std::vector<int64_t> zeros, ua, ub, va, vb;
+    for (int64_t q = r0; q < r1; ++q)
+        if (sig[q] == T(0)) zeros.push_back(q);
+    int64_t a = 2 * r0;
+    for (int64_t k = 2 * r0; k < 2 * r1; ++k) {
+        if (k + 1 < 2 * r1 && t[k] != T(0)) continue;  // slot k joins k + 1
+        if ((k - a) % 2 == 0) {                          // odd order: a zero eigenvalue
+            (a & 1 ? ua : va).push_back(a);
+            (a & 1 ? ub : vb).push_back(k);
+        }
+        a = k + 1;
+    }
+    if (ua.size() != zeros.size() || va.size() != zeros.size()) {
+        p.zero_blocks.push_back(b);
+        return;
+    }
+    for (size_t i = 0; i < zeros.size(); ++i) {
+        p.zero_value.push_back(zeros[i]);
+        p.null_u_first.push_back(ua[i]), p.null_u_last.push_back(ub[i]);
+        p.null_v_first.push_back(va[i]), p.null_v_last.push_back(vb[i]);
+    }
 }
 
 }  // namespace bd

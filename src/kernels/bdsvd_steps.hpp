@@ -26,7 +26,8 @@ struct Problem {
     int64_t n;
     bool upper;
     const T *d, *e;  // the input (e: n - 1 entries)
-    int scale_exp;   // entries scaled by 2^-scale_exp
+    int scale_exp;   // entries scaled by 2^-scale_exp ...
+    const int *scale_at;  // ... or by 2^-*scale_at when set (computed on the device)
     T *t, *t2;       // 2n - 1 scaled Golub-Kahan off-diagonals and their squares
     T *sig;          // n: value p (scaled)
     T *dout;         // n: values, descending
@@ -36,6 +37,7 @@ struct Problem {
     int64_t ldvt;
     // vectors only (bdsvd_plan.hpp), device copies of the plan
     const int64_t *lo, *pos, *group_first, *zero_blocks;
+    const int64_t *zero_value, *null_u_first, *null_u_last, *null_v_first, *null_v_last;
     const int32_t *block, *group_size;
     T *scratch;      // 3 max_block * 2 elements per group slot
     int64_t slot_elems;
@@ -48,9 +50,14 @@ GPUSVD_HD int scale_exponent(T amax) {
 }
 
 template <class T>
+GPUSVD_HD int scale_of(const Problem<T> &q) {
+    return q.scale_at ? *q.scale_at : q.scale_exp;
+}
+
+template <class T>
 GPUSVD_HD void prepare(const Problem<T> &q, int64_t k) {
     const int64_t i = k >> 1;
-    const T x = Real<T>::ldexp((k & 1) ? q.e[i] : q.d[i], -q.scale_exp);
+    const T x = Real<T>::ldexp((k & 1) ? q.e[i] : q.d[i], -scale_of(q));
     q.t[k] = x;
     q.t2[k] = x * x;
 }
@@ -75,7 +82,9 @@ template <class T>
 GPUSVD_HD void value(const Problem<T> &q, int64_t p) {
     int64_t r0, r1;
     block_rows(q, p, r0, r1);
-    q.sig[p] = bisect_value<T>(q.t2 + 2 * r0, r1 - r0, p - r0, pivmin<T>());
+    // A 1 x 1 block is exact (bisection would land within 2 ulp of |d|).
+    q.sig[p] = r1 - r0 == 1 ? Real<T>::abs(q.t[2 * r0])
+                            : bisect_value<T>(q.t2 + 2 * r0, r1 - r0, p - r0, pivmin<T>());
 }
 
 /// Value p's vector in the output: u slots in U's column (rows of B) for upper B, in VT's row
@@ -128,8 +137,9 @@ GPUSVD_HD void group(const Problem<T> &q, int64_t g, int64_t slot, int64_t nslot
     T tn = T(0);
     for (int64_t i = 0; i + 1 < N; ++i) tn = Real<T>::abs(q.t[2 * r0 + i]) > tn ? Real<T>::abs(q.t[2 * r0 + i]) : tn;
     const T tol = Real<T>::eps() * (tn > T(0) ? tn : T(1));
-    const Strided<T> a{q.scratch + slot, nslots}, b{a.p + N * nslots, nslots},
-        c{b.p + N * nslots, nslots};
+    // One thread runs the group serially: each slot's rows contiguous.
+    (void)nslots;
+    const Strided<T> a{q.scratch + slot * q.slot_elems, 1}, b{a.p + N, 1}, c{b.p + N, 1};
     auto vec = [&](int i) { return slots(q, first + i, r0); };
     refine_group<T>(q.t + 2 * r0, N, q.sig + first, k, tol, kRefineSteps, vec, a, b, c);
 }
@@ -140,6 +150,16 @@ GPUSVD_HD void finish(const Problem<T> &q, int64_t p) {
     int64_t r0, r1;
     block_rows(q, p, r0, r1);
     normalise_parts<T>(slots(q, p, r0), 2 * (r1 - r0));
+}
+
+/// Zero value zi: the null vectors of its two pieces of T (bdsvd_plan.hpp), zeros elsewhere.
+template <class T>
+GPUSVD_HD void null_pair(const Problem<T> &q, int64_t zi) {
+    const Slots<T> z = slots(q, q.zero_value[zi], 0);
+    for (int64_t k = 0; k < 2 * q.n; ++k) z[k] = T(0);
+    null_vector<T>(q.t, q.null_u_first[zi], q.null_u_last[zi], z);
+    null_vector<T>(q.t, q.null_v_first[zi], q.null_v_last[zi], z);
+    normalise_parts<T>(z, 2 * q.n);
 }
 
 /// Column c of U (rows r0.. of the block) or row c of VT, as a column.
@@ -170,7 +190,7 @@ GPUSVD_HD void complete(const Problem<T> &q, int64_t zb, int64_t *cols) {
 
 template <class T>
 GPUSVD_HD void store(const Problem<T> &q, int64_t p) {
-    const T s = Real<T>::ldexp(q.sig[p], q.scale_exp);
+    const T s = Real<T>::ldexp(q.sig[p], scale_of(q));
     q.dout[q.pos ? q.pos[p] : p] = s;
 }
 

@@ -54,10 +54,11 @@ GPUSVD_HD int64_t sturm_count(const T *t2, int64_t N, T x, T pivmin) {
 }
 
 /// Smallest positive value bisection resolves, in units of the scaled matrix (largest entry in
-/// [1/2, 1)): values below it are reported as 0 and their vectors completed.
+/// [1/2, 1)): values below it are reported as 0 (exactly zero values: B has a zero diagonal
+/// entry; see null_vector).
 template <class T>
 GPUSVD_HD T tiny_value() {
-    return Real<T>::safe_min() / Real<T>::eps();
+    return T(4) * Real<T>::safe_min();
 }
 
 /// The j-th largest (j = 0 first) singular value of the upper bidiagonal of order nb whose
@@ -104,11 +105,16 @@ GPUSVD_HD void twisted_vector(const T *t, const T *t2, int64_t N, T s, T pivmin,
         z[k + 1] = dp;
     }
     // gamma_k = -s - t2[k-1] / D+_{k-1} - t2[k] / D-_{k+1}, the twist at k.
+    // Loads of z are issued a step ahead of their use (and of the stores in between, which the
+    // compiler must assume may alias them): one memory latency per pass, not per step.
     T dm = guard(-s);  // D-_{N-1}
     int64_t r = N - 1;
     T best = Real<T>::abs(N > 1 ? -s - t2[N - 2] / z[N - 2] : -s);
+    T dp_prev = N > 2 ? z[N - 3] : T(1);
     for (int64_t k = N - 2; k >= 0; --k) {
-        const T g = -s - (k > 0 ? t2[k - 1] / z[k - 1] : T(0)) - t2[k] / dm;
+        const T dpk = dp_prev;
+        if (k > 1) dp_prev = z[k - 2];
+        const T g = -s - (k > 0 ? t2[k - 1] / dpk : T(0)) - t2[k] / dm;
         if (Real<T>::abs(g) < best) {
             best = Real<T>::abs(g);
             r = k;
@@ -122,15 +128,21 @@ GPUSVD_HD void twisted_vector(const T *t, const T *t2, int64_t N, T s, T pivmin,
         dm = guard(-s - t2[k - 1] / dm);
     }
     T zk = T(1), big = T(1);
+    T piv = r + 1 < N ? z[r + 1] : T(1);
     z[r] = zk;
     for (int64_t k = r; k + 1 < N; ++k) {
-        zk = -(t[k] / z[k + 1]) * zk;
+        const T dk = piv;
+        if (k + 2 < N) piv = z[k + 2];
+        zk = -(t[k] / dk) * zk;
         z[k + 1] = zk;
         if (Real<T>::abs(zk) > big) big = Real<T>::abs(zk);
     }
     zk = T(1);
+    piv = r > 0 ? z[r - 1] : T(1);
     for (int64_t k = r - 1; k >= 0; --k) {
-        zk = -(t[k] / z[k]) * zk;
+        const T dk = piv;
+        if (k > 0) piv = z[k - 1];
+        zk = -(t[k] / dk) * zk;
         z[k] = zk;
         if (Real<T>::abs(zk) > big) big = Real<T>::abs(zk);
     }
@@ -145,8 +157,12 @@ GPUSVD_HD T inverse_step(const T *t, int64_t N, T s, T tol, const V &z, const W 
                          const W &c) {
     auto lift = [&](T p) { return Real<T>::abs(p) < tol ? (p < T(0) ? -tol : tol) : p; };
     T p0 = -s, p1 = N > 1 ? t[0] : T(0), r = z[0];  // the row carried down
+    // z[k + 1] is loaded a step early: in program order before the stores of step k, which the
+    // compiler must otherwise assume may alias it (a full memory latency per step).
+    T rn_next = N > 1 ? z[1] : T(0);
     for (int64_t k = 0; k + 1 < N; ++k) {
-        const T sub = t[k], dg = -s, sup = k + 2 < N ? t[k + 1] : T(0), rn = z[k + 1];
+        const T sub = t[k], dg = -s, sup = k + 2 < N ? t[k + 1] : T(0), rn = rn_next;
+        if (k + 2 < N) rn_next = z[k + 2];
         if (Real<T>::abs(p0) >= Real<T>::abs(sub)) {
             p0 = lift(p0);
             const T m = sub / p0;
@@ -169,7 +185,7 @@ GPUSVD_HD T inverse_step(const T *t, int64_t N, T s, T tol, const V &z, const W 
         return r / a[k];
     };
     for (int64_t k = N - 1; k >= 0; --k) {
-        T x = solve_row(k);
+        T x = solve_row(k);  // z[k + 1], z[k + 2] were just written: in registers after CSE
         if (!(Real<T>::abs(x) < limit)) {  // scale what is solved and what is left alike
             const T f = Real<T>::ldexp(T(1), -(Real<T>::max_exp() / 2));
             for (int64_t i = 0; i < N; ++i) z[i] *= f;
@@ -180,6 +196,26 @@ GPUSVD_HD T inverse_step(const T *t, int64_t N, T s, T tol, const V &z, const W 
         if (Real<T>::abs(x) > big) big = Real<T>::abs(x);
     }
     return big;
+}
+
+/// The null vector of the odd-order piece [a, b] of T (slots a..b, joined by non-zero t, cut off
+/// by zero t at both ends): every other entry, z_a = 1, z_k+2 = -t_k z_k / t_k+1, exactly the
+/// singular vector of a zero value (a zero d splits T into pieces; each zero value of B is a
+/// pair of odd pieces, one of u slots and one of v slots). Other slots are left alone.
+template <class T, class V>
+GPUSVD_HD void null_vector(const T *t, int64_t a, int64_t b, const V &z) {
+    const T big = Real<T>::ldexp(T(1), Real<T>::max_exp() / 4);
+    T zk = T(1);
+    z[a] = zk;
+    for (int64_t k = a; k + 2 <= b; k += 2) {
+        zk = -(t[k] / t[k + 1]) * zk;
+        if (Real<T>::abs(zk) > big) {  // keep the ratios, drop the magnitude
+            const T f = T(1) / big;
+            for (int64_t i = a; i <= k; i += 2) z[i] *= f;
+            zk *= f;
+        }
+        z[k + 2] = zk;
+    }
 }
 
 /// Euclidean norms of the odd (u) and even (v) slots, scaled safely.
