@@ -55,6 +55,7 @@ int serial_bdsvd(bool upper, bool wantv, int64_t n, T *d, T *e, T *U, int64_t ld
     q.U = U, q.ldu = ldu, q.VT = VT, q.ldvt = ldvt;
     q.pos = plan.pos.data(), q.group_first = plan.group_first.data();
     q.group_size = plan.group_size.data(), q.zero_blocks = plan.zero_blocks.data();
+    q.group_lu = plan.group_lu.data();
     q.zero_value = plan.zero_value.data(), q.null_u_first = plan.null_u_first.data();
     q.null_u_last = plan.null_u_last.data(), q.null_v_first = plan.null_v_first.data();
     q.null_v_last = plan.null_v_last.data();
@@ -164,6 +165,24 @@ TYPED_TEST(TeamBdsvdTest, NonFinite) {
     EXPECT_EQ(serial_bdsvd<T>(true, true, 3, d.data(), e.data(), U.data(), 3, VT.data(), 3),
               GPUSVD_INFO_NONFINITE);
     EXPECT_TRUE(all_nan(3, 1, d.data(), 3));
+}
+
+}  // namespace
+
+namespace {
+
+TYPED_TEST(TeamBdsvdTest, LargerSizes) {
+    // test_gpu_bdsvd's LargerSizesWithVectors data (same generator and seed): float random
+    // n = 1000 once gave a vector that converged to its neighbour's.
+    using T = TypeParam;
+    Rng rng(48);
+    for (int64_t n : {255, 256, 300, 1000})
+        for (BidiagMode mode : {BidiagMode::Random, BidiagMode::Graded}) {
+            SCOPED_TRACE(testing::Message() << "n = " << n << (mode == BidiagMode::Random ? " random" : " graded"));
+            std::vector<T> d(sz(n)), e(sz(n - 1));
+            random_bidiagonal(rng, n, d.data(), e.data(), mode, 1e-15);
+            for (bool upper : {true, false}) check<T>(this->h, upper, d, e, true);
+        }
 }
 
 }  // namespace

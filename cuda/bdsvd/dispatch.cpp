@@ -33,7 +33,7 @@ struct BdsvdLayout {
     int *flag, *scale;
     int64_t *lo, *pos, *group_first, *zero_blocks, *cols;
     int64_t *zero_value, *null_u_first, *null_u_last, *null_v_first, *null_v_last;
-    int32_t *block, *group_size;
+    int32_t *block, *group_size, *group_lu;
     size_t bytes;
     BdsvdLayout(void *base, bool wantv, int64_t n) {
         Bump b(base);
@@ -56,6 +56,7 @@ struct BdsvdLayout {
         null_v_last = b.take<int64_t>(v);
         block = b.take<int32_t>(v);
         group_size = b.take<int32_t>(v);
+        group_lu = b.take<int32_t>(v);
         scratch = b.take<T>(wantv ? group_slots<T>(n) * 6 * n : 0);
         bytes = b.bytes();
     }
@@ -112,12 +113,14 @@ gpusvdStatus_t bdsvd_run(gpusvdHandle_t h, const char *routine, const BdsvdArgs<
     if (e != cudaSuccess) return cuda_fail(h, routine, "bisection", e);
     const bd::Plan plan = bd::make_plan(n, t.data(), sig.data(), lo);
     q.pos = L.pos, q.group_first = L.group_first, q.group_size = L.group_size;
+    q.group_lu = L.group_lu;
     q.zero_blocks = L.zero_blocks, q.scratch = L.scratch, q.slot_elems = 6 * plan.max_block;
     q.zero_value = L.zero_value, q.null_u_first = L.null_u_first, q.null_u_last = L.null_u_last;
     q.null_v_first = L.null_v_first, q.null_v_last = L.null_v_last;
     e = upload(L.pos, plan.pos, s);
     if (e == cudaSuccess) e = upload(L.group_first, plan.group_first, s);
     if (e == cudaSuccess) e = upload(L.group_size, plan.group_size, s);
+    if (e == cudaSuccess) e = upload(L.group_lu, plan.group_lu, s);
     if (e == cudaSuccess) e = upload(L.zero_blocks, plan.zero_blocks, s);
     if (e == cudaSuccess) e = upload(L.zero_value, plan.zero_value, s);
     if (e == cudaSuccess) e = upload(L.null_u_first, plan.null_u_first, s);

@@ -22,6 +22,8 @@ namespace bd {
 /// the factorisation is relatively stable), so a pair is safe when either is large.
 constexpr double kRelGap = 1e-3;
 constexpr int kAbsGapDiv = 8;
+/// Inverse iteration refines a group only when every other value is this many eps |T| away.
+constexpr double kLuGap = 1000;
 
 /// Blocks of B that are independent to working precision: B splits after row i when
 /// |e_i| <= eps min(|d_i|, |d_i+1|) (a relative change of size eps in the neighbours).
@@ -49,6 +51,7 @@ struct Plan {
     std::vector<int64_t> pos;         // n: output column of value p (descending order overall)
     std::vector<int64_t> group_first; // groups of >= 2 close values: first value p, size
     std::vector<int32_t> group_size;
+    std::vector<int32_t> group_lu;    // refine by inverse iteration (1) or Gram-Schmidt only (0)
     // Zero values: the null vectors of odd pieces of T (slots [first, last]) for u and v ...
     std::vector<int64_t> zero_value, null_u_first, null_u_last, null_v_first, null_v_last;
     // ... or, where the pieces do not match the count (values below bisection's floor without a
@@ -81,6 +84,11 @@ Plan make_plan(int64_t n, const T *t, const T *sig, std::vector<int64_t> lo) {
                                sig[q] - sig[q + 1] < T(kRelGap) * sig[q];
             if (!joins) {
                 if (q > first) {
+                    // Distance to every value outside the group (and to the mirrors -sigma).
+                    T gap = T(2) * sig[q];
+                    if (first > r0) gap = std::min(gap, sig[first - 1] - sig[first]);
+                    if (q + 1 < r1) gap = std::min(gap, sig[q] - sig[q + 1]);
+                    p.group_lu.push_back(gap > T(kLuGap) * Real<T>::eps() * tn ? 1 : 0);
                     p.group_first.push_back(first);
                     p.group_size.push_back(static_cast<int32_t>(q - first + 1));
                     p.max_group = std::max(p.max_group, static_cast<int>(q - first + 1));

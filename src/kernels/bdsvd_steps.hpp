@@ -38,7 +38,7 @@ struct Problem {
     // vectors only (bdsvd_plan.hpp), device copies of the plan
     const int64_t *lo, *pos, *group_first, *zero_blocks;
     const int64_t *zero_value, *null_u_first, *null_u_last, *null_v_first, *null_v_last;
-    const int32_t *block, *group_size;
+    const int32_t *block, *group_size, *group_lu;
     T *scratch;      // 3 max_block * 2 elements per group slot
     int64_t slot_elems;
 };
@@ -141,7 +141,8 @@ GPUSVD_HD void group(const Problem<T> &q, int64_t g, int64_t slot, int64_t nslot
     (void)nslots;
     const Strided<T> a{q.scratch + slot * q.slot_elems, 1}, b{a.p + N, 1}, c{b.p + N, 1};
     auto vec = [&](int i) { return slots(q, first + i, r0); };
-    refine_group<T>(q.t + 2 * r0, N, q.sig + first, k, tol, kRefineSteps, vec, a, b, c);
+    refine_group<T>(q.t + 2 * r0, N, q.sig + first, k, tol, q.group_lu[g] ? kRefineSteps : 0, vec,
+                    a, b, c);
 }
 
 template <class T>

@@ -265,6 +265,11 @@ GPUSVD_HD void project_out(const V &z, const V &q, int64_t N) {
 template <class T, class VecOf, class W>
 GPUSVD_HD void refine_group(const T *t, int64_t N, const T *sig, int k, T tol, int steps,
                             const VecOf &vec, const W &a, const W &b, const W &c) {
+    // steps == 0: Gram-Schmidt of the twisted solutions only. Inverse iteration with a pivoted
+    // LU is backward stable in the absolute sense (an error of a few eps |T|), so it would mix
+    // the group with every value within that distance: the plan asks for it only where the
+    // group is that far from every other value (tiny graded values are not).
+
     for (int i = 0; i < k; ++i) {
         const auto z = vec(i);
         normalise_parts<T>(z, N);
