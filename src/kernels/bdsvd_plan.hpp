@@ -22,8 +22,13 @@ namespace bd {
 /// the factorisation is relatively stable), so a pair is safe when either is large.
 constexpr double kRelGap = 1e-3;
 constexpr int kAbsGapDiv = 8;
-/// Inverse iteration refines a group only when every other value is this many eps |T| away.
+/// Inverse iteration refines a group only where two of its values are within kLuRel eps of each
+/// other relatively (the twisted solutions' error, about eps / relative gap, then approaches 1:
+/// they are nearly parallel and Gram-Schmidt alone cannot separate them; above that, Gram-Schmidt
+/// makes them orthogonal and costs a residual of error x gap ~ eps sigma), and only when every
+/// other value is kLuGap eps |T| away.
 constexpr double kLuGap = 1000;
+constexpr double kLuRel = 1000;
 
 /// Blocks of B that are independent to working precision: B splits after row i when
 /// |e_i| <= eps min(|d_i|, |d_i+1|) (a relative change of size eps in the neighbours).
@@ -88,7 +93,13 @@ Plan make_plan(int64_t n, const T *t, const T *sig, std::vector<int64_t> lo) {
                     T gap = T(2) * sig[q];
                     if (first > r0) gap = std::min(gap, sig[first - 1] - sig[first]);
                     if (q + 1 < r1) gap = std::min(gap, sig[q] - sig[q + 1]);
-                    p.group_lu.push_back(gap > T(kLuGap) * Real<T>::eps() * tn ? 1 : 0);
+                    T rel = T(1);  // smallest relative gap inside
+                    for (int64_t i = first; i < q; ++i)
+                        rel = std::min(rel, (sig[i] - sig[i + 1]) / sig[i]);
+                    p.group_lu.push_back(rel < T(kLuRel) * Real<T>::eps() &&
+                                                 gap > T(kLuGap) * Real<T>::eps() * tn
+                                             ? 1
+                                             : 0);
                     p.group_first.push_back(first);
                     p.group_size.push_back(static_cast<int32_t>(q - first + 1));
                     p.max_group = std::max(p.max_group, static_cast<int>(q - first + 1));

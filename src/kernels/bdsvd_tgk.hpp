@@ -175,25 +175,25 @@ GPUSVD_HD T inverse_step(const T *t, int64_t N, T s, T tol, const V &z, const W 
         }
     }
     a[N - 1] = lift(p0), z[N - 1] = r;
-    T big = T(0);
+    // Back substitution with the solved x_k+1, x_k+2 in registers and row k's entries loaded a
+    // step ahead (before the store of x_k+1, which the compiler must assume may alias them).
     const T limit = Real<T>::ldexp(T(1), Real<T>::max_exp() - 8);
-    // Row k of U: a[k] x_k + b[k] x_k+1 + c[k] x_k+2 (b, c of the last rows are not set).
-    auto solve_row = [&](int64_t k) {
-        T r = z[k];
-        if (k + 1 < N) r -= b[k] * z[k + 1];
-        if (k + 2 < N) r -= c[k] * z[k + 2];
-        return r / a[k];
-    };
+    T big = T(0), x1 = T(0), x2 = T(0);
+    T ak = a[N - 1], bk = T(0), ck = T(0), yk = z[N - 1];
     for (int64_t k = N - 1; k >= 0; --k) {
-        T x = solve_row(k);  // z[k + 1], z[k + 2] were just written: in registers after CSE
+        T an = T(1), bn = T(0), cn = T(0), yn = T(0);
+        if (k > 0) an = a[k - 1], bn = b[k - 1], cn = c[k - 1], yn = z[k - 1];
+        T x = (yk - bk * x1 - ck * x2) / ak;
         if (!(Real<T>::abs(x) < limit)) {  // scale what is solved and what is left alike
             const T f = Real<T>::ldexp(T(1), -(Real<T>::max_exp() / 2));
             for (int64_t i = 0; i < N; ++i) z[i] *= f;
-            big *= f;
-            x = solve_row(k);
+            big *= f, x1 *= f, x2 *= f, yk *= f, yn *= f;
+            x = (yk - bk * x1 - ck * x2) / ak;
         }
         z[k] = x;
         if (Real<T>::abs(x) > big) big = Real<T>::abs(x);
+        x2 = x1, x1 = x;
+        ak = an, bk = bn, ck = cn, yk = yn;
     }
     return big;
 }
