@@ -8,11 +8,16 @@
 #include "bdsvd_checks.hpp"
 #include "kernels/bdsvd_plan.hpp"
 #include "kernels/bdsvd_steps.hpp"
+#include "thread_team.hpp"
 
 using namespace gpusvd_test;
 namespace bd = gpusvd::kernels::bd;
 
 namespace {
+
+/// Members of the team that refines each group (the GPU uses a warp): 0 = SerialTeam, else
+/// ThreadTeam with that many threads.
+int g_group_members = 0;
 
 /// Serial run of the GPU algorithm with gpusvd_Xbdsvd's contract; returns info.
 template <typename T>
@@ -61,7 +66,16 @@ int serial_bdsvd(bool upper, bool wantv, int64_t n, T *d, T *e, T *U, int64_t ld
     q.null_v_last = plan.null_v_last.data();
     q.scratch = scratch.data(), q.slot_elems = 6 * plan.max_block;
     for (int64_t p = 0; p < n; ++p) bd::twisted(q, p);
-    for (size_t g = 0; g < plan.group_first.size(); ++g) bd::group(q, int64_t(g), 0, 1);
+    for (size_t g = 0; g < plan.group_first.size(); ++g) {
+        if (g_group_members == 0) {
+            bd::group(gpusvd::kernels::SerialTeam{}, q, int64_t(g), 0);
+            continue;
+        }
+        run_thread_team(g_group_members, g_group_members,
+                        [&](const ThreadTeam &t, const ThreadTeam &, int) {
+                            bd::group(t, q, int64_t(g), 0);
+                        });
+    }
     for (int64_t p = 0; p < n; ++p) bd::finish(q, p);
     for (size_t z = 0; z < plan.zero_value.size(); ++z) bd::null_pair(q, int64_t(z));
     for (size_t z = 0; z < plan.zero_blocks.size(); ++z) bd::complete(q, int64_t(z), cols.data());
@@ -137,6 +151,28 @@ TYPED_TEST(TeamBdsvdTest, RepeatedAndTightClusters) {
         for (int64_t i = 0; i + 1 < n; i += 4) e[sz(i)] = T(1e-9);
         check<T>(this->h, false, d, e, false);
     }
+}
+
+TYPED_TEST(TeamBdsvdTest, GroupsRefinedByThreadTeams) {
+    // The group refinement as a team of 4 threads (real barriers and reductions): clusters,
+    // equal values (restarts) and close Wilkinson pairs.
+    using T = TypeParam;
+    g_group_members = 4;
+    Rng rng(55);
+    for (int64_t n : {5, 17}) {
+        std::vector<T> d(sz(n)), e(sz(n - 1));
+        random_bidiagonal(rng, n, d.data(), e.data(), BidiagMode::Clustered,
+                          std::is_same<T, float>::value ? 1e-4 : 1e-8);
+        check<T>(this->h, true, d, e, false);
+    }
+    for (int64_t n : {12, 21}) {
+        std::vector<T> d(sz(n), T(1)), e(sz(n - 1), T(1e-10));
+        check<T>(this->h, true, d, e, false);
+        for (int64_t i = 0; i < n; ++i) d[sz(i)] = T(std::abs(double(n / 2 - i)) + 1.0);
+        std::fill(e.begin(), e.end(), T(1));
+        check<T>(this->h, false, d, e, false);
+    }
+    g_group_members = 0;
 }
 
 TYPED_TEST(TeamBdsvdTest, WilkinsonLike) {

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 
+#include "common/teams.cuh"
+
 namespace gpusvd {
 namespace gpu {
 namespace {
@@ -62,11 +64,13 @@ __global__ void twisted_kernel(bd::Problem<T> q) {
     GRID_STRIDE(p, q.n) bd::twisted(q, p);
 }
 
+/// One warp per group (slot = the warp's index in the grid).
 template <class T>
 __global__ void group_kernel(bd::Problem<T> q, int64_t ngroups, int64_t nslots) {
-    const int64_t slot = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
-    if (slot >= nslots) return;
-    for (int64_t g = slot; g < ngroups; g += nslots) bd::group(q, g, slot, nslots);
+    const int64_t slot = (blockIdx.x * int64_t(blockDim.x) + threadIdx.x) >> 5;
+    if (slot >= nslots) return;  // whole warps leave together
+    const kernels::WarpTeam tm;
+    for (int64_t g = slot; g < ngroups; g += nslots) bd::group(tm, q, g, slot);
 }
 
 template <class T>
@@ -132,7 +136,7 @@ cudaError_t bdsvd_vectors(const bd::Problem<T> &q, int64_t ngroups, int64_t nslo
                           int64_t nzero, int64_t nzb, int64_t *cols, cudaStream_t s) {
     twisted_kernel<T><<<blocks_for(q.n), kThreads, 0, s>>>(q);
     if (ngroups > 0)
-        group_kernel<T><<<blocks_for(nslots), kThreads, 0, s>>>(q, ngroups, nslots);
+        group_kernel<T><<<blocks_for(32 * nslots), kThreads, 0, s>>>(q, ngroups, nslots);
     finish_kernel<T><<<blocks_for(q.n), kThreads, 0, s>>>(q);
     if (nzero > 0) null_kernel<T><<<blocks_for(nzero), kThreads, 0, s>>>(q, nzero);
     if (nzb > 0) complete_kernel<T><<<blocks_for(nzb), kThreads, 0, s>>>(q, nzb, cols);

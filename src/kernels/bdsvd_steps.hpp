@@ -125,10 +125,10 @@ struct Strided {
     GPUSVD_HD T &operator[](int64_t k) const { return p[k * s]; }
 };
 
-/// Group g in scratch slot `slot` of `slots` (interleaved so that neighbouring GPU threads touch
-/// neighbouring addresses).
-template <class T>
-GPUSVD_HD void group(const Problem<T> &q, int64_t g, int64_t slot, int64_t nslots) {
+/// Group g, by team tm (a warp on the GPU), with scratch slot `slot` (its rows contiguous: the
+/// inverse steps walk them serially).
+template <class T, class Team>
+GPUSVD_HD void group(const Team &tm, const Problem<T> &q, int64_t g, int64_t slot) {
     const int64_t first = q.group_first[g];
     const int k = q.group_size[g];
     int64_t r0, r1;
@@ -137,12 +137,10 @@ GPUSVD_HD void group(const Problem<T> &q, int64_t g, int64_t slot, int64_t nslot
     T tn = T(0);
     for (int64_t i = 0; i + 1 < N; ++i) tn = Real<T>::abs(q.t[2 * r0 + i]) > tn ? Real<T>::abs(q.t[2 * r0 + i]) : tn;
     const T tol = Real<T>::eps() * (tn > T(0) ? tn : T(1));
-    // One thread runs the group serially: each slot's rows contiguous.
-    (void)nslots;
     const Strided<T> a{q.scratch + slot * q.slot_elems, 1}, b{a.p + N, 1}, c{b.p + N, 1};
     auto vec = [&](int i) { return slots(q, first + i, r0); };
-    refine_group<T>(q.t + 2 * r0, N, q.sig + first, k, tol, q.group_lu[g] ? kRefineSteps : 0, vec,
-                    a, b, c);
+    refine_group<T>(tm, q.t + 2 * r0, N, q.sig + first, k, tol,
+                    q.group_lu[g] ? kRefineSteps : 0, vec, a, b, c);
 }
 
 template <class T>
@@ -150,7 +148,7 @@ GPUSVD_HD void finish(const Problem<T> &q, int64_t p) {
     if (q.sig[p] == T(0)) return;
     int64_t r0, r1;
     block_rows(q, p, r0, r1);
-    normalise_parts<T>(slots(q, p, r0), 2 * (r1 - r0));
+    normalise_parts<T>(SerialTeam{}, slots(q, p, r0), 2 * (r1 - r0));
 }
 
 /// Zero value zi: the null vectors of its two pieces of T (bdsvd_plan.hpp), zeros elsewhere.
@@ -160,7 +158,7 @@ GPUSVD_HD void null_pair(const Problem<T> &q, int64_t zi) {
     for (int64_t k = 0; k < 2 * q.n; ++k) z[k] = T(0);
     null_vector<T>(q.t, q.null_u_first[zi], q.null_u_last[zi], z);
     null_vector<T>(q.t, q.null_v_first[zi], q.null_v_last[zi], z);
-    normalise_parts<T>(z, 2 * q.n);
+    normalise_parts<T>(SerialTeam{}, z, 2 * q.n);
 }
 
 /// Column c of U (rows r0.. of the block) or row c of VT, as a column.

@@ -218,42 +218,55 @@ GPUSVD_HD void null_vector(const T *t, int64_t a, int64_t b, const V &z) {
     }
 }
 
-/// Euclidean norms of the odd (u) and even (v) slots, scaled safely.
-template <class T, class V>
-GPUSVD_HD void part_norms(const V &z, int64_t N, T &nu, T &nv) {
+/// Euclidean norms of the odd (u) and even (v) slots, scaled safely. Team code (team.hpp): the
+/// members split the slots; every member gets the norms.
+template <class T, class Team, class V>
+GPUSVD_HD void part_norms(const Team &tm, const V &z, int64_t N, T &nu, T &nv) {
     T mu = T(0), mv = T(0);
-    for (int64_t k = 0; k < N; ++k) {
+    for (int64_t k = tm.rank(); k < N; k += tm.size()) {
         const T x = Real<T>::abs(z[k]);
         if (k & 1) mu = x > mu ? x : mu;
         else mv = x > mv ? x : mv;
     }
+    mu = tm.max(mu), mv = tm.max(mv);
     T su = T(0), sv = T(0);
-    for (int64_t k = 0; k < N; ++k) {
+    for (int64_t k = tm.rank(); k < N; k += tm.size()) {
         const T m = (k & 1) ? mu : mv;
         if (m == T(0)) continue;
         const T x = z[k] / m;
         ((k & 1) ? su : sv) += x * x;
     }
-    nu = mu * Real<T>::sqrt(su);
-    nv = mv * Real<T>::sqrt(sv);
+    nu = mu * Real<T>::sqrt(tm.sum(su));
+    nv = mv * Real<T>::sqrt(tm.sum(sv));
 }
 
 /// Scales the u slots and the v slots of z to unit length each (a part that vanished stays 0).
-template <class T, class V>
-GPUSVD_HD void normalise_parts(const V &z, int64_t N) {
+template <class T, class Team, class V>
+GPUSVD_HD void normalise_parts(const Team &tm, const V &z, int64_t N) {
     T nu, nv;
-    part_norms(z, N, nu, nv);
+    part_norms(tm, z, N, nu, nv);
     const T fu = nu > T(0) ? T(1) / nu : T(0), fv = nv > T(0) ? T(1) / nv : T(0);
-    for (int64_t k = 0; k < N; ++k) z[k] *= (k & 1) ? fu : fv;
+    for (int64_t k = tm.rank(); k < N; k += tm.size()) z[k] *= (k & 1) ? fu : fv;
+    tm.sync();
 }
 
 /// Removes from z's u part and v part their components along the (unit) parts of q: the
 /// projection onto span{q, J q} with J = diag(1, -1, 1, ...), the eigenvectors of +-sigma_q.
-template <class T, class V>
-GPUSVD_HD void project_out(const V &z, const V &q, int64_t N) {
+template <class T, class Team, class V>
+GPUSVD_HD void project_out(const Team &tm, const V &z, const V &q, int64_t N) {
     T du = T(0), dv = T(0);
-    for (int64_t k = 0; k < N; ++k) ((k & 1) ? du : dv) += q[k] * z[k];
-    for (int64_t k = 0; k < N; ++k) z[k] -= ((k & 1) ? du : dv) * q[k];
+    for (int64_t k = tm.rank(); k < N; k += tm.size()) ((k & 1) ? du : dv) += q[k] * z[k];
+    du = tm.sum(du), dv = tm.sum(dv);
+    for (int64_t k = tm.rank(); k < N; k += tm.size()) z[k] -= ((k & 1) ? du : dv) * q[k];
+    tm.sync();
+}
+
+/// A pseudo-random entry in [-1, 1) for slot m of restart `seed` (a hash: any member, any order).
+template <class T>
+GPUSVD_HD T restart_entry(int64_t m, uint32_t seed) {
+    uint32_t x = static_cast<uint32_t>(m) * 2654435761u ^ (seed * 2246822519u + 0x9e3779b9u);
+    x ^= x >> 15, x *= 2246822519u, x ^= x >> 13, x *= 3266489917u, x ^= x >> 16;
+    return T(static_cast<int32_t>(x)) * T(4.656612873077393e-10);
 }
 
 /// Refines the vectors of one group of close values (members in descending order, each vector
@@ -262,39 +275,38 @@ GPUSVD_HD void project_out(const V &z, const V &q, int64_t N) {
 /// orthogonalisation before each, and orthogonalised twice more at the end (dstein's scheme,
 /// which converges to the member's own vector because its value is accurate). Every member's
 /// parts come out unit length. vec(i) gives member i's slots; a, b, c: N-element scratch.
-template <class T, class VecOf, class W>
-GPUSVD_HD void refine_group(const T *t, int64_t N, const T *sig, int k, T tol, int steps,
-                            const VecOf &vec, const W &a, const W &b, const W &c) {
+/// Team code: the members share the projections; one member runs the (serial) inverse steps.
+template <class T, class Team, class VecOf, class W>
+GPUSVD_HD void refine_group(const Team &tm, const T *t, int64_t N, const T *sig, int k, T tol,
+                            int steps, const VecOf &vec, const W &a, const W &b, const W &c) {
     // steps == 0: Gram-Schmidt of the twisted solutions only. Inverse iteration with a pivoted
     // LU is backward stable in the absolute sense (an error of a few eps |T|), so it would mix
     // the group with every value within that distance: the plan asks for it only where the
     // group is that far from every other value (tiny graded values are not).
-
     for (int i = 0; i < k; ++i) {
         const auto z = vec(i);
-        normalise_parts<T>(z, N);
+        normalise_parts<T>(tm, z, N);
         if (i == 0) continue;
         for (int s = 0; s < steps; ++s) {
-            for (int j = 0; j < i; ++j) project_out<T>(z, vec(j), N);
+            for (int j = 0; j < i; ++j) project_out<T>(tm, z, vec(j), N);
             T nu, nv;
-            part_norms(z, N, nu, nv);
+            part_norms(tm, z, N, nu, nv);
             if (nu + nv < T(0.01)) {
                 // Equal values give equal twisted solutions: restart from a pseudo-random vector
                 // (the inverse step then finds the rest of the group's subspace).
-                uint32_t x = 2654435761u * uint32_t(i + 1);
-                for (int64_t m = 0; m < N; ++m) {
-                    x ^= x << 13, x ^= x >> 17, x ^= x << 5;
-                    z[m] = T(int32_t(x)) * T(4.656612873077393e-10);
-                }
-                for (int j = 0; j < i; ++j) project_out<T>(z, vec(j), N);
+                for (int64_t m = tm.rank(); m < N; m += tm.size())
+                    z[m] = restart_entry<T>(m, uint32_t(i * 8 + s));
+                tm.sync();
+                for (int j = 0; j < i; ++j) project_out<T>(tm, z, vec(j), N);
             }
-            normalise_parts<T>(z, N);
-            inverse_step<T>(t, N, sig[i], tol, z, a, b, c);
-            normalise_parts<T>(z, N);
+            normalise_parts<T>(tm, z, N);
+            if (tm.rank() == 0) inverse_step<T>(t, N, sig[i], tol, z, a, b, c);
+            tm.sync();
+            normalise_parts<T>(tm, z, N);
         }
         for (int pass = 0; pass < 2; ++pass) {
-            for (int j = 0; j < i; ++j) project_out<T>(z, vec(j), N);
-            normalise_parts<T>(z, N);
+            for (int j = 0; j < i; ++j) project_out<T>(tm, z, vec(j), N);
+            normalise_parts<T>(tm, z, N);
         }
     }
 }
