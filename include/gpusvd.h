@@ -427,7 +427,12 @@ GPUSVD_API gpusvdStatus_t gpusvd_dgeev_batched_bufferSize(gpusvdHandle_t handle,
  * @param info  0; >0: LAPACK ?bdsdc's meaning (a singular value failed to converge);
  *              GPUSVD_INFO_NONFINITE: d or e holds NaN/Inf, outputs NaN.
  * The CPU backend uses LAPACK ?bdsdc (values only: dqds through ?bdsqr; vectors: divide and
- * conquer, which needs 3n^2 + 4n workspace elements).
+ * conquer, which needs 3n^2 + 4n workspace elements). The GPU backend computes every value by
+ * bisection on the Golub-Kahan tridiagonal (high relative accuracy, like dqds; info is always
+ * 0 or GPUSVD_INFO_NONFINITE) and the vectors by twisted factorizations, close values refined
+ * together; its `_gpu` form is asynchronous for values only, and with vectors waits on the host
+ * twice (it reads the n scaled entries and the n values back to plan the vector passes) and
+ * returns when the vectors are done.
  */
 GPUSVD_API gpusvdStatus_t gpusvd_sbdsvd(gpusvdHandle_t handle, gpusvdUplo_t uplo,
                                         gpusvdJob_t jobz, int64_t n, float *d, float *e, float *U,
