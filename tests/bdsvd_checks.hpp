@@ -4,6 +4,7 @@
 // The `call` argument defaults to the host form; the GPU test passes wrappers (the `_gpu` form).
 #pragma once
 
+#include <initializer_list>
 #include <type_traits>
 
 #include "svd_checks.hpp"
@@ -89,6 +90,21 @@ BdsvdOut<T> check_bdsvd(gpusvdHandle_t h, bool upper, int64_t n, const std::vect
         std::printf("  bdsvd %s n=%lld: resid %.3g orthU %.3g orthVT %.3g sv %.3g rel %.3g\n",
                     upper ? "U" : "L", (long long)n, r.resid, r.orth_u, r.orth_vt, r.sv, r.rel);
     return r;
+}
+
+/// check_bdsvd on random bidiagonals of `mode` (random_bidiagonal's `param`), upper and lower,
+/// one per size, from Rng(seed).
+template <typename T, typename Call = BdsvdFn<T>>
+void check_bidiag_mode(gpusvdHandle_t h, std::initializer_list<int64_t> sizes, BidiagMode mode,
+                       double param, bool relative, uint64_t seed, Call call = Api<T>::bdsvd) {
+    Rng rng(seed);
+    for (int64_t n : sizes)
+        for (bool upper : {true, false}) {
+            SCOPED_TRACE(testing::Message() << (upper ? "upper" : "lower") << " n = " << n);
+            std::vector<T> d(sz(n)), e(sz(std::max<int64_t>(n - 1, 1)), T(0));
+            random_bidiagonal(rng, n, d.data(), e.data(), mode, param);
+            check_bdsvd<T>(h, upper, n, d, e, relative, call);
+        }
 }
 
 }  // namespace gpusvd_test

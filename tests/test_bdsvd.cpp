@@ -13,18 +13,9 @@ protected:
 };
 TYPED_TEST_SUITE(BdsvdTest, Precisions, PrecisionName);
 
-const int64_t kSizes[] = {1, 2, 3, 5, 17, 26, 40, 64};
-
 template <typename T>
 void run_mode(gpusvdHandle_t h, BidiagMode mode, double param, bool relative, uint64_t seed) {
-    Rng rng(seed);
-    for (int64_t n : kSizes)
-        for (bool upper : {true, false}) {
-            SCOPED_TRACE(testing::Message() << (upper ? "upper" : "lower") << " n = " << n);
-            std::vector<T> d(sz(n)), e(sz(std::max<int64_t>(n - 1, 1)), T(0));
-            random_bidiagonal(rng, n, d.data(), e.data(), mode, param);
-            check_bdsvd<T>(h, upper, n, d, e, relative);
-        }
+    check_bidiag_mode<T>(h, {1, 2, 3, 5, 17, 26, 40, 64}, mode, param, relative, seed);
 }
 
 TYPED_TEST(BdsvdTest, Random) { run_mode<TypeParam>(this->h, BidiagMode::Random, 0, true, 41); }

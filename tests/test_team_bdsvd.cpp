@@ -105,19 +105,10 @@ protected:
 };
 TYPED_TEST_SUITE(TeamBdsvdTest, Precisions, PrecisionName);
 
-const int64_t kSizes[] = {1, 2, 3, 5, 17, 26, 40, 64, 151};
-
 template <typename T>
 void run_mode(gpusvdHandle_t h, BidiagMode mode, double param, bool relative, uint64_t seed) {
-    Rng rng(seed);
-    for (int64_t n : kSizes)
-        for (bool upper : {true, false}) {
-            SCOPED_TRACE(testing::Message() << (upper ? "upper" : "lower") << " n = " << n);
-            std::vector<T> d(sz(n)), e(sz(std::max<int64_t>(n - 1, 1)), T(0));
-            random_bidiagonal(rng, n, d.data(), e.data(), mode, param);
-            e.resize(sz(std::max<int64_t>(n - 1, 0)));
-            check<T>(h, upper, d, e, relative);
-        }
+    check_bidiag_mode<T>(h, {1, 2, 3, 5, 17, 26, 40, 64, 151}, mode, param, relative, seed,
+                         serial_call<T>);
 }
 
 TYPED_TEST(TeamBdsvdTest, Random) { run_mode<TypeParam>(this->h, BidiagMode::Random, 0, true, 51); }

@@ -151,21 +151,10 @@ size_t bdsvd_device_bytes(bool wantv, int64_t n) {
 template <class T>
 gpusvdStatus_t bdsvd(gpusvdHandle_t h, const char *routine, Form form, const BdsvdArgs<T> &a) {
     const size_t wsb = bdsvd_device_bytes<T>(a.wantv, a.n);
-    if (form == Form::Device) {
-        if (a.n == 0) {
-            const cudaError_t e = cudaMemsetAsync(a.info, 0, sizeof(int), user_stream(h));
-            return e == cudaSuccess ? GPUSVD_STATUS_SUCCESS
-                                    : cuda_fail(h, routine, "clearing info", e);
-        }
-        gpusvdStatus_t st;
-        void *ws = device_workspace(h, routine, wsb, &st);
-        if (!ws) return st;
-        st = bdsvd_run<T>(h, routine, a, ws, user_stream(h));
-        if (st != GPUSVD_STATUS_SUCCESS) return st;
-        const cudaError_t e = record_use(h);
-        return e == cudaSuccess ? GPUSVD_STATUS_SUCCESS
-                                : cuda_fail(h, routine, "recording the workspace's use", e);
-    }
+    if (form == Form::Device)
+        return run_device_form(h, routine, a.n == 0, a.info, wsb, [&](void *ws, cudaStream_t s) {
+            return bdsvd_run<T>(h, routine, a, ws, s);
+        });
     const int64_t n = a.n, nv = a.wantv ? n : 0;
     const Operand ops[] = {
         {a.d, n, 1, n, 0, sizeof(T), true, true},

@@ -95,6 +95,23 @@ cudaError_t record_use(gpusvdHandle_t h) {
     return r ? cudaEventRecord(r->last_use, user_stream(h)) : e;
 }
 
+gpusvdStatus_t run_device_form(gpusvdHandle_t h, const char *routine, bool empty, int *info,
+                               size_t bytes,
+                               const std::function<gpusvdStatus_t(void *, cudaStream_t)> &run) {
+    if (empty) {  // nothing to compute; info still says "success"
+        const cudaError_t e = cudaMemsetAsync(info, 0, sizeof(int), user_stream(h));
+        return e == cudaSuccess ? GPUSVD_STATUS_SUCCESS : cuda_fail(h, routine, "clearing info", e);
+    }
+    gpusvdStatus_t st;
+    void *ws = device_workspace(h, routine, bytes, &st);
+    if (!ws) return st;
+    st = run(ws, user_stream(h));
+    if (st != GPUSVD_STATUS_SUCCESS) return st;
+    const cudaError_t e = record_use(h);
+    return e == cudaSuccess ? GPUSVD_STATUS_SUCCESS
+                            : cuda_fail(h, routine, "recording the workspace's use", e);
+}
+
 void release(gpusvdHandle_t h) {
     auto *r = static_cast<Resources *>(h->gpu);
     if (!r) return;

@@ -5,6 +5,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <functional>
 
 #include "context.hpp"
 
@@ -48,6 +49,12 @@ void *device_workspace(gpusvdHandle_t h, const char *routine, size_t bytes, gpus
 
 /// Marks the end of work on the user's stream that reads the handle's device buffer.
 cudaError_t record_use(gpusvdHandle_t h);
+
+/// The `_gpu` form of a single-problem routine: info = 0 on the device when there is nothing to
+/// compute, else run(workspace of `bytes`, user stream) followed by record_use.
+gpusvdStatus_t run_device_form(gpusvdHandle_t h, const char *routine, bool empty, int *info,
+                               size_t bytes,
+                               const std::function<gpusvdStatus_t(void *, cudaStream_t)> &run);
 
 }  // namespace gpu
 }  // namespace gpusvd

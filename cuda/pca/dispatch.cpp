@@ -120,21 +120,10 @@ size_t pca_device_bytes(int64_t m, int64_t n, int64_t k, bool scores) {
 template <class T>
 gpusvdStatus_t pca(gpusvdHandle_t h, const char *routine, Form form, const PcaArgs<T> &a) {
     const size_t wsb = pca_device_bytes<T>(a.m, a.n, a.k, a.scores != nullptr);
-    if (form == Form::Device) {
-        if (a.m == 0 || a.n == 0 || a.k == 0) {  // nothing to compute; info still says "success"
-            const cudaError_t e = cudaMemsetAsync(a.info, 0, sizeof(int), user_stream(h));
-            return e == cudaSuccess ? GPUSVD_STATUS_SUCCESS
-                                    : cuda_fail(h, routine, "clearing info", e);
-        }
-        gpusvdStatus_t st;
-        void *ws = device_workspace(h, routine, wsb, &st);
-        if (!ws) return st;
-        st = pca_run<T>(h, routine, a, ws, user_stream(h));
-        if (st != GPUSVD_STATUS_SUCCESS) return st;
-        const cudaError_t e = record_use(h);
-        return e == cudaSuccess ? GPUSVD_STATUS_SUCCESS
-                                : cuda_fail(h, routine, "recording the workspace's use", e);
-    }
+    if (form == Form::Device)
+        return run_device_form(h, routine, a.m == 0 || a.n == 0 || a.k == 0, a.info, wsb, [&](void *ws, cudaStream_t s) {
+            return pca_run<T>(h, routine, a, ws, s);
+        });
     const Operand ops[] = {
         {const_cast<T *>(a.X), a.m, a.n, a.ldx, 0, sizeof(T), true, false},
         {a.C, a.n, a.k, a.ldc, 0, sizeof(T), false, true},
