@@ -33,6 +33,14 @@ def with_singular_values(rng, m, n, s, dtype):
     return ((u * s) @ v.T).astype(dtype)
 
 
+def dense_bidiagonal(d, e, lower):
+    """The n x n bidiagonal with diagonal d and sub- (lower) or superdiagonal e, in float64."""
+    b = np.diag(d.astype(np.float64))
+    if len(d) > 1:
+        b += np.diag(e.astype(np.float64), -1 if lower else 1)
+    return b
+
+
 def ill_conditioned(rng, m, n, dtype, cond=1e8):
     k = min(m, n)
     return with_singular_values(rng, m, n, np.geomspace(1.0, 1.0 / cond, k), dtype)

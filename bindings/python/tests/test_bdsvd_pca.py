@@ -4,14 +4,7 @@ import scipy.linalg as sl
 
 import gpusvd
 from gpusvd._arrays import HostOps, fortran_view
-from conftest import DTYPES, eps
-
-
-def dense_bidiagonal(d, e, lower):
-    b = np.diag(d.astype(np.float64))
-    if len(d) > 1:
-        b += np.diag(e.astype(np.float64), -1 if lower else 1)
-    return b
+from conftest import DTYPES, dense_bidiagonal, eps
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

@@ -3,9 +3,9 @@
 Without CuPy / torch, or without a usable CUDA device, the device tests skip ('could not import
 cupy', 'CUDA is not available', ...); test_detection and test_device_array_without_cupy run
 everywhere. On a GPU machine every routine with GPU kernels (gesvj, gesvj_batched, geqrf_mgs,
-geqrf_mgs_batched, geev_batched, pca for m >= n) must give correct results on device arrays,
-float32 and float64, with outputs on the input's device and the input left unchanged; the
-routines without kernels (bdsvd, wide pca) must answer GPUSVD_STATUS_NOT_SUPPORTED.
+geqrf_mgs_batched, geev_batched, bdsvd, pca for m >= n) must give correct results on device
+arrays, float32 and float64, with outputs on the input's device and the input left unchanged;
+pca of wide data (no kernel) must answer GPUSVD_STATUS_NOT_SUPPORTED.
 
 Every check runs on host copies of the outputs against numpy / scipy in float64. Inputs are
 well conditioned (cond ~ 10) so that the tolerances can be tight.
@@ -17,7 +17,7 @@ from scipy.optimize import linear_sum_assignment
 
 import gpusvd
 from gpusvd._arrays import is_device_array, ops_for
-from conftest import DTYPES, eps, with_singular_values
+from conftest import DTYPES, dense_bidiagonal, eps, with_singular_values
 
 # ----------------------------------------------------------------------------------------------
 # Detection (no GPU needed)
@@ -475,21 +475,34 @@ def test_pca_device_wide_not_supported(lib, rng, dtype):
 
 
 # ----------------------------------------------------------------------------------------------
-# bdsvd: no GPU kernel yet
+# bdsvd
 # ----------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_bdsvd_device_not_supported(lib, rng, dtype):
-    # bdsvd has no GPU kernel in this version: its _gpu form answers NOT_SUPPORTED. This test
-    # changes (to a check of the results against scipy, as test_bdsvd does on the host) when the
-    # bidiagonal SVD kernel lands.
-    d = lib.put(rng.standard_normal(12).astype(dtype))
-    e = lib.put(rng.standard_normal(11).astype(dtype))
-    with pytest.raises(gpusvd.GpusvdError) as exc:
-        gpusvd.bdsvd(d, e)
-    assert exc.value.status_name == "GPUSVD_STATUS_NOT_SUPPORTED", exc.value
-    assert exc.value.routine.endswith("bdsvd_gpu"), exc.value.routine
+@pytest.mark.parametrize("lower", [False, True])
+@pytest.mark.parametrize("n", [1, 12, 300])
+def test_bdsvd_device(lib, rng, dtype, lower, n):
+    # The GPU bidiagonal SVD (bisection values, twisted-factorization vectors) on device arrays:
+    # LAPACK's ratios against the dense B in float64, values against scipy, inputs unchanged.
+    d_h = rng.standard_normal(n).astype(dtype)
+    e_h = rng.standard_normal(n - 1).astype(dtype)
+    d, e = lib.put(d_h), lib.put(e_h)
+    d0, e0 = lib.clone(d), lib.clone(e)
+    u, s, vt, info = gpusvd.bdsvd(d, e, lower=lower, return_info=True)
+    _check_outputs(lib, d, u, s, vt, info)
+    assert lib.same(d, d0) and lib.same(e, e0), "bdsvd modified its inputs"
+    assert int(lib.host(info)) == 0
+    u, s, vt = (lib.host(x).astype(np.float64) for x in (u, s, vt))
+    b = dense_bidiagonal(d_h, e_h, lower)
+    ep = eps(dtype)
+    assert np.linalg.norm(b - (u * s) @ vt) / (n * np.linalg.norm(b) * ep) < 50
+    assert np.linalg.norm(np.eye(n) - u.T @ u) / (n * ep) < 50
+    assert np.linalg.norm(np.eye(n) - vt @ vt.T) / (n * ep) < 50
+    sr = sl.svdvals(b)
+    np.testing.assert_allclose(s, sr, rtol=0, atol=50 * n * ep * sr[0])
+    s_only = lib.host(gpusvd.bdsvd(d, e, lower=lower, compute_uv=False))
+    np.testing.assert_allclose(s_only, sr, rtol=0, atol=50 * n * ep * sr[0])
 
 
 # ----------------------------------------------------------------------------------------------
