@@ -71,10 +71,9 @@ int serial_bdsvd(bool upper, bool wantv, int64_t n, T *d, T *e, T *U, int64_t ld
             bd::group(gpusvd::kernels::SerialTeam{}, q, int64_t(g), 0);
             continue;
         }
-        run_thread_team(g_group_members, g_group_members,
-                        [&](const ThreadTeam &t, const ThreadTeam &, int) {
-                            bd::group(t, q, int64_t(g), 0);
-                        });
+        run_thread_team(
+            g_group_members, g_group_members,
+            [&](const ThreadTeam &t, const ThreadTeam &, int) { bd::group(t, q, int64_t(g), 0); });
     }
     for (int64_t p = 0; p < n; ++p) bd::finish(q, p);
     for (size_t z = 0; z < plan.zero_value.size(); ++z) bd::null_pair(q, int64_t(z));
@@ -86,14 +85,14 @@ int serial_bdsvd(bool upper, bool wantv, int64_t n, T *d, T *e, T *U, int64_t ld
 template <typename T>
 gpusvdStatus_t serial_call(gpusvdHandle_t, gpusvdUplo_t uplo, gpusvdJob_t jobz, int64_t n, T *d,
                            T *e, T *U, int64_t ldu, T *VT, int64_t ldvt, int *info) {
-    *info = serial_bdsvd<T>(uplo == GPUSVD_UPPER, jobz == GPUSVD_JOB_VEC, n, d, e, U, ldu, VT,
-                            ldvt);
+    *info =
+        serial_bdsvd<T>(uplo == GPUSVD_UPPER, jobz == GPUSVD_JOB_VEC, n, d, e, U, ldu, VT, ldvt);
     return GPUSVD_STATUS_SUCCESS;
 }
 
 template <typename T>
-BdsvdOut<T> check(gpusvdHandle_t h, bool upper, const std::vector<T> &d,
-                  const std::vector<T> &e, bool relative) {
+BdsvdOut<T> check(gpusvdHandle_t h, bool upper, const std::vector<T> &d, const std::vector<T> &e,
+                  bool relative) {
     const int64_t n = int64_t(d.size());
     return check_bdsvd<T>(h, upper, n, d, e, relative, serial_call<T>);
 }
@@ -111,7 +110,9 @@ void run_mode(gpusvdHandle_t h, BidiagMode mode, double param, bool relative, ui
                          serial_call<T>);
 }
 
-TYPED_TEST(TeamBdsvdTest, Random) { run_mode<TypeParam>(this->h, BidiagMode::Random, 0, true, 51); }
+TYPED_TEST(TeamBdsvdTest, Random) {
+    run_mode<TypeParam>(this->h, BidiagMode::Random, 0, true, 51);
+}
 
 TYPED_TEST(TeamBdsvdTest, GradedHighRelativeAccuracy) {
     run_mode<TypeParam>(this->h, BidiagMode::Graded, 1e-15, true, 52);
@@ -205,7 +206,8 @@ TYPED_TEST(TeamBdsvdTest, LargerSizes) {
     Rng rng(48);
     for (int64_t n : {255, 256, 300, 1000})
         for (BidiagMode mode : {BidiagMode::Random, BidiagMode::Graded}) {
-            SCOPED_TRACE(testing::Message() << "n = " << n << (mode == BidiagMode::Random ? " random" : " graded"));
+            SCOPED_TRACE(testing::Message()
+                         << "n = " << n << (mode == BidiagMode::Random ? " random" : " graded"));
             std::vector<T> d(sz(n)), e(sz(n - 1));
             random_bidiagonal(rng, n, d.data(), e.data(), mode, 1e-15);
             for (bool upper : {true, false}) check<T>(this->h, upper, d, e, true);

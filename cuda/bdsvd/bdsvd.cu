@@ -1,11 +1,10 @@
 // Kernels of the GPU bidiagonal SVD: thin grid-stride loops around the passes of
 // src/kernels/bdsvd_steps.hpp (the CPU test, tests/test_team_bdsvd.cpp, runs the same passes).
-#include "bdsvd/bdsvd.hpp"
-
 #include <cuda_runtime.h>
 
 #include <algorithm>
 
+#include "bdsvd/bdsvd.hpp"
 #include "common/teams.cuh"
 
 namespace gpusvd {
@@ -18,11 +17,13 @@ namespace bd = kernels::bd;
 constexpr int kThreads = 64;
 
 inline int blocks_for(int64_t items) {
-    return static_cast<int>(std::max<int64_t>(1, std::min<int64_t>((items + kThreads - 1) / kThreads, 65535)));
+    return static_cast<int>(
+        std::max<int64_t>(1, std::min<int64_t>((items + kThreads - 1) / kThreads, 65535)));
 }
 
-#define GRID_STRIDE(i, count) \
-    for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < (count); i += int64_t(gridDim.x) * blockDim.x)
+#define GRID_STRIDE(i, count)                                                     \
+    for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < (count); \
+         i += int64_t(gridDim.x) * blockDim.x)
 
 template <class T>
 __global__ void screen_kernel(int64_t n, const T *d, const T *e, unsigned long long *amax,
@@ -40,7 +41,8 @@ __global__ void screen_kernel(int64_t n, const T *d, const T *e, unsigned long l
 
 template <class T>
 __global__ void scale_kernel(const unsigned long long *amax, int *scale) {
-    *scale = bd::scale_exponent(static_cast<T>(__longlong_as_double(static_cast<long long>(*amax))));
+    *scale =
+        bd::scale_exponent(static_cast<T>(__longlong_as_double(static_cast<long long>(*amax))));
 }
 
 template <class T>
@@ -114,7 +116,8 @@ cudaError_t bdsvd_screen(int64_t n, const T *d, const T *e, unsigned long long *
     cudaError_t err = cudaMemsetAsync(amax, 0, sizeof(*amax), s);
     if (err == cudaSuccess) err = cudaMemsetAsync(flag, 0, sizeof(*flag), s);
     if (err != cudaSuccess) return err;
-    screen_kernel<T><<<std::min(blocks_for(2 * n), 1024), kThreads * 4, 0, s>>>(n, d, e, amax, flag);
+    screen_kernel<T>
+        <<<std::min(blocks_for(2 * n), 1024), kThreads * 4, 0, s>>>(n, d, e, amax, flag);
     scale_kernel<T><<<1, 1, 0, s>>>(amax, scale);
     return cudaGetLastError();
 }
@@ -132,8 +135,8 @@ cudaError_t bdsvd_values(const bd::Problem<T> &q, const int *flag, cudaStream_t 
 }
 
 template <class T>
-cudaError_t bdsvd_vectors(const bd::Problem<T> &q, int64_t ngroups, int64_t nslots,
-                          int64_t nzero, int64_t nzb, int64_t *cols, cudaStream_t s) {
+cudaError_t bdsvd_vectors(const bd::Problem<T> &q, int64_t ngroups, int64_t nslots, int64_t nzero,
+                          int64_t nzb, int64_t *cols, cudaStream_t s) {
     twisted_kernel<T><<<blocks_for(q.n), kThreads, 0, s>>>(q);
     if (ngroups > 0)
         group_kernel<T><<<blocks_for(32 * nslots), kThreads, 0, s>>>(q, ngroups, nslots);
@@ -149,13 +152,13 @@ cudaError_t bdsvd_store(const bd::Problem<T> &q, const int *flag, int *info, cud
     return cudaGetLastError();
 }
 
-#define GPUSVD_INSTANTIATE(T)                                                                    \
-    template cudaError_t bdsvd_screen<T>(int64_t, const T *, const T *, unsigned long long *,   \
-                                         int *, int *, cudaStream_t);                           \
-    template cudaError_t bdsvd_prepare<T>(const bd::Problem<T> &, const int *, cudaStream_t);   \
-    template cudaError_t bdsvd_values<T>(const bd::Problem<T> &, const int *, cudaStream_t);    \
-    template cudaError_t bdsvd_vectors<T>(const bd::Problem<T> &, int64_t, int64_t, int64_t,    \
-                                          int64_t, int64_t *, cudaStream_t);                    \
+#define GPUSVD_INSTANTIATE(T)                                                                 \
+    template cudaError_t bdsvd_screen<T>(int64_t, const T *, const T *, unsigned long long *, \
+                                         int *, int *, cudaStream_t);                         \
+    template cudaError_t bdsvd_prepare<T>(const bd::Problem<T> &, const int *, cudaStream_t); \
+    template cudaError_t bdsvd_values<T>(const bd::Problem<T> &, const int *, cudaStream_t);  \
+    template cudaError_t bdsvd_vectors<T>(const bd::Problem<T> &, int64_t, int64_t, int64_t,  \
+                                          int64_t, int64_t *, cudaStream_t);                  \
     template cudaError_t bdsvd_store<T>(const bd::Problem<T> &, const int *, int *, cudaStream_t);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)

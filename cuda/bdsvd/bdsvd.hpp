@@ -30,8 +30,7 @@ cudaError_t bdsvd_values(const kernels::bd::Problem<T> &q, const int *flag, cuda
 /// null vectors of the nzero zero values, completion of the rest (cols: n entries of scratch).
 template <class T>
 cudaError_t bdsvd_vectors(const kernels::bd::Problem<T> &q, int64_t ngroups, int64_t nslots,
-                          int64_t nzero, int64_t nzero_blocks, int64_t *cols,
-                          cudaStream_t stream);
+                          int64_t nzero, int64_t nzero_blocks, int64_t *cols, cudaStream_t stream);
 
 /// d[pos[p]] = the values unscaled; info = 0, or GPUSVD_INFO_NONFINITE with NaN everywhere
 /// (U and VT too when set) when *flag is set.

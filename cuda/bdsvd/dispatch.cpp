@@ -129,8 +129,8 @@ gpusvdStatus_t bdsvd_run(gpusvdHandle_t h, const char *routine, const BdsvdArgs<
     if (e == cudaSuccess) e = upload(L.null_v_last, plan.null_v_last, s);
     const int64_t ngroups = static_cast<int64_t>(plan.group_first.size());
     // Slots sized for the largest block: as many as fit the scratch sized for n.
-    const int64_t slots = std::min<int64_t>(
-        ngroups, group_slots<T>(n) * std::max<int64_t>(n, 1) / std::max<int64_t>(plan.max_block, 1));
+    const int64_t slots = std::min<int64_t>(ngroups, group_slots<T>(n) * std::max<int64_t>(n, 1) /
+                                                         std::max<int64_t>(plan.max_block, 1));
     if (e == cudaSuccess)
         e = bdsvd_vectors<T>(q, ngroups, std::max<int64_t>(slots, 1),
                              static_cast<int64_t>(plan.zero_value.size()),
@@ -177,7 +177,7 @@ gpusvdStatus_t bdsvd(gpusvdHandle_t h, const char *routine, Form form, const Bds
         });
 }
 
-#define GPUSVD_INSTANTIATE(T)                                \
+#define GPUSVD_INSTANTIATE(T)                             \
     template size_t bdsvd_device_bytes<T>(bool, int64_t); \
     template gpusvdStatus_t bdsvd<T>(gpusvdHandle_t, const char *, Form, const BdsvdArgs<T> &);
 GPUSVD_INSTANTIATE(float)

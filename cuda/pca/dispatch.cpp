@@ -121,9 +121,9 @@ template <class T>
 gpusvdStatus_t pca(gpusvdHandle_t h, const char *routine, Form form, const PcaArgs<T> &a) {
     const size_t wsb = pca_device_bytes<T>(a.m, a.n, a.k, a.scores != nullptr);
     if (form == Form::Device)
-        return run_device_form(h, routine, a.m == 0 || a.n == 0 || a.k == 0, a.info, wsb, [&](void *ws, cudaStream_t s) {
-            return pca_run<T>(h, routine, a, ws, s);
-        });
+        return run_device_form(
+            h, routine, a.m == 0 || a.n == 0 || a.k == 0, a.info, wsb,
+            [&](void *ws, cudaStream_t s) { return pca_run<T>(h, routine, a, ws, s); });
     const Operand ops[] = {
         {const_cast<T *>(a.X), a.m, a.n, a.ldx, 0, sizeof(T), true, false},
         {a.C, a.n, a.k, a.ldc, 0, sizeof(T), false, true},

@@ -51,18 +51,18 @@ void pair_null_vectors(Plan &p, const T *t, const T *sig, int64_t b, int64_t r0,
 /// Everything the vector passes need, from the block boundaries and the computed values.
 /// Values are indexed like rows: value p = lo[b] + j is the j-th largest of block b.
 struct Plan {
-    std::vector<int64_t> lo;          // blocks + 1 boundaries
-    std::vector<int32_t> block;       // n: block of value p
-    std::vector<int64_t> pos;         // n: output column of value p (descending order overall)
-    std::vector<int64_t> group_first; // groups of >= 2 close values: first value p, size
+    std::vector<int64_t> lo;           // blocks + 1 boundaries
+    std::vector<int32_t> block;        // n: block of value p
+    std::vector<int64_t> pos;          // n: output column of value p (descending order overall)
+    std::vector<int64_t> group_first;  // groups of >= 2 close values: first value p, size
     std::vector<int32_t> group_size;
-    std::vector<int32_t> group_lu;    // refine by inverse iteration (1) or Gram-Schmidt only (0)
+    std::vector<int32_t> group_lu;  // refine by inverse iteration (1) or Gram-Schmidt only (0)
     // Zero values: the null vectors of odd pieces of T (slots [first, last]) for u and v ...
     std::vector<int64_t> zero_value, null_u_first, null_u_last, null_v_first, null_v_last;
     // ... or, where the pieces do not match the count (values below bisection's floor without a
     // zero d), an orthonormal completion of the block.
     std::vector<int64_t> zero_blocks;
-    int64_t max_block = 0;            // rows of the largest block
+    int64_t max_block = 0;  // rows of the largest block
     int max_group = 0;
 };
 
@@ -128,7 +128,7 @@ void pair_null_vectors(Plan &p, const T *t, const T *sig, int64_t b, int64_t r0,
     int64_t a = 2 * r0;
     for (int64_t k = 2 * r0; k < 2 * r1; ++k) {
         if (k + 1 < 2 * r1 && t[k] != T(0)) continue;  // slot k joins k + 1
-        if ((k - a) % 2 == 0) {                          // odd order: a zero eigenvalue
+        if ((k - a) % 2 == 0) {                        // odd order: a zero eigenvalue
             (a & 1 ? ua : va).push_back(a);
             (a & 1 ? ub : vb).push_back(k);
         }

@@ -25,13 +25,13 @@ template <class T>
 struct Problem {
     int64_t n;
     bool upper;
-    const T *d, *e;  // the input (e: n - 1 entries)
-    int scale_exp;   // entries scaled by 2^-scale_exp ...
+    const T *d, *e;       // the input (e: n - 1 entries)
+    int scale_exp;        // entries scaled by 2^-scale_exp ...
     const int *scale_at;  // ... or by 2^-*scale_at when set (computed on the device)
-    T *t, *t2;       // 2n - 1 scaled Golub-Kahan off-diagonals and their squares
-    T *sig;          // n: value p (scaled)
-    T *dout;         // n: values, descending
-    T *U;            // null: values only
+    T *t, *t2;            // 2n - 1 scaled Golub-Kahan off-diagonals and their squares
+    T *sig;               // n: value p (scaled)
+    T *dout;              // n: values, descending
+    T *U;                 // null: values only
     int64_t ldu;
     T *VT;
     int64_t ldvt;
@@ -39,7 +39,7 @@ struct Problem {
     const int64_t *lo, *pos, *group_first, *zero_blocks;
     const int64_t *zero_value, *null_u_first, *null_u_last, *null_v_first, *null_v_last;
     const int32_t *block, *group_size, *group_lu;
-    T *scratch;      // 3 max_block * 2 elements per group slot
+    T *scratch;  // 3 max_block * 2 elements per group slot
     int64_t slot_elems;
 };
 
@@ -135,12 +135,13 @@ GPUSVD_HD void group(const Team &tm, const Problem<T> &q, int64_t g, int64_t slo
     block_rows(q, first, r0, r1);
     const int64_t N = 2 * (r1 - r0);
     T tn = T(0);
-    for (int64_t i = 0; i + 1 < N; ++i) tn = Real<T>::abs(q.t[2 * r0 + i]) > tn ? Real<T>::abs(q.t[2 * r0 + i]) : tn;
+    for (int64_t i = 0; i + 1 < N; ++i)
+        tn = Real<T>::abs(q.t[2 * r0 + i]) > tn ? Real<T>::abs(q.t[2 * r0 + i]) : tn;
     const T tol = Real<T>::eps() * (tn > T(0) ? tn : T(1));
     const Strided<T> a{q.scratch + slot * q.slot_elems, 1}, b{a.p + N, 1}, c{b.p + N, 1};
     auto vec = [&](int i) { return slots(q, first + i, r0); };
-    refine_group<T>(tm, q.t + 2 * r0, N, q.sig + first, k, tol,
-                    q.group_lu[g] ? kRefineSteps : 0, vec, a, b, c);
+    refine_group<T>(tm, q.t + 2 * r0, N, q.sig + first, k, tol, q.group_lu[g] ? kRefineSteps : 0,
+                    vec, a, b, c);
 }
 
 template <class T>

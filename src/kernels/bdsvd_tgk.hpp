@@ -34,7 +34,9 @@ template <class T>
 struct Slots {
     T *u, *v;
     int64_t us, vs;
-    GPUSVD_HD T &operator[](int64_t k) const { return (k & 1) ? u[(k >> 1) * us] : v[(k >> 1) * vs]; }
+    GPUSVD_HD T &operator[](int64_t k) const {
+        return (k & 1) ? u[(k >> 1) * us] : v[(k >> 1) * vs];
+    }
 };
 
 /// Sturm count: how many eigenvalues of the zero-diagonal tridiagonal of order N with squared
@@ -72,7 +74,8 @@ GPUSVD_HD T bisect_value(const T *t2, int64_t nb, int64_t j, T pivmin) {
     T lo = tiny_value<T>(), hi = T(2) * (T(1) + T(4) * Real<T>::eps());  // |T| <= 2
     if (sturm_count(t2, N, lo, pivmin) - nb >= want) return T(0);
     for (int it = 0; it < 4 * Real<T>::max_exp() && hi - lo > Real<T>::ulp() * hi; ++it) {
-        const T mid = hi > T(2) * lo ? Real<T>::sqrt(lo) * Real<T>::sqrt(hi) : lo + (hi - lo) / T(2);
+        const T mid =
+            hi > T(2) * lo ? Real<T>::sqrt(lo) * Real<T>::sqrt(hi) : lo + (hi - lo) / T(2);
         if (sturm_count(t2, N, mid, pivmin) - nb >= want)
             hi = mid;
         else
@@ -225,8 +228,10 @@ GPUSVD_HD void part_norms(const Team &tm, const V &z, int64_t N, T &nu, T &nv) {
     T mu = T(0), mv = T(0);
     for (int64_t k = tm.rank(); k < N; k += tm.size()) {
         const T x = Real<T>::abs(z[k]);
-        if (k & 1) mu = x > mu ? x : mu;
-        else mv = x > mv ? x : mv;
+        if (k & 1)
+            mu = x > mu ? x : mu;
+        else
+            mv = x > mv ? x : mv;
     }
     mu = tm.max(mu), mv = tm.max(mv);
     T su = T(0), sv = T(0);
