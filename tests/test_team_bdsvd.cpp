@@ -215,3 +215,33 @@ TYPED_TEST(TeamBdsvdTest, LargerSizes) {
 }
 
 }  // namespace
+
+namespace {
+
+TYPED_TEST(TeamBdsvdTest, MixedStructureFuzz) {
+    // Random sizes with exact zeros sprinkled in d and e (splits, zero values, odd pieces of T),
+    // repeated magnitudes, graded runs and tiny entries, upper and lower: every ratio < 50.
+    using T = TypeParam;
+    Rng rng(57);
+    for (int trial = 0; trial < 200; ++trial) {
+        const int64_t n = 1 + int64_t(rng.uniform() * 80);
+        std::vector<T> d(sz(n)), e(sz(std::max<int64_t>(n - 1, 1)), T(0));
+        const int kind = trial % 5;
+        for (int64_t i = 0; i < n; ++i) {
+            double di = rng.normal(), ei = rng.normal();
+            if (kind == 1) di = rng.sign() * double(1 + int(rng.uniform() * 3));  // repeats
+            if (kind == 2) di *= std::pow(1e-6, double(i % 7)), ei *= std::pow(1e-6, double(i % 5));
+            if (kind == 3 && rng.uniform() < 0.3) ei = 1e-30;
+            if (kind == 4)
+                di *= std::pow(1e-3, double(i % 40)), ei *= std::pow(1e-3, double(i % 31));
+            if (rng.uniform() < 0.15) di = 0.0;
+            if (rng.uniform() < 0.15) ei = 0.0;
+            d[sz(i)] = T(di);
+            if (i + 1 < n) e[sz(i)] = T(ei);
+        }
+        SCOPED_TRACE(testing::Message() << "trial " << trial << " n = " << n << " kind " << kind);
+        check<T>(this->h, trial % 2 == 0, d, e, false);
+    }
+}
+
+}  // namespace

@@ -84,13 +84,14 @@ GPUSVD_HD T bisect_value(const T *t2, int64_t nb, int64_t j, T pivmin) {
     return lo + (hi - lo) / T(2);
 }
 
-/// Power-of-two rescaling of a vector whose entries are about to overflow (rare: a pivot at the
-/// floor times large multipliers).
-template <class T, class V>
-GPUSVD_HD void rescale_if_big(const V &z, int64_t N, T biggest) {
-    if (biggest <= Real<T>::ldexp(T(1), Real<T>::max_exp() / 2)) return;
-    const T f = Real<T>::ldexp(T(1), -Real<T>::exponent(biggest));
-    for (int64_t k = 0; k < N; ++k) z[k] *= f;
+/// -num / den for the recurrences that build a vector entry by entry (|num| below overflow,
+/// den != 0): when the result would reach `limit`, scale(f) first scales the entries computed so
+/// far by f = |den| / |num| and the result is +-1 (the same ratios, a smaller magnitude).
+template <class T, class Scale>
+GPUSVD_HD T next_entry(T num, T den, T limit, const Scale &scale) {
+    if (Real<T>::abs(num) < Real<T>::abs(den) * limit) return -num / den;
+    scale(Real<T>::abs(den) / Real<T>::abs(num));
+    return (num < T(0)) == (den < T(0)) ? T(-1) : T(1);
 }
 
 /// Eigenvector of T (order N = 2 nb, signed off-diagonals t) for the eigenvalue s > 0 by the
@@ -130,26 +131,30 @@ GPUSVD_HD void twisted_vector(const T *t, const T *t2, int64_t N, T s, T pivmin,
         z[k] = dm;
         dm = guard(-s - t2[k - 1] / dm);
     }
-    T zk = T(1), big = T(1);
+    // Each entry is -t_k z / D: kept below `limit` by scaling the part already solved down when
+    // the next one would pass it (rare; earlier entries may underflow, negligibly beside it).
+    const T limit = Real<T>::ldexp(T(1), Real<T>::max_exp() / 4);
+    T zk = T(1);
     T piv = r + 1 < N ? z[r + 1] : T(1);
     z[r] = zk;
     for (int64_t k = r; k + 1 < N; ++k) {
         const T dk = piv;
         if (k + 2 < N) piv = z[k + 2];
-        zk = -(t[k] / dk) * zk;
+        zk = next_entry(t[k] * zk, dk, limit, [&](T f) {
+            for (int64_t i = r; i <= k; ++i) z[i] *= f;
+        });
         z[k + 1] = zk;
-        if (Real<T>::abs(zk) > big) big = Real<T>::abs(zk);
     }
-    zk = T(1);
+    zk = z[r];  // 1, or less if the first solve scaled it
     piv = r > 0 ? z[r - 1] : T(1);
     for (int64_t k = r - 1; k >= 0; --k) {
         const T dk = piv;
         if (k > 0) piv = z[k - 1];
-        zk = -(t[k] / dk) * zk;
+        zk = next_entry(t[k] * zk, dk, limit, [&](T f) {
+            for (int64_t i = k + 1; i < N; ++i) z[i] *= f;
+        });
         z[k] = zk;
-        if (Real<T>::abs(zk) > big) big = Real<T>::abs(zk);
     }
-    rescale_if_big(z, N, big);
 }
 
 /// One step of inverse iteration: z <- (T - s I)^{-1} z by Gaussian elimination with partial
@@ -211,12 +216,9 @@ GPUSVD_HD void null_vector(const T *t, int64_t a, int64_t b, const V &z) {
     T zk = T(1);
     z[a] = zk;
     for (int64_t k = a; k + 2 <= b; k += 2) {
-        zk = -(t[k] / t[k + 1]) * zk;
-        if (Real<T>::abs(zk) > big) {  // keep the ratios, drop the magnitude
-            const T f = T(1) / big;
+        zk = next_entry(t[k] * zk, t[k + 1], big, [&](T f) {
             for (int64_t i = a; i <= k; i += 2) z[i] *= f;
-            zk *= f;
-        }
+        });
         z[k + 2] = zk;
     }
 }
