@@ -245,3 +245,23 @@ TYPED_TEST(TeamBdsvdTest, MixedStructureFuzz) {
 }
 
 }  // namespace
+
+namespace {
+
+TYPED_TEST(TeamBdsvdTest, GluedWilkinson) {
+    // Copies of the Wilkinson-like block (d_i = |10 - i| + 1, e_i = 1, 21 rows) glued by small
+    // e: clusters of nearly equal values that span blocks B does not split at (MRRR's hard case).
+    using T = TypeParam;
+    for (double glue : {1e-4, 1e-8, 1e-12}) {
+        for (int copies : {2, 5}) {
+            const int64_t n = 21 * copies;
+            std::vector<T> d(sz(n)), e(sz(n - 1), T(1));
+            for (int64_t i = 0; i < n; ++i) d[sz(i)] = T(std::abs(double(10 - i % 21)) + 1.0);
+            for (int64_t c = 1; c < copies; ++c) e[sz(21 * c - 1)] = T(glue);
+            SCOPED_TRACE(testing::Message() << "glue " << glue << " copies " << copies);
+            check<T>(this->h, true, d, e, false);
+        }
+    }
+}
+
+}  // namespace
