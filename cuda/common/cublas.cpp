@@ -14,6 +14,28 @@ namespace gpusvd {
 namespace gpu {
 namespace {
 
+/// The entry points of one precision (cuBLAS's S and D names; same signatures but for T).
+template <class T>
+struct Typed;
+template <>
+struct Typed<float> {
+    decltype(&cublasSsyrk_v2_64) syrk = nullptr;
+    decltype(&cublasSgemm_v2_64) gemm = nullptr;
+    decltype(&cublasSgemmStridedBatched_64) gemm_sb = nullptr;
+    decltype(&cublasStrsm_v2_64) trsm = nullptr;
+    decltype(&cublasStrmm_v2_64) trmm = nullptr;
+    static constexpr char letter = 'S';
+};
+template <>
+struct Typed<double> {
+    decltype(&cublasDsyrk_v2_64) syrk = nullptr;
+    decltype(&cublasDgemm_v2_64) gemm = nullptr;
+    decltype(&cublasDgemmStridedBatched_64) gemm_sb = nullptr;
+    decltype(&cublasDtrsm_v2_64) trsm = nullptr;
+    decltype(&cublasDtrmm_v2_64) trmm = nullptr;
+    static constexpr char letter = 'D';
+};
+
 struct Functions {
     bool ok = false;
     char why[200] = "";
@@ -21,16 +43,8 @@ struct Functions {
     decltype(&cublasDestroy_v2) destroy = nullptr;
     decltype(&cublasSetStream_v2) set_stream = nullptr;
     decltype(&cublasGetStatusName) status_name = nullptr;
-    decltype(&cublasSsyrk_v2_64) ssyrk = nullptr;
-    decltype(&cublasDsyrk_v2_64) dsyrk = nullptr;
-    decltype(&cublasSgemm_v2_64) sgemm = nullptr;
-    decltype(&cublasDgemm_v2_64) dgemm = nullptr;
-    decltype(&cublasSgemmStridedBatched_64) sgemm_sb = nullptr;
-    decltype(&cublasDgemmStridedBatched_64) dgemm_sb = nullptr;
-    decltype(&cublasStrsm_v2_64) strsm = nullptr;
-    decltype(&cublasDtrsm_v2_64) dtrsm = nullptr;
-    decltype(&cublasStrmm_v2_64) strmm = nullptr;
-    decltype(&cublasDtrmm_v2_64) dtrmm = nullptr;
+    Typed<float> s;
+    Typed<double> d;
 };
 
 template <class F>
@@ -40,6 +54,36 @@ void bind(void *lib, const char *name, F &f, Functions &fn) {
         fn.ok = false;
         snprintf(fn.why, sizeof fn.why, "cuBLAS has no symbol %s", name);
     }
+}
+
+/// cublas<X>name for X = the precision's letter ("cublasDgemm_v2_64").
+template <class T, class F>
+void bind_named(void *lib, const char *pattern, F &f, Functions &fn) {
+    char name[64];
+    snprintf(name, sizeof name, pattern, Typed<T>::letter);
+    bind(lib, name, f, fn);
+}
+
+template <class T>
+void bind_typed(void *lib, Typed<T> &t, Functions &fn) {
+    bind_named<T>(lib, "cublas%csyrk_v2_64", t.syrk, fn);
+    bind_named<T>(lib, "cublas%cgemm_v2_64", t.gemm, fn);
+    bind_named<T>(lib, "cublas%cgemmStridedBatched_64", t.gemm_sb, fn);
+    bind_named<T>(lib, "cublas%ctrsm_v2_64", t.trsm, fn);
+    bind_named<T>(lib, "cublas%ctrmm_v2_64", t.trmm, fn);
+}
+
+const Functions &functions();
+
+template <class T>
+const Typed<T> &typed();
+template <>
+const Typed<float> &typed<float>() {
+    return functions().s;
+}
+template <>
+const Typed<double> &typed<double>() {
+    return functions().d;
 }
 
 const Functions &functions() {
@@ -62,16 +106,8 @@ const Functions &functions() {
         bind(lib, "cublasDestroy_v2", fn.destroy, fn);
         bind(lib, "cublasSetStream_v2", fn.set_stream, fn);
         bind(lib, "cublasGetStatusName", fn.status_name, fn);
-        bind(lib, "cublasSsyrk_v2_64", fn.ssyrk, fn);
-        bind(lib, "cublasDsyrk_v2_64", fn.dsyrk, fn);
-        bind(lib, "cublasSgemm_v2_64", fn.sgemm, fn);
-        bind(lib, "cublasDgemm_v2_64", fn.dgemm, fn);
-        bind(lib, "cublasSgemmStridedBatched_64", fn.sgemm_sb, fn);
-        bind(lib, "cublasDgemmStridedBatched_64", fn.dgemm_sb, fn);
-        bind(lib, "cublasStrsm_v2_64", fn.strsm, fn);
-        bind(lib, "cublasDtrsm_v2_64", fn.dtrsm, fn);
-        bind(lib, "cublasStrmm_v2_64", fn.strmm, fn);
-        bind(lib, "cublasDtrmm_v2_64", fn.dtrmm, fn);
+        bind_typed(lib, fn.s, fn);
+        bind_typed(lib, fn.d, fn);
     });
     return fn;
 }
@@ -130,93 +166,65 @@ gpusvdStatus_t blas_fail(gpusvdHandle_t h, const char *routine, const char *step
 
 namespace blas {
 
-template <>
-cublasStatus_t syrk<float>(cublasHandle_t b, cublasFillMode_t u, cublasOperation_t t, int64_t n,
-                           int64_t k, float alpha, const float *A, int64_t lda, float beta,
-                           float *C, int64_t ldc) {
-    return functions().ssyrk(b, u, t, n, k, &alpha, A, lda, &beta, C, ldc);
+template <class T>
+cublasStatus_t syrk(cublasHandle_t b, cublasFillMode_t u, cublasOperation_t t, int64_t n, int64_t k,
+                    T alpha, const T *A, int64_t lda, T beta, T *C, int64_t ldc) {
+    return typed<T>().syrk(b, u, t, n, k, &alpha, A, lda, &beta, C, ldc);
 }
-template <>
-cublasStatus_t syrk<double>(cublasHandle_t b, cublasFillMode_t u, cublasOperation_t t, int64_t n,
-                            int64_t k, double alpha, const double *A, int64_t lda, double beta,
-                            double *C, int64_t ldc) {
-    return functions().dsyrk(b, u, t, n, k, &alpha, A, lda, &beta, C, ldc);
+template <class T>
+cublasStatus_t gemm(cublasHandle_t b, cublasOperation_t ta, cublasOperation_t tb, int64_t m,
+                    int64_t n, int64_t k, T alpha, const T *A, int64_t lda, const T *B, int64_t ldb,
+                    T beta, T *C, int64_t ldc) {
+    return typed<T>().gemm(b, ta, tb, m, n, k, &alpha, A, lda, B, ldb, &beta, C, ldc);
 }
-template <>
-cublasStatus_t gemm<float>(cublasHandle_t b, cublasOperation_t ta, cublasOperation_t tb, int64_t m,
-                           int64_t n, int64_t k, float alpha, const float *A, int64_t lda,
-                           const float *B, int64_t ldb, float beta, float *C, int64_t ldc) {
-    return functions().sgemm(b, ta, tb, m, n, k, &alpha, A, lda, B, ldb, &beta, C, ldc);
+template <class T>
+cublasStatus_t gemm_strided(cublasHandle_t b, cublasOperation_t ta, cublasOperation_t tb, int64_t m,
+                            int64_t n, int64_t k, const T *A, int64_t lda, int64_t sA, const T *B,
+                            int64_t ldb, int64_t sB, T *C, int64_t ldc, int64_t sC, int64_t batch) {
+    const T one = 1, zero = 0;
+    return typed<T>().gemm_sb(b, ta, tb, m, n, k, &one, A, lda, sA, B, ldb, sB, &zero, C, ldc, sC,
+                              batch);
 }
-template <>
-cublasStatus_t gemm<double>(cublasHandle_t b, cublasOperation_t ta, cublasOperation_t tb, int64_t m,
-                            int64_t n, int64_t k, double alpha, const double *A, int64_t lda,
-                            const double *B, int64_t ldb, double beta, double *C, int64_t ldc) {
-    return functions().dgemm(b, ta, tb, m, n, k, &alpha, A, lda, B, ldb, &beta, C, ldc);
+template <class T>
+cublasStatus_t trsm_right_upper(cublasHandle_t b, int64_t m, int64_t n, const T *R, int64_t ldr,
+                                T *B, int64_t ldb) {
+    const T one = 1;
+    return typed<T>().trsm(b, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N,
+                           CUBLAS_DIAG_NON_UNIT, m, n, &one, R, ldr, B, ldb);
 }
-template <>
-cublasStatus_t gemm_strided<float>(cublasHandle_t b, cublasOperation_t ta, cublasOperation_t tb,
-                                   int64_t m, int64_t n, int64_t k, const float *A, int64_t lda,
-                                   int64_t sA, const float *B, int64_t ldb, int64_t sB, float *C,
-                                   int64_t ldc, int64_t sC, int64_t batch) {
-    const float one = 1, zero = 0;
-    return functions().sgemm_sb(b, ta, tb, m, n, k, &one, A, lda, sA, B, ldb, sB, &zero, C, ldc, sC,
-                                batch);
+template <class T>
+cublasStatus_t trmm_right_upper_inplace(cublasHandle_t b, int64_t m, int64_t n, const T *R,
+                                        int64_t ldr, T *B, int64_t ldb) {
+    const T one = 1;
+    return typed<T>().trmm(b, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N,
+                           CUBLAS_DIAG_NON_UNIT, m, n, &one, R, ldr, B, ldb, B, ldb);
 }
-template <>
-cublasStatus_t gemm_strided<double>(cublasHandle_t b, cublasOperation_t ta, cublasOperation_t tb,
-                                    int64_t m, int64_t n, int64_t k, const double *A, int64_t lda,
-                                    int64_t sA, const double *B, int64_t ldb, int64_t sB, double *C,
-                                    int64_t ldc, int64_t sC, int64_t batch) {
-    const double one = 1, zero = 0;
-    return functions().dgemm_sb(b, ta, tb, m, n, k, &one, A, lda, sA, B, ldb, sB, &zero, C, ldc, sC,
-                                batch);
+template <class T>
+cublasStatus_t trmm_left_upper(cublasHandle_t b, int64_t m, int64_t n, const T *R, int64_t ldr,
+                               const T *B, int64_t ldb, T *C, int64_t ldc) {
+    const T one = 1;
+    return typed<T>().trmm(b, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N,
+                           CUBLAS_DIAG_NON_UNIT, m, n, &one, R, ldr, B, ldb, C, ldc);
 }
-template <>
-cublasStatus_t trsm_right_upper<float>(cublasHandle_t b, int64_t m, int64_t n, const float *R,
-                                       int64_t ldr, float *B, int64_t ldb) {
-    const float one = 1;
-    return functions().strsm(b, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N,
-                             CUBLAS_DIAG_NON_UNIT, m, n, &one, R, ldr, B, ldb);
-}
-template <>
-cublasStatus_t trsm_right_upper<double>(cublasHandle_t b, int64_t m, int64_t n, const double *R,
-                                        int64_t ldr, double *B, int64_t ldb) {
-    const double one = 1;
-    return functions().dtrsm(b, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N,
-                             CUBLAS_DIAG_NON_UNIT, m, n, &one, R, ldr, B, ldb);
-}
-template <>
-cublasStatus_t trmm_right_upper_inplace<float>(cublasHandle_t b, int64_t m, int64_t n,
-                                               const float *R, int64_t ldr, float *B, int64_t ldb) {
-    const float one = 1;
-    return functions().strmm(b, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N,
-                             CUBLAS_DIAG_NON_UNIT, m, n, &one, R, ldr, B, ldb, B, ldb);
-}
-template <>
-cublasStatus_t trmm_right_upper_inplace<double>(cublasHandle_t b, int64_t m, int64_t n,
-                                                const double *R, int64_t ldr, double *B,
-                                                int64_t ldb) {
-    const double one = 1;
-    return functions().dtrmm(b, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N,
-                             CUBLAS_DIAG_NON_UNIT, m, n, &one, R, ldr, B, ldb, B, ldb);
-}
-template <>
-cublasStatus_t trmm_left_upper<float>(cublasHandle_t b, int64_t m, int64_t n, const float *R,
-                                      int64_t ldr, const float *B, int64_t ldb, float *C,
-                                      int64_t ldc) {
-    const float one = 1;
-    return functions().strmm(b, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N,
-                             CUBLAS_DIAG_NON_UNIT, m, n, &one, R, ldr, B, ldb, C, ldc);
-}
-template <>
-cublasStatus_t trmm_left_upper<double>(cublasHandle_t b, int64_t m, int64_t n, const double *R,
-                                       int64_t ldr, const double *B, int64_t ldb, double *C,
-                                       int64_t ldc) {
-    const double one = 1;
-    return functions().dtrmm(b, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N,
-                             CUBLAS_DIAG_NON_UNIT, m, n, &one, R, ldr, B, ldb, C, ldc);
-}
+
+#define GPUSVD_INSTANTIATE(T)                                                                      \
+    template cublasStatus_t syrk<T>(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int64_t,  \
+                                    int64_t, T, const T *, int64_t, T, T *, int64_t);              \
+    template cublasStatus_t gemm<T>(cublasHandle_t, cublasOperation_t, cublasOperation_t, int64_t, \
+                                    int64_t, int64_t, T, const T *, int64_t, const T *, int64_t,   \
+                                    T, T *, int64_t);                                              \
+    template cublasStatus_t gemm_strided<T>(                                                       \
+        cublasHandle_t, cublasOperation_t, cublasOperation_t, int64_t, int64_t, int64_t,           \
+        const T *, int64_t, int64_t, const T *, int64_t, int64_t, T *, int64_t, int64_t, int64_t); \
+    template cublasStatus_t trsm_right_upper<T>(cublasHandle_t, int64_t, int64_t, const T *,       \
+                                                int64_t, T *, int64_t);                            \
+    template cublasStatus_t trmm_right_upper_inplace<T>(cublasHandle_t, int64_t, int64_t,          \
+                                                        const T *, int64_t, T *, int64_t);         \
+    template cublasStatus_t trmm_left_upper<T>(cublasHandle_t, int64_t, int64_t, const T *,        \
+                                               int64_t, const T *, int64_t, T *, int64_t);
+GPUSVD_INSTANTIATE(float)
+GPUSVD_INSTANTIATE(double)
+#undef GPUSVD_INSTANTIATE
 
 }  // namespace blas
 }  // namespace gpu
