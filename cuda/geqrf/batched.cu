@@ -280,12 +280,6 @@ __global__ void __launch_bounds__(32 * kQrRegWarps)
     }
 }
 
-__global__ void geqrf_zero_info_kernel(int *info, int64_t batch) {
-    for (int64_t b = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; b < batch;
-         b += int64_t(gridDim.x) * blockDim.x)
-        info[b] = 0;
-}
-
 template <class T>
 GeqrfBatchedPlan plan_for(int64_t m, int64_t n, int64_t batch) {
     static const int warp_threads = max_threads(geqrf_warp_kernel<T>);
@@ -319,13 +313,8 @@ cudaError_t geqrf_batched_launch(const GeqrfProblem<T> &p, void *ws, size_t ws_b
     const unsigned grid = static_cast<unsigned>(pl.grid);
     cudaError_t err;
     switch (pl.path) {
-        case GeqrfBatchedPlan::kNothing: {
-            const int64_t blocks = (p.batch + 255) / 256;
-            geqrf_zero_info_kernel<<<
-                static_cast<unsigned>(blocks < kQrMaxGrid ? blocks : kQrMaxGrid), 256, 0, stream>>>(
-                p.info, p.batch);
-            break;
-        }
+        case GeqrfBatchedPlan::kNothing:  // m or n is 0: every info is 0
+            return cudaMemsetAsync(p.info, 0, sizeof(int) * static_cast<size_t>(p.batch), stream);
         case GeqrfBatchedPlan::kWarpReg: {
             const QrShape in_place = kernels::qr_shape(p.m, p.n, true);
             if (pl.reg_rows == 8)
