@@ -342,6 +342,23 @@ template <typename T>
 class GpuGesvjDeviceFormTest : public DeviceStreamTest<T> {};
 TYPED_TEST_SUITE(GpuGesvjDeviceFormTest, Precisions, PrecisionName);
 
+/// check_gesvj on A0 through the host form and through the `_gpu` form (on_device); their values
+/// agree to 10 (sv_compare). *sweeps: the sweeps the `_gpu` call reported.
+template <typename T>
+void check_device_form(gpusvdHandle_t h, int64_t m, int64_t n, const std::vector<T> &A0,
+                       const GesvjOnDevice<T> &on_device, int *sweeps) {
+    std::vector<T> S_host, S_dev;
+    check_gesvj<T>(h, m, n, A0, &S_host);
+    {
+        SCOPED_TRACE("_gpu form");
+        check_gesvj<T>(h, m, n, A0, &S_dev, on_device);
+    }
+    ASSERT_EQ(S_dev.size(), S_host.size());
+    EXPECT_LT(sv_compare(int64_t(S_dev.size()), S_dev.data(), S_host.data()), 10.0)
+        << "_gpu form vs host form";
+    GPUSVD_ASSERT_OK(h, gpusvdGetJacobiStats(h, sweeps, nullptr));
+}
+
 TYPED_TEST(GpuGesvjDeviceFormTest, OneMatrixOnUserStreamMatchesHostForm) {
     using T = TypeParam;
     Rng rng(18);
@@ -350,17 +367,8 @@ TYPED_TEST(GpuGesvjDeviceFormTest, OneMatrixOnUserStreamMatchesHostForm) {
                            Shape{200, 150}, Shape{300, 300}}) {
         SCOPED_TRACE(testing::Message() << s.m << " x " << s.n);
         const std::vector<T> A0 = prescribed_sv<T>(rng, s.m, s.n, SigmaMode::LogUniform, 1e5);
-        std::vector<T> S_host, S_dev;
-        check_gesvj<T>(this->h, s.m, s.n, A0, &S_host);
-        {
-            SCOPED_TRACE("_gpu form");
-            check_gesvj<T>(this->h, s.m, s.n, A0, &S_dev, on_device);
-        }
-        ASSERT_EQ(S_dev.size(), S_host.size());
-        EXPECT_LT(sv_compare(int64_t(S_dev.size()), S_dev.data(), S_host.data()), 10.0)
-            << "_gpu form vs host form";
         int sweeps = -1;
-        GPUSVD_ASSERT_OK(this->h, gpusvdGetJacobiStats(this->h, &sweeps, nullptr));
+        check_device_form(this->h, s.m, s.n, A0, on_device, &sweeps);
         if (s.n > 1) {
             EXPECT_GE(sweeps, 1) << "statistics of a _gpu call";
         }
@@ -481,17 +489,8 @@ TYPED_TEST(GpuGesvjDeviceFormTest, TallQrFirstPathOnUserStreamMatchesHostForm) {
     for (SigmaMode mode : {SigmaMode::LogUniform, SigmaMode::RankDeficient}) {
         SCOPED_TRACE(testing::Message() << s.m << " x " << s.n << " " << sigma_mode_name(mode));
         const std::vector<T> A0 = prescribed_sv<T>(rng, s.m, s.n, mode, 1e6);
-        std::vector<T> S_host, S_dev;
-        check_gesvj<T>(this->h, s.m, s.n, A0, &S_host);
-        {
-            SCOPED_TRACE("_gpu form");
-            check_gesvj<T>(this->h, s.m, s.n, A0, &S_dev, on_device);
-        }
-        ASSERT_EQ(S_dev.size(), S_host.size());
-        EXPECT_LT(sv_compare(int64_t(S_dev.size()), S_dev.data(), S_host.data()), 10.0)
-            << "_gpu form vs host form";
         int sweeps = -1;
-        GPUSVD_ASSERT_OK(this->h, gpusvdGetJacobiStats(this->h, &sweeps, nullptr));
+        check_device_form(this->h, s.m, s.n, A0, on_device, &sweeps);
         EXPECT_GE(sweeps, 1) << "statistics of a _gpu call on the QR-first path";
     }
     SCOPED_TRACE("graded, _gpu form");
