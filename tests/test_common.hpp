@@ -164,6 +164,15 @@ std::vector<T> ref_singular_values(int64_t m, int64_t n, const T *A, int64_t lda
     return S;
 }
 
+/// 2-norm condition number of A (inf when singular), from ref_singular_values.
+template <typename T>
+double cond2(int64_t m, int64_t n, const T *A, int64_t lda) {
+    const std::vector<T> s = ref_singular_values(m, n, A, lda);
+    if (s.empty()) return 1.0;
+    return s.back() > 0 ? double(s.front()) / double(s.back())
+                        : std::numeric_limits<double>::infinity();
+}
+
 /// Singular values of A computed in long double by one-sided (Hestenes) Jacobi with a tight
 /// tolerance: a reference with high relative accuracy for column-graded matrices.
 template <typename T>

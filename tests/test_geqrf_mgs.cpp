@@ -11,15 +11,6 @@ const gpusvdOrth_t kOrths[] = {GPUSVD_ORTH_MGS, GPUSVD_ORTH_MGS2};
 
 const char *orth_name(gpusvdOrth_t o) { return o == GPUSVD_ORTH_MGS ? "MGS" : "MGS2"; }
 
-/// 2-norm condition number of A (inf when singular), from the LAPACK reference.
-template <typename T>
-double cond2(int64_t m, int64_t n, const T *A, int64_t lda) {
-    const std::vector<T> s = ref_singular_values(m, n, A, lda);
-    if (s.empty()) return 1.0;
-    return s.back() > 0 ? double(s.front()) / double(s.back())
-                        : std::numeric_limits<double>::infinity();
-}
-
 /// Checks Q (the first min(m,n) columns of A after the call) and R against A0. expect_info < 0:
 /// any info >= 0 accepted (not NaN). Returns info.
 template <typename T>

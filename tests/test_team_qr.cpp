@@ -84,15 +84,6 @@ Run<T> run_qr(int64_t m, int64_t n, const std::vector<T> &A0, bool reorth, const
     return r;
 }
 
-/// 2-norm condition number of A (inf when singular), from LAPACK's singular values.
-template <typename T>
-double cond2(int64_t m, int64_t n, const T *A, int64_t lda) {
-    const std::vector<T> s = ref_singular_values(m, n, A, lda);
-    if (s.empty()) return 1.0;
-    return s.back() > 0 ? double(s.front()) / double(s.back())
-                        : std::numeric_limits<double>::infinity();
-}
-
 /// info of the CPU backend (Householder, LAPACK) on the same matrix and mode.
 template <typename T>
 int cpu_info(gpusvdOrth_t orth, int64_t m, int64_t n, const std::vector<T> &A0) {
