@@ -45,22 +45,8 @@ struct PcaCase {
 template <typename T>
 std::vector<T> make_data(Rng &rng, int64_t m, int64_t n, int64_t k, double offset = 0.0) {
     const int64_t r = std::min(m - 1, n);
-    std::vector<double> G(sz(m * std::max<int64_t>(r, 1))), tau(sz(std::max<int64_t>(r, 1)));
-    gaussian(rng, m, r, G.data(), m);
-    for (int64_t j = 0; j < r; ++j) {
-        double mu = 0;
-        for (int64_t i = 0; i < m; ++i) mu += G[sz(i + j * m)];
-        mu /= double(m);
-        for (int64_t i = 0; i < m; ++i) G[sz(i + j * m)] -= mu;
-    }
-    if (r > 0) {
-        EXPECT_EQ(LAPACKE_dgeqrf(LAPACK_COL_MAJOR, lapack_int(m), lapack_int(r), G.data(),
-                                 lapack_int(m), tau.data()),
-                  0);
-        EXPECT_EQ(LAPACKE_dorgqr(LAPACK_COL_MAJOR, lapack_int(m), lapack_int(r), lapack_int(r),
-                                 G.data(), lapack_int(m), tau.data()),
-                  0);
-    }
+    std::vector<double> G(sz(m * std::max<int64_t>(r, 1)));
+    random_centred_orthonormal(rng, m, r, G.data(), m);
     std::vector<double> V(sz(n * std::max<int64_t>(r, 1))), s(sz(std::max<int64_t>(r, 1)));
     if (r > 0) random_orthonormal(rng, n, r, V.data(), n);
     const double amp = std::sqrt(double(m - 1));

@@ -179,21 +179,45 @@ void uniform(Rng &rng, int64_t m, int64_t n, T *A, int64_t lda, double lo = -1.0
         for (int64_t i = 0; i < m; ++i) A[i + j * lda] = static_cast<T>(rng.uniform(lo, hi));
 }
 
+namespace detail {
+/// QR of a Gaussian m x n matrix (its columns centred first when `centred`), the signs of R's
+/// diagonal folded into Q.
+template <typename T>
+void orthonormal_columns(Rng &rng, int64_t m, int64_t n, T *Q, int64_t ldq, bool centred) {
+    if (m == 0 || n == 0) return;
+    std::vector<double> W(static_cast<size_t>(m * n)), tau(static_cast<size_t>(n));
+    gaussian(rng, m, n, W.data(), m);
+    for (int64_t j = 0; centred && j < n; ++j) {
+        double mu = 0;
+        for (int64_t i = 0; i < m; ++i) mu += W[i + j * m];
+        mu /= double(m);
+        for (int64_t i = 0; i < m; ++i) W[i + j * m] -= mu;
+    }
+    check_lapack(geqrf(m, n, W.data(), m, tau.data()), "dgeqrf");
+    std::vector<double> rsign(static_cast<size_t>(n));
+    for (int64_t j = 0; j < n; ++j) rsign[j] = W[j + j * m] < 0 ? -1.0 : 1.0;
+    check_lapack(orgqr(m, n, n, W.data(), m, tau.data()), "dorgqr");
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < m; ++i) W[i + j * m] *= rsign[j];
+    store(m, n, W.data(), Q, ldq);
+}
+}  // namespace detail
+
 /// Random m x n matrix Q with orthonormal columns (m >= n), Haar distributed: QR of a Gaussian
 /// matrix with the signs of R's diagonal folded into Q. Computed in double, stored as T.
 template <typename T>
 void random_orthonormal(Rng &rng, int64_t m, int64_t n, T *Q, int64_t ldq) {
     if (n > m) throw std::invalid_argument("gpusvd_util::random_orthonormal: needs m >= n");
-    if (m == 0 || n == 0) return;
-    std::vector<double> W(static_cast<size_t>(m * n)), tau(static_cast<size_t>(n));
-    gaussian(rng, m, n, W.data(), m);
-    detail::check_lapack(detail::geqrf(m, n, W.data(), m, tau.data()), "dgeqrf");
-    std::vector<double> rsign(static_cast<size_t>(n));
-    for (int64_t j = 0; j < n; ++j) rsign[j] = W[j + j * m] < 0 ? -1.0 : 1.0;
-    detail::check_lapack(detail::orgqr(m, n, n, W.data(), m, tau.data()), "dorgqr");
-    for (int64_t j = 0; j < n; ++j)
-        for (int64_t i = 0; i < m; ++i) W[i + j * m] *= rsign[j];
-    detail::store(m, n, W.data(), Q, ldq);
+    detail::orthonormal_columns(rng, m, n, Q, ldq, false);
+}
+
+/// As random_orthonormal, with every column summing to zero (orthogonal to the ones vector too,
+/// so n <= m - 1): the centred factor of data with prescribed principal components.
+template <typename T>
+void random_centred_orthonormal(Rng &rng, int64_t m, int64_t n, T *Q, int64_t ldq) {
+    if (n > m - 1 && n > 0)
+        throw std::invalid_argument("gpusvd_util::random_centred_orthonormal: needs m > n");
+    detail::orthonormal_columns(rng, m, n, Q, ldq, true);
 }
 
 /// Return a random m x n matrix with orthonormal columns (m >= n, leading dimension m).
