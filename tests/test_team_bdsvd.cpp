@@ -40,7 +40,8 @@ int serial_bdsvd(bool upper, bool wantv, int64_t n, T *d, T *e, T *U, int64_t ld
     }
     std::vector<T> t(sz(2 * n - 1)), t2(t.size()), sig(sz(n));
     bd::Problem<T> q{};
-    q.n = n, q.upper = upper, q.d = d, q.e = e, q.scale_exp = bd::scale_exponent(amax);
+    const int scale = bd::scale_exponent(amax);
+    q.n = n, q.upper = upper, q.d = d, q.e = e, q.scale_at = &scale;
     q.t = t.data(), q.t2 = t2.data(), q.sig = sig.data(), q.dout = d;
     for (int64_t k = 0; k < 2 * n - 1; ++k) bd::prepare(q, k);
     if (!wantv) {
@@ -49,9 +50,7 @@ int serial_bdsvd(bool upper, bool wantv, int64_t n, T *d, T *e, T *U, int64_t ld
         return 0;
     }
     std::vector<int64_t> lo = bd::split_points(n, t.data());
-    std::vector<int32_t> block(sz(n));
-    for (size_t b = 0; b + 1 < lo.size(); ++b)
-        for (int64_t p = lo[b]; p < lo[b + 1]; ++p) block[sz(p)] = int32_t(b);
+    const std::vector<int32_t> block = bd::block_of_rows(n, lo);
     q.lo = lo.data(), q.block = block.data();
     for (int64_t p = 0; p < n; ++p) bd::value(q, p);
     const bd::Plan plan = bd::make_plan(n, t.data(), sig.data(), lo);

@@ -98,9 +98,7 @@ gpusvdStatus_t bdsvd_run(gpusvdHandle_t h, const char *routine, const BdsvdArgs<
         return e == cudaSuccess ? GPUSVD_STATUS_SUCCESS : cuda_fail(h, routine, "NaN outputs", e);
     }
     std::vector<int64_t> lo = bd::split_points(n, t.data());
-    std::vector<int32_t> block(static_cast<size_t>(n));
-    for (size_t b = 0; b + 1 < lo.size(); ++b)
-        std::fill(block.begin() + lo[b], block.begin() + lo[b + 1], static_cast<int32_t>(b));
+    const std::vector<int32_t> block = bd::block_of_rows(n, lo);
     q.lo = L.lo, q.block = L.block;
     e = upload(L.lo, lo, s);
     if (e == cudaSuccess) e = upload(L.block, block, s);

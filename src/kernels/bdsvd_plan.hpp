@@ -48,6 +48,15 @@ struct Plan;
 template <class T>
 void pair_null_vectors(Plan &p, const T *t, const T *sig, int64_t b, int64_t r0, int64_t r1);
 
+/// The block of each row (and of each value: value p = lo[b] + j is the j-th largest of block
+/// b), which the bisection needs before the values exist.
+inline std::vector<int32_t> block_of_rows(int64_t n, const std::vector<int64_t> &lo) {
+    std::vector<int32_t> block(static_cast<size_t>(n));
+    for (size_t b = 0; b + 1 < lo.size(); ++b)
+        std::fill(block.begin() + lo[b], block.begin() + lo[b + 1], static_cast<int32_t>(b));
+    return block;
+}
+
 /// Everything the vector passes need, from the block boundaries and the computed values.
 /// Values are indexed like rows: value p = lo[b] + j is the j-th largest of block b.
 struct Plan {
@@ -63,7 +72,6 @@ struct Plan {
     // zero d), an orthonormal completion of the block.
     std::vector<int64_t> zero_blocks;
     int64_t max_block = 0;  // rows of the largest block
-    int max_group = 0;
 };
 
 /// t: the scaled Golub-Kahan off-diagonals (2n - 1), sig: the values of each block (descending
@@ -73,7 +81,6 @@ Plan make_plan(int64_t n, const T *t, const T *sig, std::vector<int64_t> lo) {
     Plan p;
     p.lo = std::move(lo);
     const int64_t nb = static_cast<int64_t>(p.lo.size()) - 1;
-    p.block.resize(static_cast<size_t>(n));
     for (int64_t b = 0; b < nb; ++b) {
         const int64_t r0 = p.lo[size_t(b)], r1 = p.lo[size_t(b + 1)];
         p.max_block = std::max(p.max_block, r1 - r0);
@@ -83,7 +90,6 @@ Plan make_plan(int64_t n, const T *t, const T *sig, std::vector<int64_t> lo) {
         bool has_zero = false;
         int64_t first = r0;
         for (int64_t q = r0; q < r1; ++q) {
-            p.block[size_t(q)] = static_cast<int32_t>(b);
             has_zero |= sig[q] == T(0);
             const bool joins = q + 1 < r1 && sig[q + 1] > T(0) && sig[q] - sig[q + 1] < abs_gap &&
                                sig[q] - sig[q + 1] < T(kRelGap) * sig[q];
@@ -102,7 +108,6 @@ Plan make_plan(int64_t n, const T *t, const T *sig, std::vector<int64_t> lo) {
                                              : 0);
                     p.group_first.push_back(first);
                     p.group_size.push_back(static_cast<int32_t>(q - first + 1));
-                    p.max_group = std::max(p.max_group, static_cast<int>(q - first + 1));
                 }
                 first = q + 1;
             }

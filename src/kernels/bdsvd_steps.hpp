@@ -26,8 +26,7 @@ struct Problem {
     int64_t n;
     bool upper;
     const T *d, *e;       // the input (e: n - 1 entries)
-    int scale_exp;        // entries scaled by 2^-scale_exp ...
-    const int *scale_at;  // ... or by 2^-*scale_at when set (computed on the device)
+    const int *scale_at;  // entries scaled by 2^-*scale_at (bd::scale_exponent of max |d|, |e|)
     T *t, *t2;            // 2n - 1 scaled Golub-Kahan off-diagonals and their squares
     T *sig;               // n: value p (scaled)
     T *dout;              // n: values, descending
@@ -50,14 +49,9 @@ GPUSVD_HD int scale_exponent(T amax) {
 }
 
 template <class T>
-GPUSVD_HD int scale_of(const Problem<T> &q) {
-    return q.scale_at ? *q.scale_at : q.scale_exp;
-}
-
-template <class T>
 GPUSVD_HD void prepare(const Problem<T> &q, int64_t k) {
     const int64_t i = k >> 1;
-    const T x = Real<T>::ldexp((k & 1) ? q.e[i] : q.d[i], -scale_of(q));
+    const T x = Real<T>::ldexp((k & 1) ? q.e[i] : q.d[i], -*q.scale_at);
     q.t[k] = x;
     q.t2[k] = x * x;
 }
@@ -190,7 +184,7 @@ GPUSVD_HD void complete(const Problem<T> &q, int64_t zb, int64_t *cols) {
 
 template <class T>
 GPUSVD_HD void store(const Problem<T> &q, int64_t p) {
-    const T s = Real<T>::ldexp(q.sig[p], scale_of(q));
+    const T s = Real<T>::ldexp(q.sig[p], *q.scale_at);
     q.dout[q.pos ? q.pos[p] : p] = s;
 }
 
