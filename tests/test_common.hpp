@@ -164,6 +164,24 @@ std::vector<T> ref_singular_values(int64_t m, int64_t n, const T *A, int64_t lda
     return S;
 }
 
+/// The p principal components (n x p, column j = row j of VT, p x n) with gpusvd.h's sign
+/// convention: each component's entry of largest magnitude (the first on ties) is positive.
+template <typename T>
+std::vector<T> signed_components(int64_t n, int64_t p, const std::vector<T> &VT) {
+    std::vector<T> C(static_cast<size_t>(n * p));
+    for (int64_t j = 0; j < p; ++j) {
+        int64_t arg = 0;
+        for (int64_t c = 1; c < n; ++c)
+            if (std::fabs(VT[static_cast<size_t>(j + c * p)]) >
+                std::fabs(VT[static_cast<size_t>(j + arg * p)]))
+                arg = c;
+        const T sign = VT[static_cast<size_t>(j + arg * p)] < 0 ? T(-1) : T(1);
+        for (int64_t c = 0; c < n; ++c)
+            C[static_cast<size_t>(c + j * n)] = sign * VT[static_cast<size_t>(j + c * p)];
+    }
+    return C;
+}
+
 /// 2-norm condition number of A (inf when singular), from ref_singular_values.
 template <typename T>
 double cond2(int64_t m, int64_t n, const T *A, int64_t lda) {

@@ -55,14 +55,7 @@ PcaRef<T> reference(int64_t m, int64_t n, const std::vector<T> &X) {
     EXPECT_EQ(lapacke_gesvd('N', 'S', lapack_int(m), lapack_int(n), W.data(), lapack_int(m),
                             r.S.data(), &dummy, 1, VT.data(), lapack_int(p), superb.data()),
               0);
-    r.components.resize(sz(n * p));
-    for (int64_t j = 0; j < p; ++j) {
-        int64_t arg = 0;
-        for (int64_t c = 1; c < n; ++c)
-            if (std::fabs(VT[sz(j + c * p)]) > std::fabs(VT[sz(j + arg * p)])) arg = c;
-        const T sign = VT[sz(j + arg * p)] < 0 ? T(-1) : T(1);
-        for (int64_t c = 0; c < n; ++c) r.components[sz(c + j * n)] = sign * VT[sz(j + c * p)];
-    }
+    r.components = signed_components(n, p, VT);
     return r;
 }
 
