@@ -431,8 +431,8 @@ GPUSVD_API gpusvdStatus_t gpusvd_dgeev_batched_bufferSize(gpusvdHandle_t handle,
  * bisection on the Golub-Kahan tridiagonal (high relative accuracy, like dqds; info is always
  * 0 or GPUSVD_INFO_NONFINITE) and the vectors by twisted factorizations, close values refined
  * together; its `_gpu` form is asynchronous for values only, and with vectors waits on the host
- * twice (it reads the n scaled entries and the n values back to plan the vector passes) and
- * returns when the vectors are done.
+ * twice (it reads the n scaled entries and then the n values back to plan the vector passes)
+ * and returns once the vector passes are enqueued.
  */
 GPUSVD_API gpusvdStatus_t gpusvd_sbdsvd(gpusvdHandle_t handle, gpusvdUplo_t uplo,
                                         gpusvdJob_t jobz, int64_t n, float *d, float *e, float *U,

@@ -133,9 +133,9 @@ gpusvdStatus_t bdsvd_run(gpusvdHandle_t h, const char *routine, const BdsvdArgs<
         e = bdsvd_vectors<T>(q, ngroups, std::max<int64_t>(slots, 1),
                              static_cast<int64_t>(plan.zero_value.size()),
                              static_cast<int64_t>(plan.zero_blocks.size()), L.cols, s);
+    // No wait here: an upload from pageable memory returns once the data is staged, so the
+    // plan's host vectors may go when this returns.
     if (e == cudaSuccess) e = bdsvd_store<T>(q, L.flag, a.info, s);
-    // The plan's host vectors must outlive their (pageable, asynchronous) uploads.
-    if (e == cudaSuccess) e = cudaStreamSynchronize(s);
     return e == cudaSuccess ? GPUSVD_STATUS_SUCCESS : cuda_fail(h, routine, "the vectors", e);
 }
 
