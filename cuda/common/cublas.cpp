@@ -22,6 +22,7 @@ struct Typed<float> {
     decltype(&cublasSsyrk_v2_64) syrk = nullptr;
     decltype(&cublasSgemm_v2_64) gemm = nullptr;
     decltype(&cublasSgemmStridedBatched_64) gemm_sb = nullptr;
+    decltype(&cublasSgemmBatched_64) gemm_b = nullptr;
     decltype(&cublasStrsm_v2_64) trsm = nullptr;
     decltype(&cublasStrmm_v2_64) trmm = nullptr;
     static constexpr char letter = 'S';
@@ -31,6 +32,7 @@ struct Typed<double> {
     decltype(&cublasDsyrk_v2_64) syrk = nullptr;
     decltype(&cublasDgemm_v2_64) gemm = nullptr;
     decltype(&cublasDgemmStridedBatched_64) gemm_sb = nullptr;
+    decltype(&cublasDgemmBatched_64) gemm_b = nullptr;
     decltype(&cublasDtrsm_v2_64) trsm = nullptr;
     decltype(&cublasDtrmm_v2_64) trmm = nullptr;
     static constexpr char letter = 'D';
@@ -69,6 +71,7 @@ void bind_typed(void *lib, Typed<T> &t, Functions &fn) {
     bind_named<T>(lib, "cublas%csyrk_v2_64", t.syrk, fn);
     bind_named<T>(lib, "cublas%cgemm_v2_64", t.gemm, fn);
     bind_named<T>(lib, "cublas%cgemmStridedBatched_64", t.gemm_sb, fn);
+    bind_named<T>(lib, "cublas%cgemmBatched_64", t.gemm_b, fn);
     bind_named<T>(lib, "cublas%ctrsm_v2_64", t.trsm, fn);
     bind_named<T>(lib, "cublas%ctrmm_v2_64", t.trmm, fn);
 }
@@ -186,6 +189,14 @@ cublasStatus_t gemm_strided(cublasHandle_t b, cublasOperation_t ta, cublasOperat
                               batch);
 }
 template <class T>
+cublasStatus_t gemm_batched(cublasHandle_t b, cublasOperation_t ta, cublasOperation_t tb, int64_t m,
+                            int64_t n, int64_t k, const T *const *A, int64_t lda,
+                            const T *const *B, int64_t ldb, T *const *C, int64_t ldc,
+                            int64_t batch) {
+    const T one = 1, zero = 0;
+    return typed<T>().gemm_b(b, ta, tb, m, n, k, &one, A, lda, B, ldb, &zero, C, ldc, batch);
+}
+template <class T>
 cublasStatus_t trsm_right_upper(cublasHandle_t b, int64_t m, int64_t n, const T *R, int64_t ldr,
                                 T *B, int64_t ldb) {
     const T one = 1;
@@ -216,6 +227,9 @@ cublasStatus_t trmm_left_upper(cublasHandle_t b, int64_t m, int64_t n, const T *
     template cublasStatus_t gemm_strided<T>(                                                       \
         cublasHandle_t, cublasOperation_t, cublasOperation_t, int64_t, int64_t, int64_t,           \
         const T *, int64_t, int64_t, const T *, int64_t, int64_t, T *, int64_t, int64_t, int64_t); \
+    template cublasStatus_t gemm_batched<T>(                                                       \
+        cublasHandle_t, cublasOperation_t, cublasOperation_t, int64_t, int64_t, int64_t,           \
+        const T *const *, int64_t, const T *const *, int64_t, T *const *, int64_t, int64_t);       \
     template cublasStatus_t trsm_right_upper<T>(cublasHandle_t, int64_t, int64_t, const T *,       \
                                                 int64_t, T *, int64_t);                            \
     template cublasStatus_t trmm_right_upper_inplace<T>(cublasHandle_t, int64_t, int64_t,          \

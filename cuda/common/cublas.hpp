@@ -41,6 +41,12 @@ template <class T>
 cublasStatus_t gemm_strided(cublasHandle_t, cublasOperation_t ta, cublasOperation_t tb, int64_t m,
                             int64_t n, int64_t k, const T *A, int64_t lda, int64_t sA, const T *B,
                             int64_t ldb, int64_t sB, T *C, int64_t ldc, int64_t sC, int64_t batch);
+/// C_b = op(A_b) op(B_b) for b < batch, from device arrays of device pointers.
+template <class T>
+cublasStatus_t gemm_batched(cublasHandle_t, cublasOperation_t ta, cublasOperation_t tb, int64_t m,
+                            int64_t n, int64_t k, const T *const *A, int64_t lda,
+                            const T *const *B, int64_t ldb, T *const *C, int64_t ldc,
+                            int64_t batch);
 /// B <- B * inv(R) (side right, upper, no transpose, non-unit), in place.
 template <class T>
 cublasStatus_t trsm_right_upper(cublasHandle_t, int64_t m, int64_t n, const T *R, int64_t ldr, T *B,

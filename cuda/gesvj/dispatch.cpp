@@ -7,6 +7,7 @@
 #include "common/pipeline.hpp"
 #include "common/runtime.hpp"
 #include "geqrf/tall.hpp"
+#include "gesvj/blocked_run.hpp"
 #include "gesvj/gesvj.hpp"
 #include "gpu_dispatch.hpp"
 #include "kernels/team.hpp"
@@ -27,6 +28,30 @@ bool qr_first(int64_t m, int64_t n, int64_t batch) {
            blas_available();
 }
 
+// One problem's Jacobi without a QR first: the blocked Jacobi for one matrix too large for
+// shared memory, else the team kernels (gesvj.cu).
+template <class T>
+bool blocked(const GesvjProblem<T> &p) {
+    return gesvj_blocked_wanted(p.m, p.n, p.batch,
+                                gesvj_workspace_bytes<T>(p.wantu, p.wantv, p.m, p.n, p.batch));
+}
+
+template <class T>
+size_t jacobi_bytes(bool wantu, bool wantv, int64_t m, int64_t n, int64_t batch) {
+    const size_t team = gesvj_workspace_bytes<T>(wantu, wantv, m, n, batch);
+    return gesvj_blocked_wanted(m, n, batch, team) ? gesvj_blocked_bytes<T>(wantu, wantv, m, n)
+                                                    : team;
+}
+
+template <class T>
+gpusvdStatus_t jacobi_run(gpusvdHandle_t h, const char *routine, const GesvjProblem<T> &p,
+                          void *ws, size_t ws_bytes, cudaStream_t s) {
+    if (blocked(p)) return gesvj_blocked<T>(h, routine, p, ws, ws_bytes, s);
+    const cudaError_t e = gesvj_launch<T>(p, ws, ws_bytes, s);
+    return e == cudaSuccess ? GPUSVD_STATUS_SUCCESS
+                            : cuda_fail(h, routine, "launching the Jacobi kernels", e);
+}
+
 // Workspace of the QR-first path: QR workspace, R, U_R, the Jacobi workspace of R, QR's info.
 template <class T>
 struct QrFirstLayout {
@@ -37,7 +62,7 @@ struct QrFirstLayout {
     QrFirstLayout(void *base, bool wantu, bool wantv, int64_t m, int64_t n) {
         Bump b(base);
         qr_bytes = tall_workspace_bytes<T>(m, n);
-        jac_bytes = gesvj_workspace_bytes<T>(wantu, wantv, n, n, 1);
+        jac_bytes = jacobi_bytes<T>(wantu, wantv, n, n, 1);
         qr = b.take_bytes(qr_bytes);
         R = b.take<T>(n * n);
         UR = b.take<T>(wantu ? n * n : 0);
@@ -59,8 +84,8 @@ gpusvdStatus_t gesvj_qr_first(gpusvdHandle_t h, const char *routine, const Gesvj
     GesvjProblem<T> q = p;
     q.m = n, q.A = R, q.lda = n, q.sA = n * n;
     q.U = UR, q.ldu = n, q.sU = n * n;
-    cudaError_t e = gesvj_launch<T>(q, L.jac, L.jac_bytes, s);
-    if (e != cudaSuccess) return cuda_fail(h, routine, "launching the Jacobi kernels on R", e);
+    st = jacobi_run<T>(h, routine, q, L.jac, L.jac_bytes, s);
+    if (st != GPUSVD_STATUS_SUCCESS) return st;
     if (!p.wantu) return GPUSVD_STATUS_SUCCESS;
     cublasHandle_t b = blas_handle(h, routine, s, &st);
     if (!b) return st;
@@ -75,7 +100,7 @@ gpusvdStatus_t gesvj_qr_first(gpusvdHandle_t h, const char *routine, const Gesvj
 template <class T>
 size_t gesvj_device_bytes(bool wantu, bool wantv, int64_t m, int64_t n, int64_t batch) {
     if (qr_first(m, n, batch)) return QrFirstLayout<T>(nullptr, wantu, wantv, m, n).bytes;
-    return gesvj_workspace_bytes<T>(wantu, wantv, m, n, batch);
+    return jacobi_bytes<T>(wantu, wantv, m, n, batch);
 }
 
 void fetch_jacobi_stats(gpusvdHandle_t h) {
@@ -147,9 +172,11 @@ gpusvdStatus_t gesvj(gpusvdHandle_t h, const char *routine, Form form, const Ges
             h->stats_on_gpu = true;
             return GPUSVD_STATUS_SUCCESS;
         }
-        if (e == cudaSuccess) e = gesvj_launch<T>(p, ws, wsb, user_stream(h));
-        if (e == cudaSuccess) e = record_use(h);
-        if (e != cudaSuccess) return cuda_fail(h, routine, "launching the Jacobi kernels", e);
+        if (e != cudaSuccess) return cuda_fail(h, routine, "resetting Jacobi statistics", e);
+        st = jacobi_run<T>(h, routine, p, ws, wsb, user_stream(h));
+        if (st != GPUSVD_STATUS_SUCCESS) return st;
+        e = record_use(h);
+        if (e != cudaSuccess) return cuda_fail(h, routine, "recording the workspace's use", e);
         h->stats_on_gpu = true;
         return GPUSVD_STATUS_SUCCESS;
     }
@@ -181,9 +208,7 @@ gpusvdStatus_t gesvj(gpusvdHandle_t h, const char *routine, Form form, const Ges
             q.batch = c.count;
             q.info = c.info;
             if (qr) return gesvj_qr_first<T>(h, routine, q, c.ws, c.stream);
-            const cudaError_t err = gesvj_launch<T>(q, c.ws, c.ws_bytes, c.stream);
-            return err == cudaSuccess ? GPUSVD_STATUS_SUCCESS
-                                      : cuda_fail(h, routine, "launching the Jacobi kernels", err);
+            return jacobi_run<T>(h, routine, q, c.ws, c.ws_bytes, c.stream);
         });
     if (st != GPUSVD_STATUS_SUCCESS) return st;
     h->stats_on_gpu = true;

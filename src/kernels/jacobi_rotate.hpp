@@ -29,6 +29,17 @@ GPUSVD_HD float jacobi_large_zeta_factor<float>() {
 /// sqrt(1 + t^2) each time, a drift of O(n eps) per sweep in the singular values. The updates
 /// above carry the t^2/2 shrink inside the correction instead. a == b gives t = 1; g == 0 gives
 /// the identity (s = tau = 0).
+/// t = tan of that rotation (g != 0).
+template <class T>
+GPUSVD_HD T jacobi_tangent(T a, T b, T g) {
+    using R = Real<T>;
+    const T d = b - a;
+    if (R::abs(d) * jacobi_large_zeta_factor<T>() > R::abs(g)) return g / d;  // = 1 / (2 zeta)
+    const T zeta = d / (T(2) * g);
+    const T t = T(1) / (R::abs(zeta) + R::sqrt(T(1) + zeta * zeta));
+    return zeta < T(0) ? -t : t;  // zeta = -0 (a == b, g < 0) keeps t = +1
+}
+
 template <class T>
 GPUSVD_HD void jacobi_rotation(T a, T b, T g, T &s, T &tau) {
     using R = Real<T>;
@@ -36,15 +47,7 @@ GPUSVD_HD void jacobi_rotation(T a, T b, T g, T &s, T &tau) {
         s = tau = T(0);
         return;
     }
-    const T d = b - a;
-    T t;
-    if (R::abs(d) * jacobi_large_zeta_factor<T>() > R::abs(g)) {
-        t = g / d;  // = 1 / (2 zeta)
-    } else {
-        const T zeta = d / (T(2) * g);
-        t = T(1) / (R::abs(zeta) + R::sqrt(T(1) + zeta * zeta));
-        if (zeta < T(0)) t = -t;  // zeta = -0 (a == b, g < 0) keeps t = +1
-    }
+    const T t = jacobi_tangent(a, b, g);
     const T r = R::sqrt(T(1) + t * t);
     s = t / r;
     tau = t / (T(1) + r);
