@@ -178,7 +178,12 @@ GPUSVD_API const char *gpusvdGetBuildInfo(void);
  * limit of gpusvdSetJacobiTolerance / gpusvdSetJacobiMaxSweeps, info = the sweep limit when a
  * matrix did not converge; it works on A^T when m < n. A single tall matrix (m >= 2n,
  * m*n > 128^2) is first reduced to R by the tall QR (see gpusvd_sgeqrf_mgs), as LAPACK's
- * ?gejsv preconditions; the Jacobi sweeps run on the n x n R and U = Q U_R.
+ * ?gejsv preconditions; the Jacobi sweeps run on the n x n R and U = Q U_R. One matrix too
+ * large for one thread block's shared memory (about min(m,n) > 110 in double) runs the blocked
+ * Jacobi: column blocks of 16 or 32, the block pairs' Gram matrices by batched GEMM, each
+ * diagonalised by a two-sided Jacobi in shared memory, the rotations applied by batched GEMM.
+ * It reads one word back to the host per sweep, so the device form waits on the stream once per
+ * sweep there.
  */
 GPUSVD_API gpusvdStatus_t gpusvd_sgesvj(gpusvdHandle_t handle, gpusvdJob_t jobu, gpusvdJob_t jobv,
                                         int64_t m, int64_t n, float *A, int64_t lda, float *S,

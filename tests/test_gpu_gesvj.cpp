@@ -42,6 +42,18 @@ struct Named {
     Expect expect = Expect::General;
 };
 
+/// A gaussian m x n matrix whose every third column (row when wide) repeats the one before.
+template <typename T>
+std::vector<T> with_duplicates(Rng &rng, int64_t m, int64_t n) {
+    std::vector<T> A = gaussian<T>(rng, m, n);
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < m; ++i) {
+            if (m >= n && j % 3 == 2) A[sz(i + j * m)] = A[sz(i + (j - 1) * m)];
+            if (m < n && i % 3 == 2) A[sz(i + j * m)] = A[sz(i - 1 + j * m)];
+        }
+    return A;
+}
+
 /// One m x n matrix of every matrix type of src/util/matgen.hpp that an SVD takes (the column
 /// graded ones have their own test: they need another reference).
 template <typename T>
@@ -69,13 +81,7 @@ std::vector<Named<T>> all_types(Rng &rng, int64_t m, int64_t n) {
     out.push_back({"identity", A, Expect::Ones});
     out.push_back(
         {"rank 3", prescribed_sv<T>(rng, m, n, SigmaMode::RankDeficient, 1e3, 3), Expect::Rank3});
-    A = gaussian<T>(rng, m, n);  // every third column (row when wide) repeats the one before
-    for (int64_t j = 0; j < n; ++j)
-        for (int64_t i = 0; i < m; ++i) {
-            if (m >= n && j % 3 == 2) A[sz(i + j * m)] = A[sz(i + (j - 1) * m)];
-            if (m < n && i % 3 == 2) A[sz(i + j * m)] = A[sz(i - 1 + j * m)];
-        }
-    out.push_back({"duplicated columns", A});
+    out.push_back({"duplicated columns", with_duplicates<T>(rng, m, n)});
     for (bool over : {true, false}) {
         A = prescribed_sv<T>(rng, m, n, SigmaMode::Geometric, 1e3);
         scale_max_abs(m, n, A.data(), m, over ? near_overflow_max<T>() : near_underflow_max<T>());
@@ -104,13 +110,17 @@ void expect_type(const Named<T> &t, int64_t m, const std::vector<T> &S) {
     }
 }
 
-/// check_gesvj (all four job combinations) on every matrix type for every shape.
 template <typename T>
-void check_all_types(gpusvdHandle_t h, const std::vector<Shape> &shapes, uint64_t seed) {
+using TypesFn = std::vector<Named<T>> (*)(Rng &, int64_t, int64_t);
+
+/// check_gesvj (all four job combinations) on every matrix type of `types` for every shape.
+template <typename T>
+void check_all_types(gpusvdHandle_t h, const std::vector<Shape> &shapes, uint64_t seed,
+                     TypesFn<T> types = all_types<T>) {
     Rng rng(seed);
     for (const Shape &s : shapes) {
         const int64_t m = s.m, n = s.n;
-        for (const Named<T> &t : all_types<T>(rng, m, n)) {
+        for (const Named<T> &t : types(rng, m, n)) {
             SCOPED_TRACE(testing::Message() << t.name << " " << m << " x " << n);
             std::vector<T> S;
             check_gesvj<T>(h, m, n, t.A, &S);
@@ -241,35 +251,67 @@ TYPED_TEST(GpuGesvjTest, LargeBatch) {
     }
 }
 
+/// gesvj (VEC/VEC) on a gaussian m x n matrix at the default and at a loose tolerance: info 0,
+/// the statistics (2 to 30 sweeps at the default, the last sweep's largest |cos| within the
+/// tolerance), a small residual. Leaves the default tolerance set.
+template <typename T>
+void check_stats_and_tolerance(gpusvdHandle_t h, Rng &rng, int64_t m, int64_t n) {
+    SCOPED_TRACE(testing::Message() << m << " x " << n);
+    const int64_t k = std::min(m, n);  // Jacobi works on k columns
+    const std::vector<T> A0 = gaussian<T>(rng, m, n);
+    const double tol = std::sqrt(double(std::max(m, n))) * eps<T>();  // the default
+    for (double loose : {0.0, std::is_same<T, float>::value ? 1e-3 : 1e-6}) {
+        SCOPED_TRACE(testing::Message() << "tolerance " << loose);
+        GPUSVD_ASSERT_OK(h, gpusvdSetJacobiTolerance(h, loose));
+        std::vector<T> A = A0, S(sz(k)), U(sz(m * k)), V(sz(n * k));
+        int info = -1, sweeps = -1;
+        double off = -1;
+        GPUSVD_ASSERT_OK(h, Api<T>::gesvj(h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, m, n, A.data(), m,
+                                          S.data(), U.data(), m, V.data(), n, &info));
+        EXPECT_EQ(info, 0);
+        GPUSVD_ASSERT_OK(h, gpusvdGetJacobiStats(h, &sweeps, &off));
+        EXPECT_GE(sweeps, loose > 0 ? 1 : 2);
+        EXPECT_LE(sweeps, 30);
+        EXPECT_GE(off, 0.0);
+        EXPECT_LE(off, off_bound(loose > 0 ? loose : std::max(tol, 2 * eps<T>()), k))
+            << "largest |cos| of the last sweep";
+        EXPECT_LT(svd_residual(m, n, A0.data(), m, S.data(), U.data(), m, V.data(), n),
+                  kSvdThreshold);
+    }
+    GPUSVD_ASSERT_OK(h, gpusvdSetJacobiTolerance(h, 0.0));
+}
+
+/// gesvj (VEC/VEC) on A0 (m x n) under the handle's sweep limit `limit`, too few for A0: info and
+/// the statistics' sweeps are the limit; the outputs, the best result so far, are finite with S
+/// descending; A V = W (V a product of rotations, applied to A^T for wide matrices) and U S = W,
+/// so the rotated side is orthonormal and the factorization still reproduces A.
+template <typename T>
+void check_sweep_limit(gpusvdHandle_t h, int64_t m, int64_t n, const std::vector<T> &A0,
+                       int limit) {
+    SCOPED_TRACE(testing::Message() << m << " x " << n << ", at most " << limit << " sweeps");
+    const int64_t k = std::min(m, n);
+    std::vector<T> A = A0, S(sz(k)), U(sz(m * k)), V(sz(n * k));
+    int info = -777, sweeps = -1;
+    GPUSVD_ASSERT_OK(h, Api<T>::gesvj(h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, m, n, A.data(), m,
+                                      S.data(), U.data(), m, V.data(), n, &info));
+    EXPECT_EQ(info, limit) << "not converged: info is the sweep limit";
+    GPUSVD_ASSERT_OK(h, gpusvdGetJacobiStats(h, &sweeps, nullptr));
+    EXPECT_EQ(sweeps, limit);
+    EXPECT_FALSE(has_nonfinite(k, 1, S.data(), k));
+    EXPECT_FALSE(has_nonfinite(m, k, U.data(), m));
+    EXPECT_FALSE(has_nonfinite(n, k, V.data(), n));
+    EXPECT_TRUE(is_sorted_desc_nonneg(k, S.data()));
+    EXPECT_LT(m >= n ? orthogonality(n, k, V.data(), n) : orthogonality(m, k, U.data(), m),
+              kSvdThreshold);
+    EXPECT_LT(svd_residual(m, n, A0.data(), m, S.data(), U.data(), m, V.data(), n), kSvdThreshold);
+}
+
 TYPED_TEST(GpuGesvjTest, JacobiStatsAndTolerance) {
     using T = TypeParam;
     Rng rng(16);
     gpusvdHandle_t h = this->h;
-    for (const Shape &s : {Shape{32, 32}, Shape{100, 40}, Shape{40, 100}, Shape{300, 300}}) {
-        SCOPED_TRACE(testing::Message() << s.m << " x " << s.n);
-        const int64_t m = s.m, n = s.n, k = std::min(m, n);  // Jacobi works on k columns
-        const std::vector<T> A0 = gaussian<T>(rng, m, n);
-        const double tol = std::sqrt(double(std::max(m, n))) * eps<T>();  // the default
-        for (double loose : {0.0, std::is_same<T, float>::value ? 1e-3 : 1e-6}) {
-            SCOPED_TRACE(testing::Message() << "tolerance " << loose);
-            GPUSVD_ASSERT_OK(h, gpusvdSetJacobiTolerance(h, loose));
-            std::vector<T> A = A0, S(sz(k)), U(sz(m * k)), V(sz(n * k));
-            int info = -1, sweeps = -1;
-            double off = -1;
-            GPUSVD_ASSERT_OK(h, Api<T>::gesvj(h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, m, n, A.data(), m,
-                                              S.data(), U.data(), m, V.data(), n, &info));
-            EXPECT_EQ(info, 0);
-            GPUSVD_ASSERT_OK(h, gpusvdGetJacobiStats(h, &sweeps, &off));
-            EXPECT_GE(sweeps, loose > 0 ? 1 : 2);
-            EXPECT_LE(sweeps, 30);
-            EXPECT_GE(off, 0.0);
-            EXPECT_LE(off, off_bound(loose > 0 ? loose : std::max(tol, 2 * eps<T>()), k))
-                << "largest |cos| of the last sweep";
-            EXPECT_LT(svd_residual(m, n, A0.data(), m, S.data(), U.data(), m, V.data(), n),
-                      kSvdThreshold);
-        }
-        GPUSVD_ASSERT_OK(h, gpusvdSetJacobiTolerance(h, 0.0));
-    }
+    for (const Shape &s : {Shape{32, 32}, Shape{100, 40}, Shape{40, 100}, Shape{300, 300}})
+        check_stats_and_tolerance<T>(h, rng, s.m, s.n);
     // Batched: the maximum over the batch.
     std::vector<std::vector<T>> mats;
     for (int b = 0; b < 20; ++b) mats.push_back(gaussian<T>(rng, 32, 32));
@@ -288,27 +330,9 @@ TYPED_TEST(GpuGesvjTest, MaxSweepsReachedGivesInfoAndFiniteOutputs) {
     gpusvdHandle_t h = this->h;
     Rng rng(17);
     GPUSVD_ASSERT_OK(h, gpusvdSetJacobiMaxSweeps(h, 1));
-    for (const Shape &s : {Shape{32, 32}, Shape{100, 40}, Shape{40, 100}, Shape{300, 300}}) {
-        SCOPED_TRACE(testing::Message() << s.m << " x " << s.n);
-        const int64_t m = s.m, n = s.n, k = std::min(m, n);
-        const std::vector<T> A0 = prescribed_sv<T>(rng, m, n, SigmaMode::Geometric, 1e6);
-        std::vector<T> A = A0, S(sz(k)), U(sz(m * k)), V(sz(n * k));
-        int info = -1, sweeps = -1;
-        GPUSVD_ASSERT_OK(h, Api<T>::gesvj(h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, m, n, A.data(), m,
-                                          S.data(), U.data(), m, V.data(), n, &info));
-        EXPECT_GT(info, 0) << "one sweep cannot converge on this matrix";
-        GPUSVD_ASSERT_OK(h, gpusvdGetJacobiStats(h, &sweeps, nullptr));
-        EXPECT_EQ(sweeps, 1);
-        // The best result so far: finite; A V = W (V a product of rotations, applied to A^T
-        // for wide matrices) and U S = W, so the factorization still reproduces A.
-        EXPECT_FALSE(has_nonfinite(k, 1, S.data(), k));
-        EXPECT_FALSE(has_nonfinite(m, k, U.data(), m));
-        EXPECT_FALSE(has_nonfinite(n, k, V.data(), n));
-        EXPECT_LT(m >= n ? orthogonality(n, k, V.data(), n) : orthogonality(m, k, U.data(), m),
-                  kSvdThreshold);
-        EXPECT_LT(svd_residual(m, n, A0.data(), m, S.data(), U.data(), m, V.data(), n),
-                  kSvdThreshold);
-    }
+    for (const Shape &s : {Shape{32, 32}, Shape{100, 40}, Shape{40, 100}, Shape{300, 300}})
+        check_sweep_limit<T>(h, s.m, s.n,
+                             prescribed_sv<T>(rng, s.m, s.n, SigmaMode::Geometric, 1e6), 1);
     // Batched: info per matrix. Orthogonal columns converge in one sweep, random ones do not.
     const int64_t m = 32, n = 32, batch = 4;
     std::vector<T> A0(sz(m * n * batch), T(0));
@@ -495,5 +519,220 @@ TYPED_TEST(GpuGesvjDeviceFormTest, TallQrFirstPathOnUserStreamMatchesHostForm) {
     }
     SCOPED_TRACE("graded, _gpu form");
     check_graded_accuracy(this->h, s.m, s.n, graded_case<T>(rng, s.m, s.n), on_device);
+}
+}  // namespace
+
+namespace {
+// One matrix too large for the shared-memory kernels that does not take the QR-first path runs
+// the blocked one-sided Jacobi on the GPU (cuda/gesvj/blocked*, blocked_plan.hpp): every round,
+// a GEMM forms each block pair's Gram matrix, a kernel diagonalises it (jacobi_gram.hpp) and a
+// GEMM applies the rotations. GPUSVD_JACOBI_NB=8|16|24|32 sets the block width (default 16 up
+// to 1024 columns), GPUSVD_JACOBI_BLOCKED=0 keeps the one-block global-memory kernel.
+// In double every shape below takes the blocked path (with and without vectors); in float
+// 257 x 129 and 129 x 257 still fit the shared-memory block kernel, so 229 x 340 (wide: A^T,
+// 229 columns = 14 full blocks of 16, a partial one and one of zero padding) covers the
+// transposed working matrix there. Under GPUSVD_TEST_QUICK 300 x 300 and 129 x 257 stay.
+const std::vector<Shape> kBlockedShapes =
+    full_or_quick(1, 0) ? std::vector<Shape>{{300, 300}, {257, 129}, {129, 257},
+                                             {229, 340}, {700, 500}, {1000, 1000}}
+                        : std::vector<Shape>{{300, 300}, {129, 257}};
+// The cheaper checks' shapes, blocked in both precisions: square, and wide (A^T).
+const Shape kBlockedSquare{300, 300}, kBlockedWide{229, 340};
+
+/// The matrix types of the blocked path's LAPACK checks (all_types is too slow on the host side
+/// at 1000 x 1000): random, ill-conditioned, two-sided graded, rank-deficient (numerically and
+/// exactly), zero and orthogonal columns, and the scaling near overflow and underflow.
+template <typename T>
+std::vector<Named<T>> blocked_types(Rng &rng, int64_t m, int64_t n) {
+    std::vector<Named<T>> out;
+    out.push_back({"gaussian", gaussian<T>(rng, m, n)});
+    out.push_back({"geometric 1e12", prescribed_sv<T>(rng, m, n, SigmaMode::Geometric, 1e12)});
+    std::vector<T> A(sz(m * n));
+    graded(rng, m, n, A.data(), m, 1e-5, 1e-5);
+    out.push_back({"two-sided graded", A});
+    out.push_back(
+        {"rank 3", prescribed_sv<T>(rng, m, n, SigmaMode::RankDeficient, 1e3, 3), Expect::Rank3});
+    out.push_back({"duplicated columns", with_duplicates<T>(rng, m, n)});
+    out.push_back({"zero", std::vector<T>(sz(m * n), T(0)), Expect::Zero});
+    identity(m, n, A.data(), m);
+    out.push_back({"identity", A, Expect::Ones});
+    for (bool over : {true, false}) {
+        A = prescribed_sv<T>(rng, m, n, SigmaMode::Geometric, 1e3);
+        scale_max_abs(m, n, A.data(), m, over ? near_overflow_max<T>() : near_underflow_max<T>());
+        out.push_back({over ? "near overflow" : "near underflow", A});
+    }
+    return out;
+}
+
+/// Sets an environment variable (value NULL: unsets it) for the guard's lifetime, then restores
+/// it. The GPU backend reads GPUSVD_JACOBI_NB and GPUSVD_JACOBI_BLOCKED at every call.
+class ScopedEnv {
+public:
+    ScopedEnv(const char *name, const char *value) : name_(name) {
+        const char *old = std::getenv(name);
+        had_ = old != nullptr;
+        if (had_) old_ = old;
+        set(value);
+    }
+    ~ScopedEnv() { set(had_ ? old_.c_str() : nullptr); }
+    ScopedEnv(const ScopedEnv &) = delete;
+    ScopedEnv &operator=(const ScopedEnv &) = delete;
+
+private:
+    void set(const char *value) const {
+        EXPECT_EQ(value ? setenv(name_.c_str(), value, 1) : unsetenv(name_.c_str()), 0) << name_;
+    }
+    std::string name_, old_;
+    bool had_ = false;
+};
+
+/// gesvj (or `call`) with jobu = jobv = job on A (m x n, holding NaN or Inf): info
+/// GPUSVD_INFO_NONFINITE, S NaN, and U and V NaN where computed.
+template <typename T, typename Call = GesvjFn<T>>
+void expect_nonfinite(gpusvdHandle_t h, int64_t m, int64_t n, std::vector<T> A, gpusvdJob_t job,
+                      Call call = Api<T>::gesvj) {
+    const int64_t k = std::min(m, n);
+    const bool vec = job == GPUSVD_JOB_VEC;
+    std::vector<T> S = sentinels<T>(sz(k)), U = sentinels<T>(sz(m * k)),
+                   V = sentinels<T>(sz(n * k));
+    int info = -777;
+    GPUSVD_EXPECT_OK(h, call(h, job, job, m, n, A.data(), m, S.data(), vec ? U.data() : nullptr, m,
+                             vec ? V.data() : nullptr, n, &info));
+    EXPECT_EQ(info, GPUSVD_INFO_NONFINITE);
+    EXPECT_TRUE(all_nan(k, 1, S.data(), k));
+    if (vec) {
+        EXPECT_TRUE(all_nan(m, k, U.data(), m));
+        EXPECT_TRUE(all_nan(n, k, V.data(), n));
+    }
+}
+
+TYPED_TEST(GpuGesvjTest, BlockedOneMatrixTypesAndJobs) {
+    check_all_types<TypeParam>(this->h, kBlockedShapes, 31, blocked_types<TypeParam>);
+}
+
+TYPED_TEST(GpuGesvjTest, BlockedOneMatrixGradedHighRelativeAccuracy) {
+    // A = B D (wide: D B), D from 1 to 1e-10: each pair's Gram block is graded the same way, and
+    // Jacobi on it with the relative stopping test |g_pq| <= tol sqrt(g_pp g_qq) keeps one-sided
+    // Jacobi's O(eps cond(B)) relative accuracy of every singular value.
+    using T = TypeParam;
+    Rng rng(32);
+    for (const Shape &s : full_or_quick(1, 0) ? std::vector<Shape>{{400, 400}, kBlockedWide}
+                                              : std::vector<Shape>{kBlockedSquare}) {
+        SCOPED_TRACE(testing::Message() << s.m << " x " << s.n << " graded, blocked path");
+        check_graded_accuracy(this->h, s.m, s.n, graded_case<T>(rng, s.m, s.n));
+    }
+}
+
+TYPED_TEST(GpuGesvjTest, BlockedOneMatrixBlockWidthAndOneBlockKernel) {
+    // Every block width, and the one-block kernel, pass check_gesvj, and their values agree with
+    // the default's to twice check_gesvj's threshold against LAPACK (each is within it). On the
+    // GPU each setting changes the device workspace: it reached the blocked path.
+    using T = TypeParam;
+    Rng rng(33);
+    const ScopedEnv no_nb("GPUSVD_JACOBI_NB", nullptr), no_off("GPUSVD_JACOBI_BLOCKED", nullptr);
+    const std::pair<const char *, const char *> settings[] = {{"GPUSVD_JACOBI_NB", "8"},
+                                                              {"GPUSVD_JACOBI_NB", "24"},
+                                                              {"GPUSVD_JACOBI_NB", "32"},
+                                                              {"GPUSVD_JACOBI_BLOCKED", "0"}};
+    for (const Shape &s : {Shape{200, 200}, Shape{333, 250}}) {
+        const int64_t m = s.m, n = s.n, k = std::min(m, n);
+        const std::vector<T> A0 = prescribed_sv<T>(rng, m, n, SigmaMode::LogUniform, 1e6);
+        auto device_bytes = [&] {
+            size_t bytes = 0;
+            EXPECT_EQ(Api<T>::gesvj_bufferSize(this->h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, m, n,
+                                               &bytes, nullptr),
+                      GPUSVD_STATUS_SUCCESS);
+            return bytes;
+        };
+        std::vector<T> S_default;
+        {
+            SCOPED_TRACE(testing::Message() << m << " x " << n << " default");
+            check_gesvj<T>(this->h, m, n, A0, &S_default);
+        }
+        const size_t default_bytes = device_bytes();
+        for (const auto &e : settings) {
+            SCOPED_TRACE(testing::Message()
+                         << m << " x " << n << " " << e.first << "=" << e.second);
+            const ScopedEnv env(e.first, e.second);
+            if (!gpu_as_cpu()) {
+                EXPECT_NE(device_bytes(), default_bytes) << "the setting is not used";
+            }
+            std::vector<T> S;
+            check_gesvj<T>(this->h, m, n, A0, &S);
+            ASSERT_EQ(S.size(), sz(k));
+            EXPECT_LT(sv_compare(k, S.data(), S_default.data()), 2 * sv_threshold(m, n))
+                << "vs the default setting";
+        }
+    }
+}
+
+TYPED_TEST(GpuGesvjTest, BlockedOneMatrixNonFiniteAndZero) {
+    // NaN / Inf anywhere (first, middle, last entry), with and without vectors: info
+    // GPUSVD_INFO_NONFINITE and NaN outputs. Then, on the same handle, a zero matrix: info 0, S
+    // exactly zero, U (an orthonormal completion) and V orthonormal; and a random one.
+    using T = TypeParam;
+    Rng rng(34);
+    for (const Shape &s : {kBlockedSquare, kBlockedWide}) {
+        const int64_t m = s.m, n = s.n;
+        const std::vector<T> G = gaussian<T>(rng, m, n);
+        for (int64_t pos : {int64_t(0), m * n / 2 + 7, m * n - 1})
+            for (T bad : {nan_v<T>(), -std::numeric_limits<T>::infinity()})
+                for (gpusvdJob_t job : kJobs) {
+                    SCOPED_TRACE(testing::Message() << m << " x " << n << " value " << double(bad)
+                                                    << " at " << pos << " job " << job);
+                    std::vector<T> A = G;
+                    A[sz(pos)] = bad;
+                    expect_nonfinite<T>(this->h, m, n, A, job);
+                }
+        SCOPED_TRACE(testing::Message() << m << " x " << n << " after NaN/Inf");
+        std::vector<T> S;
+        check_gesvj<T>(this->h, m, n, std::vector<T>(sz(m * n), T(0)), &S);
+        expect_type({"zero", {}, Expect::Zero}, m, S);
+        check_gesvj<T>(this->h, m, n, G);
+    }
+}
+
+TYPED_TEST(GpuGesvjTest, BlockedOneMatrixStats) {
+    Rng rng(35);
+    for (const Shape &s : {kBlockedSquare, kBlockedWide})
+        check_stats_and_tolerance<TypeParam>(this->h, rng, s.m, s.n);
+}
+
+TYPED_TEST(GpuGesvjTest, BlockedOneMatrixSweepLimit) {
+    // One sweep cannot converge on a random matrix; two cannot on one with cond 1e6. Then the
+    // default limit again: the same matrix converges (check_gesvj: info 0).
+    using T = TypeParam;
+    if (gpu_as_cpu()) GTEST_SKIP() << "the CPU backend always allows LAPACK's 30 sweeps";
+    Rng rng(36);
+    for (const Shape &s : {kBlockedSquare, Shape{129, 257}, kBlockedWide}) {
+        const std::vector<T> A0 = gaussian<T>(rng, s.m, s.n);
+        GPUSVD_ASSERT_OK(this->h, gpusvdSetJacobiMaxSweeps(this->h, 1));
+        check_sweep_limit<T>(this->h, s.m, s.n, A0, 1);
+        GPUSVD_ASSERT_OK(this->h, gpusvdSetJacobiMaxSweeps(this->h, 2));
+        check_sweep_limit<T>(this->h, s.m, s.n,
+                             prescribed_sv<T>(rng, s.m, s.n, SigmaMode::Geometric, 1e6), 2);
+        GPUSVD_ASSERT_OK(this->h, gpusvdSetJacobiMaxSweeps(this->h, 100));
+        SCOPED_TRACE(testing::Message() << s.m << " x " << s.n << " default sweep limit");
+        check_gesvj<T>(this->h, s.m, s.n, A0);
+    }
+}
+
+TYPED_TEST(GpuGesvjDeviceFormTest, BlockedOneMatrixOnUserStreamMatchesHostForm) {
+    using T = TypeParam;
+    Rng rng(37);
+    const GesvjOnDevice<T> on_device{*this->rt, *this->stream};
+    for (const Shape &s : {kBlockedSquare, Shape{129, 257}, kBlockedWide}) {
+        for (SigmaMode mode : {SigmaMode::LogUniform, SigmaMode::RankDeficient}) {
+            SCOPED_TRACE(testing::Message() << s.m << " x " << s.n << " " << sigma_mode_name(mode));
+            int sweeps = -1;
+            check_device_form(this->h, s.m, s.n, prescribed_sv<T>(rng, s.m, s.n, mode, 1e5),
+                              on_device, &sweeps);
+            EXPECT_GE(sweeps, 2) << "statistics of a _gpu call on the blocked path";
+        }
+        SCOPED_TRACE(testing::Message() << s.m << " x " << s.n << " NaN, _gpu form");
+        std::vector<T> A = gaussian<T>(rng, s.m, s.n);
+        A[sz(s.m * s.n / 2)] = nan_v<T>();
+        expect_nonfinite<T>(this->h, s.m, s.n, A, GPUSVD_JOB_VEC, on_device);
+    }
 }
 }  // namespace

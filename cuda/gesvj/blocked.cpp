@@ -22,6 +22,14 @@ int nb_override() {
     return v ? std::atoi(v) : 0;
 }
 
+/// GPUSVD_JACOBI_INNER (>= 1) overrides the cap on each pair's inner sweeps per round (tuning).
+BlockedPlan plan_of(size_t elem, bool wantu, bool wantv, int64_t m, int64_t n) {
+    BlockedPlan pl = blocked_plan(elem, wantu, wantv, m, n, nb_override());
+    const char *v = std::getenv("GPUSVD_JACOBI_INNER");
+    if (v && std::atoi(v) >= 1) pl.inner_sweeps = std::atoi(v);
+    return pl;
+}
+
 }  // namespace
 
 bool gesvj_blocked_wanted(int64_t m, int64_t n, int64_t batch, size_t team_ws_bytes) {
@@ -32,13 +40,13 @@ bool gesvj_blocked_wanted(int64_t m, int64_t n, int64_t batch, size_t team_ws_by
 
 template <class T>
 size_t gesvj_blocked_bytes(bool wantu, bool wantv, int64_t m, int64_t n) {
-    return blocked_plan(sizeof(T), wantu, wantv, m, n, nb_override()).bytes;
+    return plan_of(sizeof(T), wantu, wantv, m, n).bytes;
 }
 
 template <class T>
 gpusvdStatus_t gesvj_blocked(gpusvdHandle_t h, const char *routine, const GesvjProblem<T> &p,
                              void *ws, size_t ws_bytes, cudaStream_t s) {
-    const BlockedPlan pl = blocked_plan(sizeof(T), p.wantu, p.wantv, p.m, p.n, nb_override());
+    const BlockedPlan pl = plan_of(sizeof(T), p.wantu, p.wantv, p.m, p.n);
     if (!ws || ws_bytes < pl.bytes)
         return cuda_fail(h, routine, "checking the blocked Jacobi's workspace",
                          cudaErrorInvalidValue);
