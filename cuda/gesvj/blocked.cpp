@@ -30,6 +30,41 @@ BlockedPlan plan_of(size_t elem, bool wantu, bool wantv, int64_t m, int64_t n) {
     return pl;
 }
 
+/// The executable graphs of one sweep, by starting copy (a sweep ends in the other copy).
+struct SweepGraphs {
+    bool usable = false;
+    cudaGraphExec_t exec[2] = {nullptr, nullptr};
+    SweepGraphs() = default;
+    SweepGraphs(const SweepGraphs &) = delete;
+    SweepGraphs &operator=(const SweepGraphs &) = delete;
+    ~SweepGraphs() {
+        for (cudaGraphExec_t g : exec)
+            if (g) cudaGraphExecDestroy(g);  // deferred by the runtime while a launch runs
+    }
+    /// Captures enqueue(c0, s) into exec[c0]; on any failure leaves it null, usable false and
+    /// the runtime's error state clear (the caller then enqueues directly).
+    template <class F>
+    void capture(int c0, cudaStream_t s, F &&enqueue) {
+        cudaGraph_t g = nullptr;
+        if (cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal) != cudaSuccess) {
+            cudaGetLastError();
+            usable = false;
+            return;
+        }
+        const bool ok = enqueue(c0, s) == GPUSVD_STATUS_SUCCESS;
+        const cudaError_t e = cudaStreamEndCapture(s, &g);
+        if (ok && e == cudaSuccess && g &&
+            cudaGraphInstantiate(&exec[c0], g, 0) == cudaSuccess) {
+            cudaGraphDestroy(g);
+            return;
+        }
+        if (g) cudaGraphDestroy(g);
+        exec[c0] = nullptr;
+        usable = false;
+        cudaGetLastError();
+    }
+};
+
 }  // namespace
 
 bool gesvj_blocked_wanted(int64_t m, int64_t n, int64_t batch, size_t team_ws_bytes) {
@@ -53,13 +88,33 @@ gpusvdStatus_t gesvj_blocked(gpusvdHandle_t h, const char *routine, const GesvjP
     const BlockedWork<T> bw(pl, ws);
     cudaError_t e = blocked_prepare<T>(pl, p, bw, s);
     if (e != cudaSuccess) return cuda_fail(h, routine, "loading the blocked Jacobi", e);
-    gpusvdStatus_t st;
-    cublasHandle_t b = blas_handle(h, routine, s, &st);
-    if (!b) return st;
-
+    gpusvdStatus_t st = GPUSVD_STATUS_SUCCESS;
     const int64_t ld = pl.shape.ld, rows = pl.shape.rows, nb = pl.nb, n2 = 2 * nb;
     const int64_t pairs = pl.nblocks / 2;
     const T tol = static_cast<T>(p.tol);
+    // One sweep's 2p - 1 rounds from copy c0, on stream `on`.
+    auto enqueue_sweep = [&](int c0, cudaStream_t on) -> gpusvdStatus_t {
+        cublasHandle_t b = blas_handle(h, routine, on, &st);
+        if (!b) return st;
+        for (int round = 0, c = c0; round < pl.nblocks - 1; ++round, c ^= 1) {
+            cublasStatus_t bs = blas::gemm_strided<T>(
+                b, CUBLAS_OP_T, CUBLAS_OP_N, n2, n2, rows, bw.w[c], ld, n2 * ld, bw.w[c], ld,
+                n2 * ld, bw.gram, n2, n2 * n2, pairs);
+            if (bs != CUBLAS_STATUS_SUCCESS) return blas_fail(h, routine, "Gram blocks GEMM", bs);
+            const cudaError_t err = blocked_rotations<T>(pl, bw, tol, on);
+            if (err != cudaSuccess) return cuda_fail(h, routine, "launching the Gram Jacobi", err);
+            bs = blas::gemm_batched<T>(b, CUBLAS_OP_N, CUBLAS_OP_N, ld, nb, n2, bw.ptr[c], ld,
+                                       bw.ptr[c] + pl.nblocks, n2, bw.ptr[c] + 2 * pl.nblocks,
+                                       ld, pl.nblocks);
+            if (bs != CUBLAS_STATUS_SUCCESS) return blas_fail(h, routine, "block update GEMM", bs);
+        }
+        return GPUSVD_STATUS_SUCCESS;
+    };
+    // A sweep is hundreds of small launches: captured once per starting copy into a CUDA graph,
+    // it is one launch (the host enqueue rate bounded the rounds otherwise). Where capture is
+    // not possible (the legacy default stream, cuBLAS refusing), the rounds are enqueued directly.
+    SweepGraphs graphs;
+    graphs.usable = s != nullptr && s != cudaStreamLegacy && s != cudaStreamPerThread;
     int c = 0, sweeps = 0;
     bool converged = false;
     double off = 0;
@@ -68,19 +123,14 @@ gpusvdStatus_t gesvj_blocked(gpusvdHandle_t h, const char *routine, const GesvjP
         ++sweeps;
         e = cudaMemsetAsync(bw.ctl, 0, BlockedControl::kSweepBytes, s);
         if (e != cudaSuccess) return cuda_fail(h, routine, "resetting the sweep's counters", e);
-        for (int round = 0; round < pl.nblocks - 1; ++round) {
-            cublasStatus_t bs = blas::gemm_strided<T>(
-                b, CUBLAS_OP_T, CUBLAS_OP_N, n2, n2, rows, bw.w[c], ld, n2 * ld, bw.w[c], ld,
-                n2 * ld, bw.gram, n2, n2 * n2, pairs);
-            if (bs != CUBLAS_STATUS_SUCCESS) return blas_fail(h, routine, "Gram blocks GEMM", bs);
-            e = blocked_rotations<T>(pl, bw, tol, s);
-            if (e != cudaSuccess) return cuda_fail(h, routine, "launching the Gram Jacobi", e);
-            bs = blas::gemm_batched<T>(b, CUBLAS_OP_N, CUBLAS_OP_N, ld, nb, n2, bw.ptr[c], ld,
-                                       bw.ptr[c] + pl.nblocks, n2, bw.ptr[c] + 2 * pl.nblocks,
-                                       ld, pl.nblocks);
-            if (bs != CUBLAS_STATUS_SUCCESS) return blas_fail(h, routine, "block update GEMM", bs);
-            c ^= 1;
+        if (graphs.usable && !graphs.exec[c]) graphs.capture(c, s, enqueue_sweep);
+        if (graphs.exec[c]) {
+            e = cudaGraphLaunch(graphs.exec[c], s);
+            if (e != cudaSuccess) return cuda_fail(h, routine, "launching a sweep's graph", e);
+        } else if ((st = enqueue_sweep(c, s)) != GPUSVD_STATUS_SUCCESS) {
+            return st;
         }
+        c ^= 1;  // 2p - 1 rounds: the sweep ends in the other copy, every block back in its slot
         e = cudaMemcpyAsync(&ctl, bw.ctl, sizeof ctl, cudaMemcpyDeviceToHost, s);
         if (e == cudaSuccess) e = cudaStreamSynchronize(s);
         if (e != cudaSuccess) return cuda_fail(h, routine, "reading the sweep's counters", e);

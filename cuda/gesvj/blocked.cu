@@ -101,35 +101,55 @@ __global__ void pointers_kernel(BlockedWork<T> bw, int64_t ld, int nb, int nbloc
     }
 }
 
-/// One block per pair: its Gram block into shared memory (padded columns: no bank conflicts on
-/// the row updates), gram_jacobi, V out for the GEMM.
+/// Shared memory of one pair's solve: G and V with padded columns (no bank conflicts on the
+/// row updates), the rotation scratch.
 template <class T>
-__global__ void gram_kernel(BlockedWork<T> bw, int n2, T tol, int max_sweeps) {
-    extern __shared__ __align__(16) unsigned char smem[];
-    __shared__ double scratch[32];
+__host__ __device__ size_t pair_smem(int n2) {
+    return sizeof(T) * (2 * size_t(n2) * (n2 + 1) + 2 * size_t(n2));
+}
+
+/// Pair k's Gram block into shared memory, gram_jacobi by team t, V out for the update GEMM.
+template <class T, class Team>
+__device__ void gram_pair(const Team &t, const BlockedWork<T> &bw, int64_t k, int n2, T tol,
+                          int max_sweeps, T *smem) {
     const int ld = n2 + 1;
-    T *G = reinterpret_cast<T *>(smem);
-    T *V = G + n2 * ld;
-    T *rot = V + n2 * ld;
-    const int64_t k = blockIdx.x;
+    T *G = smem, *V = G + n2 * ld, *rot = V + n2 * ld;
     const T *g = bw.gram + k * n2 * n2;
     T *v = bw.rot + k * n2 * n2;
-    const BlockTeam<double> t{scratch};
-    if (bw.ctl->nonfinite) {  // NaN/Inf: no sweeps are meaningful; keep the GEMMs harmless
-        for (int idx = threadIdx.x; idx < n2 * n2; idx += blockDim.x)
+    if (bw.ctl->nonfinite) {  // NaN/Inf: no sweep is meaningful; keep the GEMMs harmless
+        for (int idx = t.rank(); idx < n2 * n2; idx += t.size())
             v[idx] = idx % n2 == idx / n2 ? T(1) : T(0);
         return;
     }
-    for (int idx = threadIdx.x; idx < n2 * n2; idx += blockDim.x)
-        G[idx % n2 + idx / n2 * ld] = g[idx];
-    __syncthreads();
+    for (int idx = t.rank(); idx < n2 * n2; idx += t.size()) G[idx % n2 + idx / n2 * ld] = g[idx];
+    t.sync();
     const kernels::GramResult<T> r = kernels::gram_jacobi(t, G, ld, V, ld, n2, tol, max_sweeps, rot);
-    for (int idx = threadIdx.x; idx < n2 * n2; idx += blockDim.x)
-        v[idx] = V[idx % n2 + idx / n2 * ld];
-    if (threadIdx.x == 0) {
+    for (int idx = t.rank(); idx < n2 * n2; idx += t.size()) v[idx] = V[idx % n2 + idx / n2 * ld];
+    if (t.rank() == 0) {
         if (r.rotated) atomicAdd(&bw.ctl->rotated, 1);
         atomicMax(&bw.ctl->off_bits, bits_of(static_cast<double>(r.off)));
     }
+}
+
+/// A warp per pair (2nb <= 32: its syncs are warp syncs), kPairsPerBlock pairs per block.
+constexpr int kPairsPerBlock = 4;
+template <class T>
+__global__ void gram_warp_kernel(BlockedWork<T> bw, int64_t pairs, int n2, T tol, int max_sweeps) {
+    extern __shared__ __align__(16) unsigned char smem[];
+    const int warp = threadIdx.x >> 5;
+    const int64_t k = int64_t(blockIdx.x) * kPairsPerBlock + warp;
+    if (k >= pairs) return;  // whole warps only: the team is the warp
+    gram_pair(WarpTeam{}, bw, k, n2, tol, max_sweeps,
+              reinterpret_cast<T *>(smem + warp * pair_smem<T>(n2)));
+}
+
+/// A block per pair (2nb > 32).
+template <class T>
+__global__ void gram_block_kernel(BlockedWork<T> bw, int n2, T tol, int max_sweeps) {
+    extern __shared__ __align__(16) unsigned char smem[];
+    __shared__ double scratch[32];
+    gram_pair(BlockTeam<double>{scratch}, bw, blockIdx.x, n2, tol, max_sweeps,
+              reinterpret_cast<T *>(smem));
 }
 
 /// w restricted to columns [c0, c0 + count): the finish's per-column steps run on such slices.
@@ -234,10 +254,19 @@ template <class T>
 cudaError_t blocked_rotations(const BlockedPlan &pl, const BlockedWork<T> &bw, T tol,
                               cudaStream_t s) {
     const int n2 = 2 * pl.nb;
-    const size_t smem = sizeof(T) * (2 * size_t(n2) * (n2 + 1) + 2 * size_t(n2));
-    const cudaError_t e = allow_smem(gram_kernel<T>, smem);
-    if (e != cudaSuccess) return e;
-    gram_kernel<T><<<pl.nblocks / 2, pl.inner_threads, smem, s>>>(bw, n2, tol, pl.inner_sweeps);
+    const int64_t pairs = pl.nblocks / 2;
+    cudaError_t e;
+    if (n2 <= 32) {
+        const size_t smem = kPairsPerBlock * pair_smem<T>(n2);
+        if ((e = allow_smem(gram_warp_kernel<T>, smem)) != cudaSuccess) return e;
+        gram_warp_kernel<T><<<static_cast<unsigned>((pairs + kPairsPerBlock - 1) / kPairsPerBlock),
+                              32 * kPairsPerBlock, smem, s>>>(bw, pairs, n2, tol, pl.inner_sweeps);
+    } else {
+        const size_t smem = pair_smem<T>(n2);
+        if ((e = allow_smem(gram_block_kernel<T>, smem)) != cudaSuccess) return e;
+        gram_block_kernel<T><<<static_cast<unsigned>(pairs), pl.inner_threads, smem, s>>>(
+            bw, n2, tol, pl.inner_sweeps);
+    }
     return cudaGetLastError();
 }
 
