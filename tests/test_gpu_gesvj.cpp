@@ -441,6 +441,10 @@ TYPED_TEST(GpuGesvjTest, EveryKernelPathOnce) {
         for (int b = 0; b < 3; ++b) mats.push_back(gaussian<T>(rng, s.m, s.n));
         check_gesvj_batched(this->h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, s.m, s.n, mats, false);
     }
+    // One matrix just past shared memory: the blocked Jacobi's kernels (load, Gram solve, finish).
+    const int64_t n = sizeof(T) == 8 ? 150 : 200;
+    SCOPED_TRACE("blocked one matrix");
+    check_gesvj(this->h, n, n - 7, gaussian<T>(rng, n, n - 7));
 }
 }  // namespace
 

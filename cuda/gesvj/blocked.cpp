@@ -22,11 +22,15 @@ int nb_override() {
     return v ? std::atoi(v) : 0;
 }
 
-/// GPUSVD_JACOBI_INNER (>= 1) overrides the cap on each pair's inner sweeps per round (tuning).
+/// GPUSVD_JACOBI_INNER (>= 1) overrides the cap on each pair's inner sweeps per round,
+/// GPUSVD_JACOBI_THREADS the Gram kernel's block size (tuning).
 BlockedPlan plan_of(size_t elem, bool wantu, bool wantv, int64_t m, int64_t n) {
     BlockedPlan pl = blocked_plan(elem, wantu, wantv, m, n, nb_override());
     const char *v = std::getenv("GPUSVD_JACOBI_INNER");
     if (v && std::atoi(v) >= 1) pl.inner_sweeps = std::atoi(v);
+    v = std::getenv("GPUSVD_JACOBI_THREADS");  // 32..1024, a multiple of 32 (tuning)
+    if (v && std::atoi(v) >= 32 && std::atoi(v) <= 1024 && std::atoi(v) % 32 == 0)
+        pl.inner_threads = std::atoi(v);
     return pl;
 }
 
@@ -114,7 +118,9 @@ gpusvdStatus_t gesvj_blocked(gpusvdHandle_t h, const char *routine, const GesvjP
     // it is one launch (the host enqueue rate bounded the rounds otherwise). Where capture is
     // not possible (the legacy default stream, cuBLAS refusing), the rounds are enqueued directly.
     SweepGraphs graphs;
-    graphs.usable = s != nullptr && s != cudaStreamLegacy && s != cudaStreamPerThread;
+    const char *gv = std::getenv("GPUSVD_JACOBI_GRAPHS");  // "0": direct (comparisons)
+    graphs.usable = s != nullptr && s != cudaStreamLegacy && s != cudaStreamPerThread &&
+                    !(gv && std::strcmp(gv, "0") == 0);
     int c = 0, sweeps = 0;
     bool converged = false;
     double off = 0;

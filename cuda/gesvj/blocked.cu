@@ -131,19 +131,8 @@ __device__ void gram_pair(const Team &t, const BlockedWork<T> &bw, int64_t k, in
     }
 }
 
-/// A warp per pair (2nb <= 32: its syncs are warp syncs), kPairsPerBlock pairs per block.
-constexpr int kPairsPerBlock = 4;
-template <class T>
-__global__ void gram_warp_kernel(BlockedWork<T> bw, int64_t pairs, int n2, T tol, int max_sweeps) {
-    extern __shared__ __align__(16) unsigned char smem[];
-    const int warp = threadIdx.x >> 5;
-    const int64_t k = int64_t(blockIdx.x) * kPairsPerBlock + warp;
-    if (k >= pairs) return;  // whole warps only: the team is the warp
-    gram_pair(WarpTeam{}, bw, k, n2, tol, max_sweeps,
-              reinterpret_cast<T *>(smem + warp * pair_smem<T>(n2)));
-}
-
-/// A block per pair (2nb > 32).
+/// A block per pair. (A warp per pair at 2nb = 32 took twice as long on an H100, n = 1024: its
+/// lanes each rotate 4x the entries per round.)
 template <class T>
 __global__ void gram_block_kernel(BlockedWork<T> bw, int n2, T tol, int max_sweeps) {
     extern __shared__ __align__(16) unsigned char smem[];
@@ -255,18 +244,11 @@ cudaError_t blocked_rotations(const BlockedPlan &pl, const BlockedWork<T> &bw, T
                               cudaStream_t s) {
     const int n2 = 2 * pl.nb;
     const int64_t pairs = pl.nblocks / 2;
-    cudaError_t e;
-    if (n2 <= 32) {
-        const size_t smem = kPairsPerBlock * pair_smem<T>(n2);
-        if ((e = allow_smem(gram_warp_kernel<T>, smem)) != cudaSuccess) return e;
-        gram_warp_kernel<T><<<static_cast<unsigned>((pairs + kPairsPerBlock - 1) / kPairsPerBlock),
-                              32 * kPairsPerBlock, smem, s>>>(bw, pairs, n2, tol, pl.inner_sweeps);
-    } else {
-        const size_t smem = pair_smem<T>(n2);
-        if ((e = allow_smem(gram_block_kernel<T>, smem)) != cudaSuccess) return e;
-        gram_block_kernel<T><<<static_cast<unsigned>(pairs), pl.inner_threads, smem, s>>>(
-            bw, n2, tol, pl.inner_sweeps);
-    }
+    const size_t smem = pair_smem<T>(n2);
+    const cudaError_t e = allow_smem(gram_block_kernel<T>, smem);
+    if (e != cudaSuccess) return e;
+    gram_block_kernel<T><<<static_cast<unsigned>(pairs), pl.inner_threads, smem, s>>>(
+        bw, n2, tol, pl.inner_sweeps);
     return cudaGetLastError();
 }
 

@@ -25,7 +25,7 @@ struct BlockedPlan {
     int nb = 0;                    // columns per block
     int nblocks = 0;               // 2p
     int64_t cols_padded = 0;       // nblocks * nb
-    int inner_threads = 0;         // threads of the per-pair Gram kernel (block per pair)
+    int inner_threads = 0;         // threads of the per-pair Gram kernel (a block per pair)
     int inner_sweeps = 0;          // cap on gram_jacobi's sweeps per round
     // Workspace layout, in bytes from the base (each offset 256-byte aligned).
     size_t off_w[2] = {0, 0}, off_gram = 0, off_rot = 0, off_ptr = 0, off_norm = 0, off_ctl = 0;
@@ -73,7 +73,7 @@ inline BlockedPlan blocked_plan(size_t elem, bool wantu, bool wantv, int64_t m, 
     pl.nb = nb;
     pl.nblocks = static_cast<int>(blocks);
     pl.cols_padded = blocks * nb;
-    pl.inner_threads = 256;  // 2nb > 32 (a block per pair); else a warp per pair
+    pl.inner_threads = nb >= 32 ? 256 : 128;
     // One inner sweep per round: the outer sweeps converge the pairs anyway, and the inner
     // sweeps are sequential latency (H100, n = 1024: 98 ms with 1, 151 with 2, 264 with 12).
     pl.inner_sweeps = 1;
