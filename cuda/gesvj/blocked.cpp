@@ -34,41 +34,6 @@ BlockedPlan plan_of(size_t elem, bool wantu, bool wantv, int64_t m, int64_t n) {
     return pl;
 }
 
-/// The executable graphs of one sweep, by starting copy (a sweep ends in the other copy).
-struct SweepGraphs {
-    bool usable = false;
-    cudaGraphExec_t exec[2] = {nullptr, nullptr};
-    SweepGraphs() = default;
-    SweepGraphs(const SweepGraphs &) = delete;
-    SweepGraphs &operator=(const SweepGraphs &) = delete;
-    ~SweepGraphs() {
-        for (cudaGraphExec_t g : exec)
-            if (g) cudaGraphExecDestroy(g);  // deferred by the runtime while a launch runs
-    }
-    /// Captures enqueue(c0, s) into exec[c0]; on any failure leaves it null, usable false and
-    /// the runtime's error state clear (the caller then enqueues directly).
-    template <class F>
-    void capture(int c0, cudaStream_t s, F &&enqueue) {
-        cudaGraph_t g = nullptr;
-        if (cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal) != cudaSuccess) {
-            cudaGetLastError();
-            usable = false;
-            return;
-        }
-        const bool ok = enqueue(c0, s) == GPUSVD_STATUS_SUCCESS;
-        const cudaError_t e = cudaStreamEndCapture(s, &g);
-        if (ok && e == cudaSuccess && g &&
-            cudaGraphInstantiate(&exec[c0], g, 0) == cudaSuccess) {
-            cudaGraphDestroy(g);
-            return;
-        }
-        if (g) cudaGraphDestroy(g);
-        exec[c0] = nullptr;
-        usable = false;
-        cudaGetLastError();
-    }
-};
-
 }  // namespace
 
 bool gesvj_blocked_wanted(int64_t m, int64_t n, int64_t batch, size_t team_ws_bytes) {
@@ -96,7 +61,7 @@ gpusvdStatus_t gesvj_blocked(gpusvdHandle_t h, const char *routine, const GesvjP
     const int64_t ld = pl.shape.ld, rows = pl.shape.rows, nb = pl.nb, n2 = 2 * nb;
     const int64_t pairs = pl.nblocks / 2;
     const T tol = static_cast<T>(p.tol);
-    // One sweep's 2p - 1 rounds from copy c0, on stream `on`.
+    // One sweep's 2p - 1 rounds from copy c0.
     auto enqueue_sweep = [&](int c0, cudaStream_t on) -> gpusvdStatus_t {
         cublasHandle_t b = blas_handle(h, routine, on, &st);
         if (!b) return st;
@@ -114,13 +79,6 @@ gpusvdStatus_t gesvj_blocked(gpusvdHandle_t h, const char *routine, const GesvjP
         }
         return GPUSVD_STATUS_SUCCESS;
     };
-    // A sweep is hundreds of small launches: captured once per starting copy into a CUDA graph,
-    // it is one launch (the host enqueue rate bounded the rounds otherwise). Where capture is
-    // not possible (the legacy default stream, cuBLAS refusing), the rounds are enqueued directly.
-    SweepGraphs graphs;
-    const char *gv = std::getenv("GPUSVD_JACOBI_GRAPHS");  // "0": direct (comparisons)
-    graphs.usable = s != nullptr && s != cudaStreamLegacy && s != cudaStreamPerThread &&
-                    !(gv && std::strcmp(gv, "0") == 0);
     int c = 0, sweeps = 0;
     bool converged = false;
     double off = 0;
@@ -129,13 +87,9 @@ gpusvdStatus_t gesvj_blocked(gpusvdHandle_t h, const char *routine, const GesvjP
         ++sweeps;
         e = cudaMemsetAsync(bw.ctl, 0, BlockedControl::kSweepBytes, s);
         if (e != cudaSuccess) return cuda_fail(h, routine, "resetting the sweep's counters", e);
-        if (graphs.usable && !graphs.exec[c]) graphs.capture(c, s, enqueue_sweep);
-        if (graphs.exec[c]) {
-            e = cudaGraphLaunch(graphs.exec[c], s);
-            if (e != cudaSuccess) return cuda_fail(h, routine, "launching a sweep's graph", e);
-        } else if ((st = enqueue_sweep(c, s)) != GPUSVD_STATUS_SUCCESS) {
-            return st;
-        }
+        // (Capturing a sweep into a CUDA graph failed: cuBLAS frees memory inside the capture.
+        // The enqueue keeps up: GPU-bound at n = 1024 already.)
+        if ((st = enqueue_sweep(c, s)) != GPUSVD_STATUS_SUCCESS) return st;
         c ^= 1;  // 2p - 1 rounds: the sweep ends in the other copy, every block back in its slot
         e = cudaMemcpyAsync(&ctl, bw.ctl, sizeof ctl, cudaMemcpyDeviceToHost, s);
         if (e == cudaSuccess) e = cudaStreamSynchronize(s);
