@@ -539,9 +539,12 @@ namespace {
 const std::vector<Shape> kBlockedShapes =
     full_or_quick(1, 0) ? std::vector<Shape>{{300, 300}, {257, 129}, {129, 257},
                                              {229, 340}, {700, 500}, {1000, 1000}}
-                        : std::vector<Shape>{{300, 300}, {129, 257}};
-// The cheaper checks' shapes, blocked in both precisions: square, and wide (A^T).
-const Shape kBlockedSquare{300, 300}, kBlockedWide{229, 340};
+                        : std::vector<Shape>{{200, 193}, {190, 230}};
+// The cheaper checks' shapes, blocked in both precisions: square, and wide (A^T). Under
+// GPUSVD_TEST_QUICK (sanitizers: every launch is slow there) the smallest shapes that are still
+// blocked in float: 200 x 193 and 190 x 230 (A^T) do not fit one block's shared memory.
+const Shape kBlockedSquare = full_or_quick(1, 0) ? Shape{300, 300} : Shape{200, 200};
+const Shape kBlockedWide = full_or_quick(1, 0) ? Shape{229, 340} : Shape{190, 230};
 
 /// The matrix types of the blocked path's LAPACK checks (all_types is too slow on the host side
 /// at 1000 x 1000): random, ill-conditioned, two-sided graded, rank-deficient (numerically and
