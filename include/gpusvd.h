@@ -16,7 +16,9 @@
  *   matrix; pointers to arrays of size zero may be NULL. info entries are set to 0.
  * - Host forms take host pointers and run on the backend chosen with gpusvdSetBackend();
  *   `_gpu` forms take device pointers (info too), run asynchronously on the handle's stream and
- *   return GPUSVD_STATUS_NO_DEVICE where there is no usable GPU.
+ *   return GPUSVD_STATUS_NO_DEVICE where there is no usable GPU. Where a routine's notes say it
+ *   waits on the stream (gesvj on one large matrix, bdsvd with vectors), that form cannot be
+ *   captured into a CUDA graph.
  * - Nothing prints, aborts or exits. A handle must not be used by two threads at once; distinct
  *   handles may be used concurrently from any number of threads.
  */

@@ -4,6 +4,7 @@
 // barriers) in the lanes/threads configurations cuda/gesvj/plan.hpp gives the kernels, so the
 // concurrent pair rounds, the register cache and the work split are exercised without a GPU.
 #include <algorithm>
+#include <random>
 #include <set>
 #include <utility>
 
@@ -414,6 +415,25 @@ TYPED_TEST(TeamJacobiTest, RankDeficient) {
         }
         check_all_jobs<T>(s.m, s.n, D);
     }
+}
+
+// A column of subnormal floats, correlated with another: after
+// the scaling its squared norm is subnormal, the pair's |cos| stays above the tolerance, and the
+// rotation's tangent underflows to 0. Counting that no-op as a rotation kept every sweep
+// "rotating" until the sweep limit (info = max_sweeps); it must converge like any matrix.
+TEST(TeamJacobiUnderflow, UnderflowedRotationDoesNotStallTheSweeps) {
+    const int64_t m = 96, n = 64;
+    std::mt19937_64 rng(3);
+    std::normal_distribution<double> nd;
+    std::vector<float> A(sz(m * n));
+    for (float &x : A) x = float(nd(rng));
+    for (int64_t i = 0; i < m; ++i) A[sz(i)] = float(5e-39 * (double(A[sz(i + m)]) + 0.5 * nd(rng)));
+    const auto r = run_jacobi<float>(m, n, A, true, true, {}, -1, 30);
+    EXPECT_EQ(r.res.info, 0) << "sweeps " << r.res.sweeps;
+    EXPECT_LT(r.res.sweeps, 30);
+    const std::vector<float> ref = ref_singular_values(m, n, A.data(), m);
+    for (int64_t j = 0; j < n; ++j)
+        EXPECT_LE(std::abs(double(r.S[sz(j)]) - double(ref[sz(j)])), 1e-5 * double(ref[0]));
 }
 
 TYPED_TEST(TeamJacobiTest, NearOverflowAndUnderflow) {

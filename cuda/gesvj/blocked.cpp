@@ -36,8 +36,8 @@ BlockedPlan plan_of(size_t elem, bool wantu, bool wantv, int64_t m, int64_t n) {
 
 }  // namespace
 
-bool gesvj_blocked_wanted(int64_t m, int64_t n, int64_t batch, size_t team_ws_bytes) {
-    if (batch != 1 || team_ws_bytes == 0 || !blas_available()) return false;
+bool gesvj_blocked_wanted(int64_t m, int64_t n, size_t team_ws_bytes) {
+    if (team_ws_bytes == 0 || !blas_available()) return false;
     const char *v = std::getenv("GPUSVD_JACOBI_BLOCKED");  // "0": the one-block kernel instead
     return !(v && std::strcmp(v, "0") == 0) && (m < n ? m : n) >= 2;
 }

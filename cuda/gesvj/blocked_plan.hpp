@@ -60,7 +60,8 @@ inline size_t blocked_align(size_t b) { return (b + 255) / 256 * 256; }
 inline BlockedPlan blocked_plan(size_t elem, bool wantu, bool wantv, int64_t m, int64_t n,
                                 int nb_override = 0) {
     BlockedPlan pl;
-    // 32-element alignment keeps every column of W on 256-byte boundaries for the GEMMs.
+    // 32-element alignment keeps every column of W on 128-byte (float) or 256-byte (double)
+    // boundaries for the GEMMs.
     pl.shape = kernels::jacobi_shape(m, n, wantu, wantv, 32);
     const int64_t k = pl.shape.cols;
     // Wider blocks make each round's GEMMs more efficient (their depth is 2nb) and a sweep
@@ -80,8 +81,14 @@ inline BlockedPlan blocked_plan(size_t elem, bool wantu, bool wantv, int64_t m, 
     pl.inner_sweeps = 1;
     const size_t n2 = 2 * static_cast<size_t>(nb);
     const size_t p = static_cast<size_t>(blocks / 2);
-    const size_t wbytes = blocked_align(elem * static_cast<size_t>(pl.shape.ld) *
-                                        static_cast<size_t>(pl.cols_padded));
+    size_t wbytes;
+    if (__builtin_mul_overflow(elem * static_cast<size_t>(pl.shape.ld),
+                               static_cast<size_t>(pl.cols_padded), &wbytes) ||
+        wbytes > SIZE_MAX / 4) {
+        pl.bytes = SIZE_MAX;  // no device has it: the workspace request fails cleanly
+        return pl;
+    }
+    wbytes = blocked_align(wbytes);
     size_t at = 0;
     pl.off_w[0] = at, at += wbytes;
     pl.off_w[1] = at, at += wbytes;

@@ -12,10 +12,10 @@
 namespace gpusvd {
 namespace gpu {
 
-/// Whether a problem goes to the blocked path: one matrix that the team kernels would run in
-/// global memory (team_ws_bytes > 0: it does not fit shared memory), with cuBLAS loaded.
+/// Whether one matrix (the call's only one) goes to the blocked path: the team kernels would run
+/// it in global memory (team_ws_bytes > 0: it does not fit shared memory), with cuBLAS loaded.
 /// GPUSVD_JACOBI_BLOCKED=0 in the environment keeps the team kernel (comparisons).
-bool gesvj_blocked_wanted(int64_t m, int64_t n, int64_t batch, size_t team_ws_bytes);
+bool gesvj_blocked_wanted(int64_t m, int64_t n, size_t team_ws_bytes);
 
 template <class T>
 size_t gesvj_blocked_bytes(bool wantu, bool wantv, int64_t m, int64_t n);

@@ -18,35 +18,40 @@ namespace gpu {
 
 namespace {
 
+// Paths are chosen per call (`single`: the call has one matrix), never per pipeline chunk: a
+// batched call's last chunk of one matrix runs the kernels the other chunks run, in the
+// workspace the pipeline sized for them.
+
 // A tall single matrix is first reduced to its n x n R by the tall QR (geqrf/tall.hpp), as
 // LAPACK's dgejsv preconditions: the Jacobi sweeps then work on n x n instead of m x n (each
 // sweep reads the whole matrix), and U = Q U_R is one GEMM. Column-wise backward stable (the QR's
 // triangular solves), so graded columns keep their relative accuracy.
-bool qr_first(int64_t m, int64_t n, int64_t batch) {
+bool qr_first(int64_t m, int64_t n, bool single) {
     int64_t mn;
-    return batch == 1 && m >= 2 * n && !__builtin_mul_overflow(m, n, &mn) && mn > 128 * 128 &&
+    return single && m >= 2 * n && !__builtin_mul_overflow(m, n, &mn) && mn > 128 * 128 &&
            blas_available();
 }
 
-// One problem's Jacobi without a QR first: the blocked Jacobi for one matrix too large for
-// shared memory, else the team kernels (gesvj.cu).
+// Jacobi without a QR first: the blocked Jacobi for a single matrix too large for shared
+// memory, else the team kernels (gesvj.cu) on `count` matrices.
 template <class T>
-bool blocked(const GesvjProblem<T> &p) {
-    return gesvj_blocked_wanted(p.m, p.n, p.batch,
-                                gesvj_workspace_bytes<T>(p.wantu, p.wantv, p.m, p.n, p.batch));
+bool blocked(bool single, bool wantu, bool wantv, int64_t m, int64_t n) {
+    return single &&
+           gesvj_blocked_wanted(m, n, gesvj_workspace_bytes<T>(wantu, wantv, m, n, 1));
 }
 
 template <class T>
-size_t jacobi_bytes(bool wantu, bool wantv, int64_t m, int64_t n, int64_t batch) {
-    const size_t team = gesvj_workspace_bytes<T>(wantu, wantv, m, n, batch);
-    return gesvj_blocked_wanted(m, n, batch, team) ? gesvj_blocked_bytes<T>(wantu, wantv, m, n)
-                                                    : team;
+size_t jacobi_bytes(bool single, bool wantu, bool wantv, int64_t m, int64_t n, int64_t count) {
+    return blocked<T>(single, wantu, wantv, m, n)
+               ? gesvj_blocked_bytes<T>(wantu, wantv, m, n)
+               : gesvj_workspace_bytes<T>(wantu, wantv, m, n, count);
 }
 
 template <class T>
-gpusvdStatus_t jacobi_run(gpusvdHandle_t h, const char *routine, const GesvjProblem<T> &p,
-                          void *ws, size_t ws_bytes, cudaStream_t s) {
-    if (blocked(p)) return gesvj_blocked<T>(h, routine, p, ws, ws_bytes, s);
+gpusvdStatus_t jacobi_run(gpusvdHandle_t h, const char *routine, bool single,
+                          const GesvjProblem<T> &p, void *ws, size_t ws_bytes, cudaStream_t s) {
+    if (blocked<T>(single, p.wantu, p.wantv, p.m, p.n))
+        return gesvj_blocked<T>(h, routine, p, ws, ws_bytes, s);
     const cudaError_t e = gesvj_launch<T>(p, ws, ws_bytes, s);
     return e == cudaSuccess ? GPUSVD_STATUS_SUCCESS
                             : cuda_fail(h, routine, "launching the Jacobi kernels", e);
@@ -62,7 +67,7 @@ struct QrFirstLayout {
     QrFirstLayout(void *base, bool wantu, bool wantv, int64_t m, int64_t n) {
         Bump b(base);
         qr_bytes = tall_workspace_bytes<T>(m, n);
-        jac_bytes = jacobi_bytes<T>(wantu, wantv, n, n, 1);
+        jac_bytes = jacobi_bytes<T>(true, wantu, wantv, n, n, 1);
         qr = b.take_bytes(qr_bytes);
         R = b.take<T>(n * n);
         UR = b.take<T>(wantu ? n * n : 0);
@@ -84,7 +89,7 @@ gpusvdStatus_t gesvj_qr_first(gpusvdHandle_t h, const char *routine, const Gesvj
     GesvjProblem<T> q = p;
     q.m = n, q.A = R, q.lda = n, q.sA = n * n;
     q.U = UR, q.ldu = n, q.sU = n * n;
-    st = jacobi_run<T>(h, routine, q, L.jac, L.jac_bytes, s);
+    st = jacobi_run<T>(h, routine, true, q, L.jac, L.jac_bytes, s);
     if (st != GPUSVD_STATUS_SUCCESS) return st;
     if (!p.wantu) return GPUSVD_STATUS_SUCCESS;
     cublasHandle_t b = blas_handle(h, routine, s, &st);
@@ -97,10 +102,20 @@ gpusvdStatus_t gesvj_qr_first(gpusvdHandle_t h, const char *routine, const Gesvj
 
 }  // namespace
 
+namespace {
+
+/// Workspace of `count` matrices of a call (single: the call has one matrix).
+template <class T>
+size_t device_bytes(bool single, bool wantu, bool wantv, int64_t m, int64_t n, int64_t count) {
+    if (qr_first(m, n, single)) return QrFirstLayout<T>(nullptr, wantu, wantv, m, n).bytes;
+    return jacobi_bytes<T>(single, wantu, wantv, m, n, count);
+}
+
+}  // namespace
+
 template <class T>
 size_t gesvj_device_bytes(bool wantu, bool wantv, int64_t m, int64_t n, int64_t batch) {
-    if (qr_first(m, n, batch)) return QrFirstLayout<T>(nullptr, wantu, wantv, m, n).bytes;
-    return jacobi_bytes<T>(wantu, wantv, m, n, batch);
+    return device_bytes<T>(batch == 1, wantu, wantv, m, n, batch);
 }
 
 void fetch_jacobi_stats(gpusvdHandle_t h) {
@@ -132,6 +147,7 @@ gpusvdStatus_t gesvj(gpusvdHandle_t h, const char *routine, Form form, const Ges
     const double tol = h->jacobi_tol > 0 ? h->jacobi_tol
                                          : std::sqrt(static_cast<double>(std::max(a.m, a.n))) *
                                                kernels::Real<T>::eps();
+    const bool single = a.batch == 1;
     GesvjProblem<T> p{a.wantu,
                       a.wantv,
                       a.m,
@@ -164,7 +180,7 @@ gpusvdStatus_t gesvj(gpusvdHandle_t h, const char *routine, Form form, const Ges
         void *ws = device_workspace(h, routine, wsb, &st);
         if (!ws) return st;
         e = cudaMemsetAsync(stats, 0, sizeof *stats, user_stream(h));
-        if (e == cudaSuccess && qr_first(a.m, a.n, a.batch)) {
+        if (e == cudaSuccess && qr_first(a.m, a.n, single)) {
             st = gesvj_qr_first<T>(h, routine, p, ws, user_stream(h));
             if (st != GPUSVD_STATUS_SUCCESS) return st;
             e = record_use(h);
@@ -173,7 +189,7 @@ gpusvdStatus_t gesvj(gpusvdHandle_t h, const char *routine, Form form, const Ges
             return GPUSVD_STATUS_SUCCESS;
         }
         if (e != cudaSuccess) return cuda_fail(h, routine, "resetting Jacobi statistics", e);
-        st = jacobi_run<T>(h, routine, p, ws, wsb, user_stream(h));
+        st = jacobi_run<T>(h, routine, single, p, ws, wsb, user_stream(h));
         if (st != GPUSVD_STATUS_SUCCESS) return st;
         e = record_use(h);
         if (e != cudaSuccess) return cuda_fail(h, routine, "recording the workspace's use", e);
@@ -191,10 +207,12 @@ gpusvdStatus_t gesvj(gpusvdHandle_t h, const char *routine, Form form, const Ges
         {a.U, a.wantu ? a.m : 0, k, a.ldu, a.sU, sizeof(T), false, a.wantu},
         {a.V, a.wantv ? a.n : 0, k, a.ldv, a.sV, sizeof(T), false, a.wantv},
     };
-    const bool qr = qr_first(a.m, a.n, a.batch);
+    const bool qr = qr_first(a.m, a.n, single);
     const gpusvdStatus_t st = run_host_batched_status(
         h, routine, a.batch, ops, 4, a.info,
-        [&](int64_t count) { return gesvj_device_bytes<T>(a.wantu, a.wantv, a.m, a.n, count); },
+        [&](int64_t count) {
+            return device_bytes<T>(single, a.wantu, a.wantv, a.m, a.n, count);
+        },
         [&](const Chunk &c) -> gpusvdStatus_t {
             GesvjProblem<T> q = p;
             q.A = static_cast<T *>(c.dev[0]);
@@ -208,7 +226,7 @@ gpusvdStatus_t gesvj(gpusvdHandle_t h, const char *routine, Form form, const Ges
             q.batch = c.count;
             q.info = c.info;
             if (qr) return gesvj_qr_first<T>(h, routine, q, c.ws, c.stream);
-            return jacobi_run<T>(h, routine, q, c.ws, c.ws_bytes, c.stream);
+            return jacobi_run<T>(h, routine, single, q, c.ws, c.ws_bytes, c.stream);
         });
     if (st != GPUSVD_STATUS_SUCCESS) return st;
     h->stats_on_gpu = true;

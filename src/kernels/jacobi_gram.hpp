@@ -73,14 +73,18 @@ GPUSVD_HD GramResult<T> gram_jacobi(const Team &t, T *G, int ldg, T *V, int ldv,
                 const T a = G[p + p * ldg], b = G[q + q * ldg], g = G[p + q * ldg];
                 T *r = rot + 4 * k;
                 r[0] = T(0);
-                if (R::abs(g) > tol * R::sqrt(a) * R::sqrt(b)) {
+                // The test of gram_off (a zero column is orthogonal to everything).
+                const T d = R::sqrt(a) * R::sqrt(b);
+                if (d > T(0) && R::abs(g) > tol * d) {
                     const T tt = jacobi_tangent(a, b, g);
                     const T rr = R::sqrt(T(1) + tt * tt);
                     r[0] = tt / rr;
                     r[1] = tt / (T(1) + rr);
                     r[2] = a - tt * g;  // the pair's new diagonal, exact in the rotation's model
                     r[3] = b + tt * g;
-                    rotated = 1;
+                    // An underflowed rotation changes nothing: counting it would keep the outer
+                    // loop sweeping to its limit.
+                    if (r[0] != T(0)) rotated = 1;
                 }
             }
             t.sync();

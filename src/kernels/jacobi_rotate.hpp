@@ -21,15 +21,7 @@ GPUSVD_HD float jacobi_large_zeta_factor<float>() {
     return 0x1p-13f;
 }
 
-/// Rotation making columns x, y with Gram matrix [a g; g b] orthogonal, in Rutishauser's form
-/// x' = x - s (y + tau x) = c x - s y, y' = y + s (x - tau y) = s x + c y, tau = s / (1 + c):
-/// t = tan is the smaller root of t^2 + 2 zeta t - 1 = 0, zeta = (b - a) / (2 g) (then
-/// a' = a - t g, b' = b + t g: the larger column grows). Applying c = 1/sqrt(1+t^2) itself would
-/// bias every late, tiny rotation: c rounds to 1 once t^2 < eps, and the pair's norms then grow by
-/// sqrt(1 + t^2) each time, a drift of O(n eps) per sweep in the singular values. The updates
-/// above carry the t^2/2 shrink inside the correction instead. a == b gives t = 1; g == 0 gives
-/// the identity (s = tau = 0).
-/// t = tan of that rotation (g != 0).
+/// t = tan of the rotation of jacobi_rotation below (g != 0).
 template <class T>
 GPUSVD_HD T jacobi_tangent(T a, T b, T g) {
     using R = Real<T>;
@@ -40,6 +32,14 @@ GPUSVD_HD T jacobi_tangent(T a, T b, T g) {
     return zeta < T(0) ? -t : t;  // zeta = -0 (a == b, g < 0) keeps t = +1
 }
 
+/// Rotation making columns x, y with Gram matrix [a g; g b] orthogonal, in Rutishauser's form
+/// x' = x - s (y + tau x) = c x - s y, y' = y + s (x - tau y) = s x + c y, tau = s / (1 + c):
+/// t = tan is the smaller root of t^2 + 2 zeta t - 1 = 0, zeta = (b - a) / (2 g) (then
+/// a' = a - t g, b' = b + t g: the larger column grows). Applying c = 1/sqrt(1+t^2) itself would
+/// bias every late, tiny rotation: c rounds to 1 once t^2 < eps, and the pair's norms then grow by
+/// sqrt(1 + t^2) each time, a drift of O(n eps) per sweep in the singular values. The updates
+/// above carry the t^2/2 shrink inside the correction instead. a == b gives t = 1; g == 0 gives
+/// the identity (s = tau = 0).
 template <class T>
 GPUSVD_HD void jacobi_rotation(T a, T b, T g, T &s, T &tau) {
     using R = Real<T>;
@@ -123,9 +123,10 @@ GPUSVD_UNROLL
     const T cosv = nxy > T(0) ? R::abs(g) / nxy : T(0);
     if (cosv > off) off = cosv;
     if (!(cosv > tol)) return;
-    rotated = 1;
     T s, tau;
     jacobi_rotation(a, b, g, s, tau);
+    if (s == T(0)) return;  // underflowed (a column near the underflow threshold): a no-op
+    rotated = 1;
 
     if (cached) {
 GPUSVD_UNROLL
