@@ -71,8 +71,8 @@ TEST(BlockedJacobiPlan, LayoutHoldsEveryPartAligned) {
             EXPECT_GE(pl.off_norm - pl.off_ptr, 6 * sizeof(void *) * size_t(pl.nblocks));
             EXPECT_GE(pl.off_ctl - pl.off_norm, (2 * sizeof(double) + sizeof(int)) * size_t(n));
             EXPECT_GE(pl.bytes - pl.off_ctl, sizeof(gg::BlockedControl));
-            for (size_t off : {pl.off_w[1], pl.off_gram, pl.off_rot, pl.off_ptr, pl.off_norm,
-                               pl.off_ctl})
+            for (size_t off :
+                 {pl.off_w[1], pl.off_gram, pl.off_rot, pl.off_ptr, pl.off_norm, pl.off_ctl})
                 EXPECT_EQ(off % 256, 0u);
         }
     }
@@ -98,7 +98,8 @@ std::vector<T> gram(const std::vector<T> &X, int64_t m, int n2) {
     for (int i = 0; i < n2; ++i)
         for (int j = 0; j < n2; ++j) {
             double s = 0;
-            for (int64_t r = 0; r < m; ++r) s += double(X[sz(r + i * m)]) * double(X[sz(r + j * m)]);
+            for (int64_t r = 0; r < m; ++r)
+                s += double(X[sz(r + i * m)]) * double(X[sz(r + j * m)]);
             G[sz(i + j * n2)] = T(s);
         }
     return G;
@@ -122,7 +123,8 @@ std::pair<double, double> rotated_quality(const std::vector<T> &X, int64_t m, in
                 a += Y[sz(r + i * m)] * Y[sz(r + i * m)];
                 b += Y[sz(r + j * m)] * Y[sz(r + j * m)];
             }
-            for (int l = 0; l < n2; ++l) vv += double(V[sz(l + i * n2)]) * double(V[sz(l + j * n2)]);
+            for (int l = 0; l < n2; ++l)
+                vv += double(V[sz(l + i * n2)]) * double(V[sz(l + j * n2)]);
             orth = std::max(orth, std::abs(vv - (i == j ? 1.0 : 0.0)));
             if (i != j && a > 0 && b > 0) off = std::max(off, std::abs(d) / std::sqrt(a * b));
         }
@@ -153,10 +155,11 @@ TYPED_TEST(TeamBlockedJacobiTest, GramJacobiOrthogonalisesThePair) {
                                         rot.data());
                 } else {
                     std::vector<gk::GramResult<T>> all(sz(members));
-                    run_thread_team(members, 1, [&](const ThreadTeam &t, const ThreadTeam &, int i) {
-                        all[sz(i)] = gk::gram_jacobi(t, G.data(), n2, V.data(), n2, n2, tol, 30,
-                                                     rot.data());
-                    });
+                    run_thread_team(members, 1,
+                                    [&](const ThreadTeam &t, const ThreadTeam &, int i) {
+                                        all[sz(i)] = gk::gram_jacobi(t, G.data(), n2, V.data(), n2,
+                                                                     n2, tol, 30, rot.data());
+                                    });
                     for (const auto &a : all) {
                         EXPECT_EQ(a.rotated, all[0].rotated);
                         EXPECT_EQ(a.off, all[0].off);
@@ -218,15 +221,16 @@ std::pair<std::vector<double>, int> blocked_model(const std::vector<T> &A, int64
                 for (int64_t i = 0; i < n2; ++i)
                     for (int64_t j = 0; j < n2; ++j) {
                         T s = 0;
-                        for (int64_t r = 0; r < rows; ++r) s += X[sz(r + i * ld)] * X[sz(r + j * ld)];
+                        for (int64_t r = 0; r < rows; ++r)
+                            s += X[sz(r + i * ld)] * X[sz(r + j * ld)];
                         G[sz(i + j * n2)] = s;
                     }
                 rotated += gk::gram_jacobi(gk::SerialTeam{}, G.data(), int(n2), V.data(), int(n2),
                                            int(n2), tol, pl.inner_sweeps, rot.data())
                                .rotated;
                 for (int h = 0; h < 2; ++h) {
-                    T *C = Wn.data() + sz(int64_t(gg::blocked_next_slot(2 * k + h, pl.nblocks)) *
-                                          pl.nb * ld);
+                    T *C = Wn.data() +
+                           sz(int64_t(gg::blocked_next_slot(2 * k + h, pl.nblocks)) * pl.nb * ld);
                     for (int64_t j = 0; j < pl.nb; ++j)
                         for (int64_t r = 0; r < ld; ++r) {
                             T s = 0;
@@ -246,7 +250,8 @@ std::pair<std::vector<double>, int> blocked_model(const std::vector<T> &A, int64
     std::vector<double> s(sz(n));
     for (int64_t j = 0; j < n; ++j) {
         double ss = 0;
-        for (int64_t r = 0; r < rows; ++r) ss += double(W[sz(r + j * ld)]) * double(W[sz(r + j * ld)]);
+        for (int64_t r = 0; r < rows; ++r)
+            ss += double(W[sz(r + j * ld)]) * double(W[sz(r + j * ld)]);
         s[sz(j)] = std::sqrt(ss);
     }
     std::sort(s.begin(), s.end(), std::greater<double>());

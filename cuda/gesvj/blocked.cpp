@@ -2,14 +2,14 @@
 // round: a strided-batched GEMM for every pair's Gram block, gram_kernel for their rotations, a
 // batched GEMM applying them (and moving the blocks to the next round's slots). One host read
 // per sweep: the count of pairs that rotated (zero: converged).
-#include "gesvj/blocked_run.hpp"
+#include "gesvj/blocked.hpp"
 
 #include <cstdlib>
 #include <cstring>
 
 #include "common/cublas.hpp"
 #include "common/runtime.hpp"
-#include "gesvj/blocked.hpp"
+#include "gesvj/blocked_run.hpp"
 
 namespace gpusvd {
 namespace gpu {
@@ -66,15 +66,15 @@ gpusvdStatus_t gesvj_blocked(gpusvdHandle_t h, const char *routine, const GesvjP
         cublasHandle_t b = blas_handle(h, routine, on, &st);
         if (!b) return st;
         for (int round = 0, c = c0; round < pl.nblocks - 1; ++round, c ^= 1) {
-            cublasStatus_t bs = blas::gemm_strided<T>(
-                b, CUBLAS_OP_T, CUBLAS_OP_N, n2, n2, rows, bw.w[c], ld, n2 * ld, bw.w[c], ld,
-                n2 * ld, bw.gram, n2, n2 * n2, pairs);
+            cublasStatus_t bs =
+                blas::gemm_strided<T>(b, CUBLAS_OP_T, CUBLAS_OP_N, n2, n2, rows, bw.w[c], ld,
+                                      n2 * ld, bw.w[c], ld, n2 * ld, bw.gram, n2, n2 * n2, pairs);
             if (bs != CUBLAS_STATUS_SUCCESS) return blas_fail(h, routine, "Gram blocks GEMM", bs);
             const cudaError_t err = blocked_rotations<T>(pl, bw, tol, on);
             if (err != cudaSuccess) return cuda_fail(h, routine, "launching the Gram Jacobi", err);
             bs = blas::gemm_batched<T>(b, CUBLAS_OP_N, CUBLAS_OP_N, ld, nb, n2, bw.ptr[c], ld,
-                                       bw.ptr[c] + pl.nblocks, n2, bw.ptr[c] + 2 * pl.nblocks,
-                                       ld, pl.nblocks);
+                                       bw.ptr[c] + pl.nblocks, n2, bw.ptr[c] + 2 * pl.nblocks, ld,
+                                       pl.nblocks);
             if (bs != CUBLAS_STATUS_SUCCESS) return blas_fail(h, routine, "block update GEMM", bs);
         }
         return GPUSVD_STATUS_SUCCESS;
@@ -102,18 +102,17 @@ gpusvdStatus_t gesvj_blocked(gpusvdHandle_t h, const char *routine, const GesvjP
             break;
         }
     }
-    e = ctl.nonfinite ? blocked_nan<T>(p, s)
-                      : blocked_finish<T>(pl, p, bw, c, converged ? 0 : p.max_sweeps, sweeps, off,
-                                          s);
+    e = ctl.nonfinite
+            ? blocked_nan<T>(p, s)
+            : blocked_finish<T>(pl, p, bw, c, converged ? 0 : p.max_sweeps, sweeps, off, s);
     return e == cudaSuccess ? GPUSVD_STATUS_SUCCESS
                             : cuda_fail(h, routine, "launching the blocked Jacobi's finish", e);
 }
 
-#define GPUSVD_INSTANTIATE(T)                                                      \
-    template size_t gesvj_blocked_bytes<T>(bool, bool, int64_t, int64_t);          \
-    template gpusvdStatus_t gesvj_blocked<T>(gpusvdHandle_t, const char *,         \
-                                             const GesvjProblem<T> &, void *, size_t, \
-                                             cudaStream_t);
+#define GPUSVD_INSTANTIATE(T)                                             \
+    template size_t gesvj_blocked_bytes<T>(bool, bool, int64_t, int64_t); \
+    template gpusvdStatus_t gesvj_blocked<T>(                             \
+        gpusvdHandle_t, const char *, const GesvjProblem<T> &, void *, size_t, cudaStream_t);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)
 #undef GPUSVD_INSTANTIATE

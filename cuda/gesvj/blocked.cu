@@ -1,12 +1,11 @@
 // Kernels of the blocked one-sided Jacobi (see blocked_plan.hpp): loading and scaling W, the
 // per-pair Gram solves (team code of src/kernels/jacobi_gram.hpp), and the finish, which runs
 // jacobi_finish.hpp's steps on slices of W's columns, one thread block per slice.
-#include "gesvj/blocked.hpp"
-
 #include <cuda_runtime.h>
 
 #include "common/launch.cuh"
 #include "common/teams.cuh"
+#include "gesvj/blocked.hpp"
 #include "kernels/jacobi_finish.hpp"
 #include "kernels/jacobi_gram.hpp"
 #include "kernels/jacobi_team.hpp"
@@ -73,8 +72,8 @@ template <class T>
 __global__ void scale_kernel(JacobiWork<T, int64_t> w, const BlockedControl *ctl) {
     int e1 = 0, e2 = 0;
     if (!ctl->nonfinite)
-        kernels::jacobi_scale_exponents(w, static_cast<T>(__longlong_as_double(ctl->amax_bits)),
-                                        e1, e2);
+        kernels::jacobi_scale_exponents(w, static_cast<T>(__longlong_as_double(ctl->amax_bits)), e1,
+                                        e2);
     const T f1 = Real<T>::ldexp(T(1), e1), f2 = Real<T>::ldexp(T(1), e2);
     for (int64_t j = blockIdx.y; j < w.cols; j += gridDim.y) {
         T *x = w.w + j * w.ld;
@@ -123,7 +122,8 @@ __device__ void gram_pair(const Team &t, const BlockedWork<T> &bw, int64_t k, in
     }
     for (int idx = t.rank(); idx < n2 * n2; idx += t.size()) G[idx % n2 + idx / n2 * ld] = g[idx];
     t.sync();
-    const kernels::GramResult<T> r = kernels::gram_jacobi(t, G, ld, V, ld, n2, tol, max_sweeps, rot);
+    const kernels::GramResult<T> r =
+        kernels::gram_jacobi(t, G, ld, V, ld, n2, tol, max_sweeps, rot);
     for (int idx = t.rank(); idx < n2 * n2; idx += t.size()) v[idx] = V[idx % n2 + idx / n2 * ld];
     if (t.rank() == 0) {
         if (r.rotated) atomicAdd(&bw.ctl->rotated, 1);
@@ -168,8 +168,9 @@ __global__ void norms_kernel(JacobiWork<T, int64_t> w, bool normalise) {
 /// One block: completion of zero columns (where U is wanted), the descending order, info and
 /// the statistics.
 template <class T>
-__global__ void __launch_bounds__(1024) rank_kernel(JacobiWork<T, int64_t> w, bool complete, int *info, int info_value,
-                            JacobiStatsDev *stats, int sweeps, double off) {
+__global__ void __launch_bounds__(1024)
+    rank_kernel(JacobiWork<T, int64_t> w, bool complete, int *info, int info_value,
+                JacobiStatsDev *stats, int sweeps, double off) {
     __shared__ double scratch[32];
     const BlockTeam<double> t{scratch};
     if (complete) kernels::jacobi_complete(t, w);
@@ -192,8 +193,8 @@ __global__ void store_kernel(JacobiWork<T, int64_t> w, const BlockedControl *ctl
     kernels::jacobi_scale_exponents(w, static_cast<T>(__longlong_as_double(ctl->amax_bits)), e1,
                                     e2);
     const int c0 = blockIdx.x * kSliceCols;
-    kernels::jacobi_store(t, WarpTeam{}, slice(w, c0, slice_count(w.cols)), e1, e2, S, uw, lduw,
-                          vw, ldvw);
+    kernels::jacobi_store(t, WarpTeam{}, slice(w, c0, slice_count(w.cols)), e1, e2, S, uw, lduw, vw,
+                          ldvw);
 }
 
 template <class T>
@@ -212,7 +213,9 @@ __global__ void nan_kernel(GesvjProblem<T> p) {
     }
 }
 
-unsigned grid_y(int64_t v) { return static_cast<unsigned>(v < 65535 ? v : 65535); }
+unsigned grid_y(int64_t v) {
+    return static_cast<unsigned>(v < 65535 ? v : 65535);
+}
 
 /// Blocks of `threads` covering v, at most cap.
 unsigned grid_x(int64_t v, int threads, int64_t cap) {
@@ -231,8 +234,8 @@ cudaError_t blocked_prepare(const BlockedPlan &pl, const GesvjProblem<T> &p,
     if (e != cudaSuccess) return e;
     const dim3 tiles(static_cast<unsigned>((sh.rows + kTile - 1) / kTile),
                      grid_y((sh.cols + kTile - 1) / kTile));
-    load_kernel<T><<<tiles, dim3(kTile, 8), 0, s>>>(p.A, p.lda, p.m < p.n, bw.w[0], sh.ld,
-                                                    sh.rows, sh.cols, bw.ctl);
+    load_kernel<T><<<tiles, dim3(kTile, 8), 0, s>>>(p.A, p.lda, p.m < p.n, bw.w[0], sh.ld, sh.rows,
+                                                    sh.cols, bw.ctl);
     scale_kernel<T><<<dim3(grid_x(sh.rows, 256, 64), grid_y(sh.cols)), 256, 0, s>>>(
         bw.finish_view(pl, 0), bw.ctl);
     pointers_kernel<T><<<(pl.nblocks + 127) / 128, 128, 0, s>>>(bw, sh.ld, pl.nb, pl.nblocks);
@@ -247,14 +250,15 @@ cudaError_t blocked_rotations(const BlockedPlan &pl, const BlockedWork<T> &bw, T
     const size_t smem = pair_smem<T>(n2);
     const cudaError_t e = allow_smem(gram_block_kernel<T>, smem);
     if (e != cudaSuccess) return e;
-    gram_block_kernel<T><<<static_cast<unsigned>(pairs), pl.inner_threads, smem, s>>>(
-        bw, n2, tol, pl.inner_sweeps);
+    gram_block_kernel<T>
+        <<<static_cast<unsigned>(pairs), pl.inner_threads, smem, s>>>(bw, n2, tol, pl.inner_sweeps);
     return cudaGetLastError();
 }
 
 template <class T>
-cudaError_t blocked_finish(const BlockedPlan &pl, const GesvjProblem<T> &p, const BlockedWork<T> &bw,
-                           int c, int info, int sweeps, double off, cudaStream_t s) {
+cudaError_t blocked_finish(const BlockedPlan &pl, const GesvjProblem<T> &p,
+                           const BlockedWork<T> &bw, int c, int info, int sweeps, double off,
+                           cudaStream_t s) {
     const bool tr = p.m < p.n;
     T *uw = tr ? p.V : p.U, *vw = tr ? p.U : p.V;
     const int64_t lduw = tr ? p.ldv : p.ldu, ldvw = tr ? p.ldu : p.ldv;
@@ -274,14 +278,14 @@ cudaError_t blocked_nan(const GesvjProblem<T> &p, cudaStream_t s) {
     return cudaGetLastError();
 }
 
-#define GPUSVD_INSTANTIATE(T)                                                                    \
-    template cudaError_t blocked_prepare<T>(const BlockedPlan &, const GesvjProblem<T> &,        \
-                                            const BlockedWork<T> &, cudaStream_t);               \
-    template cudaError_t blocked_rotations<T>(const BlockedPlan &, const BlockedWork<T> &, T,    \
-                                              cudaStream_t);                                     \
-    template cudaError_t blocked_finish<T>(const BlockedPlan &, const GesvjProblem<T> &,         \
-                                           const BlockedWork<T> &, int, int, int, double,        \
-                                           cudaStream_t);                                        \
+#define GPUSVD_INSTANTIATE(T)                                                                 \
+    template cudaError_t blocked_prepare<T>(const BlockedPlan &, const GesvjProblem<T> &,     \
+                                            const BlockedWork<T> &, cudaStream_t);            \
+    template cudaError_t blocked_rotations<T>(const BlockedPlan &, const BlockedWork<T> &, T, \
+                                              cudaStream_t);                                  \
+    template cudaError_t blocked_finish<T>(const BlockedPlan &, const GesvjProblem<T> &,      \
+                                           const BlockedWork<T> &, int, int, int, double,     \
+                                           cudaStream_t);                                     \
     template cudaError_t blocked_nan<T>(const GesvjProblem<T> &, cudaStream_t);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)

@@ -14,10 +14,10 @@ namespace gpu {
 /// The device workspace of one call, carved as the plan lays it out.
 template <class T>
 struct BlockedWork {
-    T *w[2];      // ping-pong copies of W
-    T *gram;      // p Gram blocks, 2nb x 2nb each
-    T *rot;       // p rotation blocks (V of each pair)
-    T **ptr[2];   // per source buffer: A, B, C pointer arrays (2p each) of the update GEMM
+    T *w[2];     // ping-pong copies of W
+    T *gram;     // p Gram blocks, 2nb x 2nb each
+    T *rot;      // p rotation blocks (V of each pair)
+    T **ptr[2];  // per source buffer: A, B, C pointer arrays (2p each) of the update GEMM
     T *norm, *dot;
     int *pos;
     BlockedControl *ctl;
@@ -60,8 +60,9 @@ cudaError_t blocked_rotations(const BlockedPlan &pl, const BlockedWork<T> &bw, T
 /// From the converged copy `c` to S, U, V (descending; U's columns completed where S is zero),
 /// info[0] = info and the call's statistics.
 template <class T>
-cudaError_t blocked_finish(const BlockedPlan &pl, const GesvjProblem<T> &p, const BlockedWork<T> &bw,
-                           int c, int info, int sweeps, double off, cudaStream_t s);
+cudaError_t blocked_finish(const BlockedPlan &pl, const GesvjProblem<T> &p,
+                           const BlockedWork<T> &bw, int c, int info, int sweeps, double off,
+                           cudaStream_t s);
 
 /// NaN outputs and info[0] = GPUSVD_INFO_NONFINITE for a matrix holding NaN or Inf.
 template <class T>

@@ -53,7 +53,9 @@ GPUSVD_HD int blocked_next_slot(int slot, int nblocks) {
     return j <= p - 2 ? 2 * (j + 1) : 2 * (2 * p - 2 - j) + 1;
 }
 
-inline size_t blocked_align(size_t b) { return (b + 255) / 256 * 256; }
+inline size_t blocked_align(size_t b) {
+    return (b + 255) / 256 * 256;
+}
 
 /// Plans an m x n problem of `elem`-byte reals. nb_override > 0 (tests, tuning) replaces the
 /// block width (rounded to a multiple of 8, at most 32).

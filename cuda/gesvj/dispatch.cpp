@@ -36,8 +36,7 @@ bool qr_first(int64_t m, int64_t n, bool single) {
 // memory, else the team kernels (gesvj.cu) on `count` matrices.
 template <class T>
 bool blocked(bool single, bool wantu, bool wantv, int64_t m, int64_t n) {
-    return single &&
-           gesvj_blocked_wanted(m, n, gesvj_workspace_bytes<T>(wantu, wantv, m, n, 1));
+    return single && gesvj_blocked_wanted(m, n, gesvj_workspace_bytes<T>(wantu, wantv, m, n, 1));
 }
 
 template <class T>
@@ -210,9 +209,7 @@ gpusvdStatus_t gesvj(gpusvdHandle_t h, const char *routine, Form form, const Ges
     const bool qr = qr_first(a.m, a.n, single);
     const gpusvdStatus_t st = run_host_batched_status(
         h, routine, a.batch, ops, 4, a.info,
-        [&](int64_t count) {
-            return device_bytes<T>(single, a.wantu, a.wantv, a.m, a.n, count);
-        },
+        [&](int64_t count) { return device_bytes<T>(single, a.wantu, a.wantv, a.m, a.n, count); },
         [&](const Chunk &c) -> gpusvdStatus_t {
             GesvjProblem<T> q = p;
             q.A = static_cast<T *>(c.dev[0]);
