@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "bdsvd/bdsvd.hpp"
+#include "common/launch.cuh"
 #include "common/teams.cuh"
 
 namespace gpusvd {
@@ -36,7 +37,7 @@ __global__ void screen_kernel(int64_t n, const T *d, const T *e, unsigned long l
         big = fmax(big, fabs(static_cast<double>(x)));
     }
     if (bad) atomicOr(flag, 1);
-    if (big > 0) atomicMax(amax, static_cast<unsigned long long>(__double_as_longlong(big)));
+    if (big > 0) atomic_max_nonneg(amax, big);
 }
 
 template <class T>

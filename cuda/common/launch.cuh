@@ -1,4 +1,5 @@
-// Small launch-configuration queries shared by the kernels' launchers.
+// Small launch-configuration queries shared by the kernels' launchers, and device helpers
+// the kernels share.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -37,6 +38,14 @@ cudaError_t allow_smem(K kernel, size_t bytes) {
     return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                 static_cast<int>(bytes));
 }
+
+#if defined(__CUDACC__)
+/// atomicMax on a non-negative double kept as its bit pattern (such doubles order like their
+/// bits): how kernels reduce a max-abs or an off-norm across blocks.
+__device__ inline void atomic_max_nonneg(unsigned long long *at, double v) {
+    atomicMax(at, static_cast<unsigned long long>(__double_as_longlong(v)));
+}
+#endif
 
 }  // namespace gpu
 }  // namespace gpusvd

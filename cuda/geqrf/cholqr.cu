@@ -235,7 +235,7 @@ __global__ void screen_kernel(int64_t m, const T *A, int64_t lda, unsigned long 
     if (threadIdx.x == 0) {
         for (int i = 1; i < static_cast<int>(blockDim.x >> 5); ++i) mx = fmax(mx, red[i]);
         mx = fmax(mx, red[0]);
-        atomicMax(&amax_bits[j], static_cast<unsigned long long>(__double_as_longlong(mx)));
+        atomic_max_nonneg(&amax_bits[j], mx);
     }
 }
 

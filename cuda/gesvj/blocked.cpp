@@ -57,28 +57,12 @@ gpusvdStatus_t gesvj_blocked(gpusvdHandle_t h, const char *routine, const GesvjP
     const BlockedWork<T> bw(pl, ws);
     cudaError_t e = blocked_prepare<T>(pl, p, bw, s);
     if (e != cudaSuccess) return cuda_fail(h, routine, "loading the blocked Jacobi", e);
-    gpusvdStatus_t st = GPUSVD_STATUS_SUCCESS;
+    gpusvdStatus_t st;
+    cublasHandle_t b = blas_handle(h, routine, s, &st);
+    if (!b) return st;
     const int64_t ld = pl.shape.ld, rows = pl.shape.rows, nb = pl.nb, n2 = 2 * nb;
     const int64_t pairs = pl.nblocks / 2;
     const T tol = static_cast<T>(p.tol);
-    // One sweep's 2p - 1 rounds from copy c0.
-    auto enqueue_sweep = [&](int c0, cudaStream_t on) -> gpusvdStatus_t {
-        cublasHandle_t b = blas_handle(h, routine, on, &st);
-        if (!b) return st;
-        for (int round = 0, c = c0; round < pl.nblocks - 1; ++round, c ^= 1) {
-            cublasStatus_t bs =
-                blas::gemm_strided<T>(b, CUBLAS_OP_T, CUBLAS_OP_N, n2, n2, rows, bw.w[c], ld,
-                                      n2 * ld, bw.w[c], ld, n2 * ld, bw.gram, n2, n2 * n2, pairs);
-            if (bs != CUBLAS_STATUS_SUCCESS) return blas_fail(h, routine, "Gram blocks GEMM", bs);
-            const cudaError_t err = blocked_rotations<T>(pl, bw, tol, on);
-            if (err != cudaSuccess) return cuda_fail(h, routine, "launching the Gram Jacobi", err);
-            bs = blas::gemm_batched<T>(b, CUBLAS_OP_N, CUBLAS_OP_N, ld, nb, n2, bw.ptr[c], ld,
-                                       bw.ptr[c] + pl.nblocks, n2, bw.ptr[c] + 2 * pl.nblocks, ld,
-                                       pl.nblocks);
-            if (bs != CUBLAS_STATUS_SUCCESS) return blas_fail(h, routine, "block update GEMM", bs);
-        }
-        return GPUSVD_STATUS_SUCCESS;
-    };
     int c = 0, sweeps = 0;
     bool converged = false;
     double off = 0;
@@ -87,10 +71,20 @@ gpusvdStatus_t gesvj_blocked(gpusvdHandle_t h, const char *routine, const GesvjP
         ++sweeps;
         e = cudaMemsetAsync(bw.ctl, 0, BlockedControl::kSweepBytes, s);
         if (e != cudaSuccess) return cuda_fail(h, routine, "resetting the sweep's counters", e);
-        // (Capturing a sweep into a CUDA graph failed: cuBLAS frees memory inside the capture.
-        // The enqueue keeps up: GPU-bound at n = 1024 already.)
-        if ((st = enqueue_sweep(c, s)) != GPUSVD_STATUS_SUCCESS) return st;
-        c ^= 1;  // 2p - 1 rounds: the sweep ends in the other copy, every block back in its slot
+        // 2p - 1 rounds: the sweep ends in the other copy, every block back in its slot. (A CUDA
+        // graph of a sweep cannot be captured: cuBLAS frees memory inside the capture.)
+        for (int round = 0; round < pl.nblocks - 1; ++round, c ^= 1) {
+            cublasStatus_t bs =
+                blas::gemm_strided<T>(b, CUBLAS_OP_T, CUBLAS_OP_N, n2, n2, rows, bw.w[c], ld,
+                                      n2 * ld, bw.w[c], ld, n2 * ld, bw.gram, n2, n2 * n2, pairs);
+            if (bs != CUBLAS_STATUS_SUCCESS) return blas_fail(h, routine, "Gram blocks GEMM", bs);
+            e = blocked_rotations<T>(pl, bw, tol, s);
+            if (e != cudaSuccess) return cuda_fail(h, routine, "launching the Gram Jacobi", e);
+            bs = blas::gemm_batched<T>(b, CUBLAS_OP_N, CUBLAS_OP_N, ld, nb, n2, bw.ptr[c], ld,
+                                       bw.ptr[c] + pl.nblocks, n2, bw.ptr[c] + 2 * pl.nblocks, ld,
+                                       pl.nblocks);
+            if (bs != CUBLAS_STATUS_SUCCESS) return blas_fail(h, routine, "block update GEMM", bs);
+        }
         e = cudaMemcpyAsync(&ctl, bw.ctl, sizeof ctl, cudaMemcpyDeviceToHost, s);
         if (e == cudaSuccess) e = cudaStreamSynchronize(s);
         if (e != cudaSuccess) return cuda_fail(h, routine, "reading the sweep's counters", e);

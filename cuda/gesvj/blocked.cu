@@ -22,10 +22,6 @@ using kernels::WarpTeam;
 constexpr int kTile = 32;
 constexpr int kSliceCols = 8;  // columns per block in the finish (a warp each)
 
-__device__ unsigned long long bits_of(double v) {
-    return static_cast<unsigned long long>(__double_as_longlong(v));
-}
-
 /// W's A part from A (tr: from A^T, through a shared tile so both sides stay coalesced), with
 /// max |a_ij| and the NaN/Inf flag. Block (32, 8) per 32 x 32 tile of W; grid.y strides over
 /// the column tiles.
@@ -62,7 +58,7 @@ __global__ void load_kernel(const T *A, int64_t lda, bool tr, T *W, int64_t ld, 
         bad |= __shfl_xor_sync(0xffffffffu, bad, o);
     }
     if (threadIdx.x == 0) {
-        atomicMax(&ctl->amax_bits, bits_of(static_cast<double>(big)));
+        atomic_max_nonneg(&ctl->amax_bits, static_cast<double>(big));
         if (bad) atomicOr(&ctl->nonfinite, 1);
     }
 }
@@ -127,7 +123,7 @@ __device__ void gram_pair(const Team &t, const BlockedWork<T> &bw, int64_t k, in
     for (int idx = t.rank(); idx < n2 * n2; idx += t.size()) v[idx] = V[idx % n2 + idx / n2 * ld];
     if (t.rank() == 0) {
         if (r.rotated) atomicAdd(&bw.ctl->rotated, 1);
-        atomicMax(&bw.ctl->off_bits, bits_of(static_cast<double>(r.off)));
+        atomic_max_nonneg(&bw.ctl->off_bits, static_cast<double>(r.off));
     }
 }
 
@@ -177,10 +173,7 @@ __global__ void __launch_bounds__(1024)
     kernels::jacobi_rank_columns(t, w);
     if (threadIdx.x == 0) {
         info[0] = info_value;
-        if (stats) {
-            atomicMax(&stats->sweeps, sweeps);
-            atomicMax(&stats->off_bits, bits_of(off));
-        }
+        if (stats) record_jacobi_stats(stats, sweeps, off);
     }
 }
 
@@ -197,20 +190,13 @@ __global__ void store_kernel(JacobiWork<T, int64_t> w, const BlockedControl *ctl
                           ldvw);
 }
 
+/// NaN outputs (jacobi_store_nan, the team paths' own) and info; one block: a rare case.
 template <class T>
 __global__ void nan_kernel(GesvjProblem<T> p) {
-    const T nan = Real<T>::nan();
-    const int64_t k = p.m < p.n ? p.m : p.n;
-    const int64_t i0 = int64_t(blockIdx.x) * blockDim.x + threadIdx.x,
-                  step = int64_t(gridDim.x) * blockDim.x;
-    if (i0 == 0 && blockIdx.y == 0) p.info[0] = -1;
-    for (int64_t j = blockIdx.y; j < k; j += gridDim.y) {
-        if (i0 == 0) p.S[j] = nan;
-        if (p.U)
-            for (int64_t i = i0; i < p.m; i += step) p.U[i + j * p.ldu] = nan;
-        if (p.V)
-            for (int64_t i = i0; i < p.n; i += step) p.V[i + j * p.ldv] = nan;
-    }
+    __shared__ double scratch[32];
+    kernels::JacobiIO<T> io{p.m, p.n, p.A, p.lda, p.S, p.U, p.ldu, p.V, p.ldv};
+    kernels::jacobi_store_nan(BlockTeam<double>{scratch}, WarpTeam{}, io);
+    if (threadIdx.x == 0) p.info[0] = -1;
 }
 
 unsigned grid_y(int64_t v) {
@@ -272,9 +258,7 @@ cudaError_t blocked_finish(const BlockedPlan &pl, const GesvjProblem<T> &p,
 
 template <class T>
 cudaError_t blocked_nan(const GesvjProblem<T> &p, cudaStream_t s) {
-    const int64_t k = p.m < p.n ? p.m : p.n;
-    const int64_t longest = p.m > p.n ? p.m : p.n;
-    nan_kernel<T><<<dim3(grid_x(longest, 256, 32), grid_y(k)), 256, 0, s>>>(p);
+    nan_kernel<T><<<1, 256, 0, s>>>(p);
     return cudaGetLastError();
 }
 

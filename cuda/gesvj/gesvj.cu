@@ -44,10 +44,7 @@ template <class T>
 __device__ void report(const GesvjProblem<T> &p, int64_t b, const JacobiResult<T> &r) {
     p.info[b] = r.info;
     if (r.info == -1 || !p.stats) return;
-    atomicMax(&p.stats->sweeps, r.sweeps);
-    // Non-negative doubles order like their bit patterns.
-    atomicMax(&p.stats->off_bits,
-              static_cast<unsigned long long>(__double_as_longlong(static_cast<double>(r.off))));
+    record_jacobi_stats(p.stats, r.sweeps, static_cast<double>(r.off));
 }
 
 /// One warp per matrix, `mats` matrices per block, each in its own slice of shared memory.

@@ -4,6 +4,10 @@
 
 #include <cuda_runtime_api.h>
 
+#if defined(__CUDACC__)
+#include "common/launch.cuh"
+#endif
+
 #include <cstddef>
 #include <cstdint>
 
@@ -19,6 +23,14 @@ struct JacobiStatsDev {
     unsigned long long off_bits;  // bit pattern of a non-negative double (atomicMax on it orders)
 };
 
+#if defined(__CUDACC__)
+/// Raises the call's statistics to one matrix's (the launches of a call only raise them).
+__device__ inline void record_jacobi_stats(JacobiStatsDev *s, int sweeps, double off) {
+    atomicMax(&s->sweeps, sweeps);
+    atomic_max_nonneg(&s->off_bits, off);
+}
+#endif
+
 /// One batched problem, column-major, strided (batch 1 for the single-matrix routine).
 template <class T>
 struct GesvjProblem {
@@ -33,9 +45,9 @@ struct GesvjProblem {
     T *V;  // null when !wantv
     int64_t ldv, sV;
     int64_t batch;
-    int *info;            // batch entries, device
-    double tol;           // > 0: resolved by the caller (default applied already)
-    int max_sweeps;       // >= 1
+    int *info;              // batch entries, device
+    double tol;             // > 0: resolved by the caller (default applied already)
+    int max_sweeps;         // >= 1
     JacobiStatsDev *stats;  // device
 };
 
