@@ -537,6 +537,11 @@ TYPED_TEST(TeamJacobiTest, PlanPicksTheDocumentedPaths) {
     EXPECT_EQ(plan(16, 16, true, true).lanes, 4);
     EXPECT_EQ(plan(32, 32, true, true).path, gg::GesvjPlan::kBlock);
     EXPECT_EQ(plan(32, 32, true, true).threads, 64);
+    // A single matrix (latency, not throughput): wider pair teams.
+    EXPECT_EQ(plan(32, 32, true, true, 1).lanes, gg::kGesvjFewLanes);
+    EXPECT_EQ(plan(32, 32, true, true, 1).threads, 16 * gg::kGesvjFewLanes);
+    EXPECT_EQ(plan(64, 64, true, true, 1).threads, 32 * gg::kGesvjFewLanes);
+    EXPECT_EQ(plan(64, 64, true, true, gg::kGesvjFewMatrices).lanes, 8);
     EXPECT_EQ(plan(64, 64, true, true).path, gg::GesvjPlan::kBlock);  // issue 3: >= 64x64 double
     EXPECT_EQ(plan(1, 1, true, true).path, gg::GesvjPlan::kWarp);
     EXPECT_EQ(plan(200, 200, true, true).path, gg::GesvjPlan::kGlobal);

@@ -44,6 +44,16 @@ cudaError_t chol_step(const T *G, int w, int64_t m, bool first, bool last, bool 
                       T *S, int64_t lds, int *dead, CholStepFlags *flags, void *scratch,
                       cudaStream_t stream);
 
+/// Widest panel solve_right_upper takes (a row of W in one thread's registers).
+constexpr int kSolveRowsMax = 64;
+
+/// W <- W Rs^-1 for W m x w (ld ldw), w <= kSolveRowsMax, Rs upper triangular (ld ldr; its strict
+/// lower part is not read): each row solved by forward substitution as the reference DTRSM does,
+/// so the solve is row-wise backward stable. solve_rows.cu.
+template <class T>
+cudaError_t solve_right_upper(int64_t m, int w, const T *Rs, int64_t ldr, T *W, int64_t ldw,
+                              cudaStream_t stream);
+
 /// W(:, j) = 0 for every j < w with dead[j] (columns dropped by a Cholesky step).
 template <class T>
 cudaError_t zero_dead_columns(int64_t m, int w, T *W, int64_t ldw, const int *dead,

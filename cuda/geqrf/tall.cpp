@@ -1,16 +1,16 @@
 // The tall QR: A = QR for one matrix with many more rows than columns (m up to 1e7, n up to a
 // few hundred), where Householder QR with an explicit Q (geqrf + orgqr) leaves the GPU idle.
 //
-// One CholeskyQR step on a panel W (m x w): G = W^T W (cuBLAS SYRK), G = Rs^T Rs (one block,
-// cholqr.cu), W <- W Rs^-1 (cuBLAS TRSM, in place, row-wise backward stable so |A - QR| stays at
-// eps |A| whatever cond(A)). A step's output is orthonormal to O(eps cond(W)^2), so steps repeat
-// until a step's input was already orthonormal to 0.5 (||G~ - I||_F <= 0.5 on the column-scaled
-// Gram matrix): the step after that delivers O(eps). A random or well-conditioned W needs one
-// step, cond up to ~1e7 two (CholQR2), beyond that the unshifted Cholesky breaks down and the
-// shifted one (G + s I, s ~ the Gram matrix's rounding error) is used: three to four steps up to
-// cond 1e15 in double. Each step reads W once for the SYRK and reads and writes it once for the
-// TRSM; the host waits once per step for 16 bytes of flags (after the TRSM is enqueued, so the
-// GPU does not idle).
+// One CholeskyQR step on a panel W (m x w): G = W^T W (batched GEMM over row chunks), G = Rs^T Rs
+// (one block, cholqr.cu), W <- W Rs^-1 (a thread per row, solve_rows.cu; cuBLAS's TRSM past 64
+// columns; in place, row-wise backward stable so |A - QR| stays at eps |A| whatever cond(A)). A
+// step's output is orthonormal to O(eps cond(W)^2), so steps repeat until a step's input was
+// already orthonormal to 0.5 (||G~ - I||_F <= 0.5 on the column-scaled Gram matrix): the step after
+// that delivers O(eps). A random or well-conditioned W needs one step, cond up to ~1e7 two
+// (CholQR2), beyond that the unshifted Cholesky breaks down and the shifted one (G + s I, s ~ the
+// Gram matrix's rounding error) is used: three to four steps up to cond 1e15 in double. Each step
+// reads W once for the SYRK and reads and writes it once for the TRSM; the host waits once per step
+// for 16 bytes of flags (after the TRSM is enqueued, so the GPU does not idle).
 //
 // Wider matrices go in panels of kCholPanel columns: each panel is projected out of the Q before
 // it twice (BCGS2: C1 = Q^T P, P -= Q C1, panel QR, C2 = Q^T P, P -= Q C2, panel QR), all GEMMs.
@@ -197,12 +197,7 @@ private:
                        "Cholesky step"))
                 return status_;
             const bool ok = read_back(
-                L_.flags, sizeof(CholStepFlags),
-                [&] {
-                    return blas_ok(blas::trsm_right_upper<T>(b_, m_, w, L_.Rs, w, W, lda_),
-                                   "TRSM W Rs^-1");
-                },
-                "reading step flags");
+                L_.flags, sizeof(CholStepFlags), [&] { return solve(W, w); }, "reading step flags");
             if (!ok) return status_;
             CholStepFlags f;
             std::memcpy(&f, r_->flags_host, sizeof f);
@@ -223,6 +218,14 @@ private:
             if (!f.shifted && f.offdiag <= 0.5f) break;
         }
         return GPUSVD_STATUS_SUCCESS;
+    }
+
+    // W <- W Rs^-1: our row kernel up to kSolveRowsMax columns (cuBLAS's TRSM is ~10x off
+    // bandwidth on tall panels), cuBLAS beyond.
+    bool solve(T *W, int w) {
+        if (w <= kSolveRowsMax)
+            return check(solve_right_upper<T>(m_, w, L_.Rs, w, W, lda_, st_), "solving W Rs^-1");
+        return blas_ok(blas::trsm_right_upper<T>(b_, m_, w, L_.Rs, w, W, lda_), "TRSM W Rs^-1");
     }
 
     // G = W^T W (upper triangle), W m x w.

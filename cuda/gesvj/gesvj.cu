@@ -1,11 +1,13 @@
 // GPU one-sided Jacobi SVD: the kernels around the team algorithm of src/kernels/jacobi_team.hpp
 // and the launcher that picks one (plan.hpp).
-#include "gesvj/gesvj.hpp"
-
 #include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdlib>
 
 #include "common/launch.cuh"
 #include "common/teams.cuh"
+#include "gesvj/gesvj.hpp"
 #include "gesvj/plan.hpp"
 #include "kernels/jacobi_team.hpp"
 
@@ -87,8 +89,8 @@ template <class T>
 __global__ void gesvj_global_kernel(GesvjProblem<T> p, JacobiShape s, unsigned char *ws,
                                     size_t matrix_bytes) {
     __shared__ double scratch[32];
-    const JacobiWork<T, int64_t> w = kernels::jacobi_work<T, int64_t>(
-        s, reinterpret_cast<T *>(ws + blockIdx.x * matrix_bytes));
+    const JacobiWork<T, int64_t> w =
+        kernels::jacobi_work<T, int64_t>(s, reinterpret_cast<T *>(ws + blockIdx.x * matrix_bytes));
     const BlockTeam<double> t{scratch};
     const WarpTeam pt;
     const T tol = static_cast<T>(p.tol);
@@ -103,10 +105,21 @@ template <class T>
 GesvjPlan plan_for(bool wantu, bool wantv, int64_t m, int64_t n, int64_t batch) {
     static const int block_threads = max_threads(gesvj_block_kernel<T>);
     static const int global_threads = max_threads(gesvj_global_kernel<T>);
-    const size_t optin = static_cast<size_t>(
-        device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, 48 * 1024));
-    return gesvj_plan(sizeof(T), wantu, wantv, m, n, batch, optin, block_threads,
-                      global_threads);
+    const size_t optin =
+        static_cast<size_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, 48 * 1024));
+    GesvjPlan pl =
+        gesvj_plan(sizeof(T), wantu, wantv, m, n, batch, optin, block_threads, global_threads);
+    // Tuning only: GPUSVD_JACOBI_LANES (2..32, a power of two) sets the pair teams' width of the
+    // one-block-per-matrix kernel.
+    const char *v = std::getenv("GPUSVD_JACOBI_LANES");
+    const int lanes = v ? std::atoi(v) : 0;
+    if (pl.path == GesvjPlan::kBlock && lanes >= 2 && lanes <= 32 && (lanes & (lanes - 1)) == 0) {
+        const int64_t np2 = gesvj_pow2_ceil((pl.shape.cols + 1) / 2);
+        pl.lanes = lanes;
+        pl.threads =
+            static_cast<int>(std::min<int64_t>(np2 * lanes, gesvj_thread_cap(block_threads)));
+    }
+    return pl;
 }
 
 }  // namespace
@@ -117,8 +130,7 @@ size_t gesvj_workspace_bytes(bool wantu, bool wantv, int64_t m, int64_t n, int64
 }
 
 template <class T>
-cudaError_t gesvj_launch(const GesvjProblem<T> &p, void *ws, size_t ws_bytes,
-                         cudaStream_t stream) {
+cudaError_t gesvj_launch(const GesvjProblem<T> &p, void *ws, size_t ws_bytes, cudaStream_t stream) {
     if (p.batch <= 0) return cudaSuccess;
     cudaError_t err;
     const GesvjPlan pl = plan_for<T>(p.wantu, p.wantv, p.m, p.n, p.batch);
@@ -128,15 +140,16 @@ cudaError_t gesvj_launch(const GesvjProblem<T> &p, void *ws, size_t ws_bytes,
         case GesvjPlan::kWarp:
             err = allow_smem(gesvj_warp_kernel<T>, pl.smem_bytes);
             if (err != cudaSuccess) return err;
-            gesvj_warp_kernel<T><<<static_cast<unsigned>(pl.grid), pl.threads, pl.smem_bytes,
-                                   stream>>>(p, pl.shape, pl.lanes, pl.mats_per_block,
-                                             pl.matrix_bytes);
+            gesvj_warp_kernel<T>
+                <<<static_cast<unsigned>(pl.grid), pl.threads, pl.smem_bytes, stream>>>(
+                    p, pl.shape, pl.lanes, pl.mats_per_block, pl.matrix_bytes);
             break;
         case GesvjPlan::kBlock:
             err = allow_smem(gesvj_block_kernel<T>, pl.smem_bytes);
             if (err != cudaSuccess) return err;
-            gesvj_block_kernel<T><<<static_cast<unsigned>(pl.grid), pl.threads, pl.smem_bytes,
-                                    stream>>>(p, pl.shape, pl.lanes);
+            gesvj_block_kernel<T>
+                <<<static_cast<unsigned>(pl.grid), pl.threads, pl.smem_bytes, stream>>>(p, pl.shape,
+                                                                                        pl.lanes);
             break;
         case GesvjPlan::kGlobal:
             if (!ws || ws_bytes < pl.ws_bytes || pl.ws_bytes == SIZE_MAX)
@@ -150,8 +163,7 @@ cudaError_t gesvj_launch(const GesvjProblem<T> &p, void *ws, size_t ws_bytes,
 
 template size_t gesvj_workspace_bytes<float>(bool, bool, int64_t, int64_t, int64_t);
 template size_t gesvj_workspace_bytes<double>(bool, bool, int64_t, int64_t, int64_t);
-template cudaError_t gesvj_launch<float>(const GesvjProblem<float> &, void *, size_t,
-                                         cudaStream_t);
+template cudaError_t gesvj_launch<float>(const GesvjProblem<float> &, void *, size_t, cudaStream_t);
 template cudaError_t gesvj_launch<double>(const GesvjProblem<double> &, void *, size_t,
                                           cudaStream_t);
 
