@@ -9,8 +9,8 @@
 // that delivers O(eps). A random or well-conditioned W needs one step, cond up to ~1e7 two
 // (CholQR2), beyond that the unshifted Cholesky breaks down and the shifted one (G + s I, s ~ the
 // Gram matrix's rounding error) is used: three to four steps up to cond 1e15 in double. Each step
-// reads W once for the Gram matrix and reads and writes it once for the solve; the host waits once per step
-// for 16 bytes of flags (after the TRSM is enqueued, so the GPU does not idle).
+// reads W once for the Gram matrix and reads and writes it once for the solve; the host waits once
+// per step for 16 bytes of flags (after the solve is enqueued, so the GPU does not idle).
 //
 // Wider matrices go in panels of kCholPanel columns: each panel is projected out of the Q before
 // it twice (BCGS2: C1 = Q^T P, P -= Q C1, panel QR, C2 = Q^T P, P -= Q C2, panel QR), all GEMMs.
