@@ -29,8 +29,9 @@ struct Shape {
 const std::vector<Shape> kSmallShapes = {{1, 1}, {16, 16}, {32, 32}, {31, 17}, {64, 64}};
 // Under GPUSVD_TEST_QUICK (compute-sanitizer) one shape per path past shared memory stays.
 const std::vector<Shape> kLargerShapes =
-    full_or_quick(1, 0) ? std::vector<Shape>{{100, 40}, {40, 100}, {128, 128}, {200, 150}, {300, 300}}
-                        : std::vector<Shape>{{100, 40}, {130, 121}};
+    full_or_quick(1, 0)
+        ? std::vector<Shape>{{100, 40}, {40, 100}, {128, 128}, {200, 150}, {300, 300}}
+        : std::vector<Shape>{{100, 40}, {130, 121}};
 
 /// What a matrix type promises beyond the general checks.
 enum class Expect { General, Zero, Ones, Rank3 };
@@ -456,9 +457,9 @@ namespace {
 // under GPUSVD_TEST_QUICK one shape per regime. The rank-deficient and zero types exercise Q's
 // orthonormal completion (U^T U = I always).
 const std::vector<Shape> kTallQrShapes =
-    full_or_quick(1, 0) ? std::vector<Shape>{{182, 91}, {5000, 64}, {20000, 16}, {3000, 100},
-                                             {1000, 400}}
-                        : std::vector<Shape>{{182, 91}, {1000, 64}};
+    full_or_quick(1, 0)
+        ? std::vector<Shape>{{182, 91}, {5000, 64}, {20000, 16}, {3000, 100}, {1000, 400}}
+        : std::vector<Shape>{{182, 91}, {1000, 64}};
 
 TYPED_TEST(GpuGesvjTest, TallQrFirstPath) {
     using T = TypeParam;
@@ -475,11 +476,31 @@ TYPED_TEST(GpuGesvjTest, TallQrFirstPathGradedHighRelativeAccuracy) {
     // singular value, including the ~1e-10 ones.
     using T = TypeParam;
     Rng rng(22);
-    for (const Shape &s : full_or_quick(1, 0) ? std::vector<Shape>{{2000, 64}, {20000, 16},
-                                                                   {1000, 400}}
-                                              : std::vector<Shape>{{1000, 64}}) {
+    for (const Shape &s : full_or_quick(1, 0)
+                              ? std::vector<Shape>{{2000, 64}, {20000, 16}, {1000, 400}}
+                              : std::vector<Shape>{{1000, 64}}) {
         SCOPED_TRACE(testing::Message() << s.m << " x " << s.n << " graded, QR-first path");
         check_graded_accuracy(this->h, s.m, s.n, graded_case<T>(rng, s.m, s.n));
+    }
+}
+
+/// gesvj (or `call`) with jobu = jobv = job on A (m x n, holding NaN or Inf): info
+/// GPUSVD_INFO_NONFINITE, S NaN, and U and V NaN where computed.
+template <typename T, typename Call = GesvjFn<T>>
+void expect_nonfinite(gpusvdHandle_t h, int64_t m, int64_t n, std::vector<T> A, gpusvdJob_t job,
+                      Call call = Api<T>::gesvj) {
+    const int64_t k = std::min(m, n);
+    const bool vec = job == GPUSVD_JOB_VEC;
+    std::vector<T> S = sentinels<T>(sz(k)), U = sentinels<T>(sz(m * k)),
+                   V = sentinels<T>(sz(n * k));
+    int info = -777;
+    GPUSVD_EXPECT_OK(h, call(h, job, job, m, n, A.data(), m, S.data(), vec ? U.data() : nullptr, m,
+                             vec ? V.data() : nullptr, n, &info));
+    EXPECT_EQ(info, GPUSVD_INFO_NONFINITE);
+    EXPECT_TRUE(all_nan(k, 1, S.data(), k));
+    if (vec) {
+        EXPECT_TRUE(all_nan(m, k, U.data(), m));
+        EXPECT_TRUE(all_nan(n, k, V.data(), n));
     }
 }
 
@@ -488,22 +509,14 @@ TYPED_TEST(GpuGesvjTest, TallQrFirstPathNonFinite) {
     // column (first, middle, last) holds it; then a finite matrix on the same handle is fine.
     using T = TypeParam;
     Rng rng(23);
-    const int64_t m = full_or_quick(5000, 1000), n = 64, k = n;
+    const int64_t m = full_or_quick(5000, 1000), n = 64;
     const std::vector<T> G = gaussian<T>(rng, m, n);
     for (int64_t pos : {int64_t(0), m * n / 2 + 7, m * n - 1})
         for (T bad : {nan_v<T>(), std::numeric_limits<T>::infinity()}) {
             SCOPED_TRACE(testing::Message() << "value " << double(bad) << " at " << pos);
-            std::vector<T> A = G, S = sentinels<T>(sz(k)), U = sentinels<T>(sz(m * k)),
-                           V = sentinels<T>(sz(n * k));
+            std::vector<T> A = G;
             A[sz(pos)] = bad;
-            int info = -777;
-            GPUSVD_ASSERT_OK(this->h, Api<T>::gesvj(this->h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, m, n,
-                                                    A.data(), m, S.data(), U.data(), m, V.data(),
-                                                    n, &info));
-            EXPECT_EQ(info, GPUSVD_INFO_NONFINITE);
-            EXPECT_TRUE(all_nan(k, 1, S.data(), k));
-            EXPECT_TRUE(all_nan(m, k, U.data(), m));
-            EXPECT_TRUE(all_nan(n, k, V.data(), n));
+            expect_nonfinite<T>(this->h, m, n, A, GPUSVD_JOB_VEC);
         }
     std::vector<T> S;
     check_gesvj<T>(this->h, m, n, G, &S);
@@ -592,26 +605,6 @@ private:
     std::string name_, old_;
     bool had_ = false;
 };
-
-/// gesvj (or `call`) with jobu = jobv = job on A (m x n, holding NaN or Inf): info
-/// GPUSVD_INFO_NONFINITE, S NaN, and U and V NaN where computed.
-template <typename T, typename Call = GesvjFn<T>>
-void expect_nonfinite(gpusvdHandle_t h, int64_t m, int64_t n, std::vector<T> A, gpusvdJob_t job,
-                      Call call = Api<T>::gesvj) {
-    const int64_t k = std::min(m, n);
-    const bool vec = job == GPUSVD_JOB_VEC;
-    std::vector<T> S = sentinels<T>(sz(k)), U = sentinels<T>(sz(m * k)),
-                   V = sentinels<T>(sz(n * k));
-    int info = -777;
-    GPUSVD_EXPECT_OK(h, call(h, job, job, m, n, A.data(), m, S.data(), vec ? U.data() : nullptr, m,
-                             vec ? V.data() : nullptr, n, &info));
-    EXPECT_EQ(info, GPUSVD_INFO_NONFINITE);
-    EXPECT_TRUE(all_nan(k, 1, S.data(), k));
-    if (vec) {
-        EXPECT_TRUE(all_nan(m, k, U.data(), m));
-        EXPECT_TRUE(all_nan(n, k, V.data(), n));
-    }
-}
 
 TYPED_TEST(GpuGesvjTest, BlockedOneMatrixTypesAndJobs) {
     check_all_types<TypeParam>(this->h, kBlockedShapes, 31, blocked_types<TypeParam>);

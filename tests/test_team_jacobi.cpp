@@ -542,6 +542,11 @@ TYPED_TEST(TeamJacobiTest, PlanPicksTheDocumentedPaths) {
     EXPECT_EQ(plan(32, 32, true, true, 1).threads, 16 * gg::kGesvjFewLanes);
     EXPECT_EQ(plan(64, 64, true, true, 1).threads, 32 * gg::kGesvjFewLanes);
     EXPECT_EQ(plan(64, 64, true, true, gg::kGesvjFewMatrices).lanes, 8);
+    // The tuning override sets the lanes, and the threads follow.
+    const gg::GesvjPlan o =
+        gg::gesvj_plan(e, true, true, 64, 64, 1, kH200SmemOptin, 1024, 1024, 4);
+    EXPECT_EQ(o.lanes, 4);
+    EXPECT_EQ(o.threads, 32 * 4);
     EXPECT_EQ(plan(64, 64, true, true).path, gg::GesvjPlan::kBlock);  // issue 3: >= 64x64 double
     EXPECT_EQ(plan(1, 1, true, true).path, gg::GesvjPlan::kWarp);
     EXPECT_EQ(plan(200, 200, true, true).path, gg::GesvjPlan::kGlobal);

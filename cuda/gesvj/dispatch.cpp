@@ -99,10 +99,6 @@ gpusvdStatus_t gesvj_qr_first(gpusvdHandle_t h, const char *routine, const Gesvj
                                        : blas_fail(h, routine, "GEMM U = Q U_R", bs);
 }
 
-}  // namespace
-
-namespace {
-
 /// Workspace of `count` matrices of a call (single: the call has one matrix).
 template <class T>
 size_t device_bytes(bool single, bool wantu, bool wantv, int64_t m, int64_t n, int64_t count) {

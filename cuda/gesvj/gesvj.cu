@@ -2,7 +2,6 @@
 // and the launcher that picks one (plan.hpp).
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cstdlib>
 
 #include "common/launch.cuh"
@@ -107,19 +106,10 @@ GesvjPlan plan_for(bool wantu, bool wantv, int64_t m, int64_t n, int64_t batch) 
     static const int global_threads = max_threads(gesvj_global_kernel<T>);
     const size_t optin =
         static_cast<size_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, 48 * 1024));
-    GesvjPlan pl =
-        gesvj_plan(sizeof(T), wantu, wantv, m, n, batch, optin, block_threads, global_threads);
-    // Tuning only: GPUSVD_JACOBI_LANES (2..32, a power of two) sets the pair teams' width of the
-    // one-block-per-matrix kernel.
+    // Tuning only: GPUSVD_JACOBI_LANES sets the block path's pair-team width.
     const char *v = std::getenv("GPUSVD_JACOBI_LANES");
-    const int lanes = v ? std::atoi(v) : 0;
-    if (pl.path == GesvjPlan::kBlock && lanes >= 2 && lanes <= 32 && (lanes & (lanes - 1)) == 0) {
-        const int64_t np2 = gesvj_pow2_ceil((pl.shape.cols + 1) / 2);
-        pl.lanes = lanes;
-        pl.threads =
-            static_cast<int>(std::min<int64_t>(np2 * lanes, gesvj_thread_cap(block_threads)));
-    }
-    return pl;
+    return gesvj_plan(sizeof(T), wantu, wantv, m, n, batch, optin, block_threads, global_threads,
+                      v ? std::atoi(v) : 0);
 }
 
 }  // namespace

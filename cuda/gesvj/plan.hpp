@@ -77,10 +77,11 @@ inline size_t gesvj_matrix_bytes(const kernels::JacobiShape &s, size_t elem, siz
 /// of two. 32 threads or fewer: one warp per matrix (lanes widened to fill it), several warps per
 /// block (16x16: 8 pairs x 4 lanes); else one block per matrix (32x32: 16 pairs x 4 lanes = 64
 /// threads, 64x64: 256 threads; 16 lanes for fewer than kGesvjFewMatrices matrices). Everything
-/// else: warp-wide pair teams on the workspace.
+/// else: warp-wide pair teams on the workspace. lanes_override (2..32, a power of two; tuning)
+/// replaces the block path's lanes.
 inline GesvjPlan gesvj_plan(size_t elem, bool wantu, bool wantv, int64_t m, int64_t n,
-                            int64_t batch, size_t smem_optin, int block_threads,
-                            int global_threads) {
+                            int64_t batch, size_t smem_optin, int block_threads, int global_threads,
+                            int lanes_override = 0) {
     GesvjPlan pl;
     const int64_t k = m < n ? m : n;
     if (k <= 0 || batch <= 0) return pl;
@@ -114,6 +115,9 @@ inline GesvjPlan gesvj_plan(size_t elem, bool wantu, bool wantv, int64_t m, int6
         } else {
             pl.path = GesvjPlan::kBlock;
             if (batch < kGesvjFewMatrices && lanes < kGesvjFewLanes) lanes = kGesvjFewLanes;
+            if (lanes_override >= 2 && lanes_override <= 32 &&
+                (lanes_override & (lanes_override - 1)) == 0)
+                lanes = lanes_override;
             pl.lanes = static_cast<int>(lanes);
             const int64_t cap = gesvj_thread_cap(block_threads);
             pl.threads = static_cast<int>(np2 * lanes < cap ? np2 * lanes : cap);

@@ -76,10 +76,7 @@ GPUSVD_HD GramResult<T> gram_jacobi(const Team &t, T *G, int ldg, T *V, int ldv,
                 // The test of gram_off (a zero column is orthogonal to everything).
                 const T d = R::sqrt(a) * R::sqrt(b);
                 if (d > T(0) && R::abs(g) > tol * d) {
-                    const T tt = jacobi_tangent(a, b, g);
-                    const T rr = R::sqrt(T(1) + tt * tt);
-                    r[0] = tt / rr;
-                    r[1] = tt / (T(1) + rr);
+                    const T tt = jacobi_rotation(a, b, g, r[0], r[1]);
                     r[2] = a - tt * g;  // the pair's new diagonal, exact in the rotation's model
                     r[3] = b + tt * g;
                     // An underflowed rotation changes nothing: counting it would keep the outer

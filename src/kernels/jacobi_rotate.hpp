@@ -21,17 +21,6 @@ GPUSVD_HD float jacobi_large_zeta_factor<float>() {
     return 0x1p-13f;
 }
 
-/// t = tan of the rotation of jacobi_rotation below (g != 0).
-template <class T>
-GPUSVD_HD T jacobi_tangent(T a, T b, T g) {
-    using R = Real<T>;
-    const T d = b - a;
-    if (R::abs(d) * jacobi_large_zeta_factor<T>() > R::abs(g)) return g / d;  // = 1 / (2 zeta)
-    const T zeta = d / (T(2) * g);
-    const T t = T(1) / (R::abs(zeta) + R::sqrt(T(1) + zeta * zeta));
-    return zeta < T(0) ? -t : t;  // zeta = -0 (a == b, g < 0) keeps t = +1
-}
-
 /// Rotation making columns x, y with Gram matrix [a g; g b] orthogonal, in Rutishauser's form
 /// x' = x - s (y + tau x) = c x - s y, y' = y + s (x - tau y) = s x + c y, tau = s / (1 + c):
 /// t = tan is the smaller root of t^2 + 2 zeta t - 1 = 0, zeta = (b - a) / (2 g) (then
@@ -39,18 +28,28 @@ GPUSVD_HD T jacobi_tangent(T a, T b, T g) {
 /// bias every late, tiny rotation: c rounds to 1 once t^2 < eps, and the pair's norms then grow by
 /// sqrt(1 + t^2) each time, a drift of O(n eps) per sweep in the singular values. The updates
 /// above carry the t^2/2 shrink inside the correction instead. a == b gives t = 1; g == 0 gives
-/// the identity (s = tau = 0).
+/// the identity (s = tau = 0). Returns t (0 for g == 0): the two-sided Gram solver updates the
+/// pair's diagonal with it.
 template <class T>
-GPUSVD_HD void jacobi_rotation(T a, T b, T g, T &s, T &tau) {
+GPUSVD_HD T jacobi_rotation(T a, T b, T g, T &s, T &tau) {
     using R = Real<T>;
     if (g == T(0)) {
         s = tau = T(0);
-        return;
+        return T(0);
     }
-    const T t = jacobi_tangent(a, b, g);
+    const T d = b - a;
+    T t;
+    if (R::abs(d) * jacobi_large_zeta_factor<T>() > R::abs(g)) {
+        t = g / d;  // = 1 / (2 zeta)
+    } else {
+        const T zeta = d / (T(2) * g);
+        t = T(1) / (R::abs(zeta) + R::sqrt(T(1) + zeta * zeta));
+        if (zeta < T(0)) t = -t;  // zeta = -0 (a == b, g < 0) keeps t = +1
+    }
     const T r = R::sqrt(T(1) + t * t);
     s = t / r;
     tau = t / (T(1) + r);
+    return t;
 }
 
 /// A pair team's view of one matrix: lane r of a team of W handles the entries r + W s of each
@@ -88,7 +87,7 @@ GPUSVD_HD void jacobi_pair(const PairTeam &pt, bool active, T *x, T *y, const Pa
     T a = T(0), b = T(0), g = T(0);
     if (active) {
         if (cached) {
-GPUSVD_UNROLL
+            GPUSVD_UNROLL
             for (int j = 0; j < kCache; ++j) {
                 if (j < na) {
                     const I i = a_index(j);
@@ -129,7 +128,7 @@ GPUSVD_UNROLL
     rotated = 1;
 
     if (cached) {
-GPUSVD_UNROLL
+        GPUSVD_UNROLL
         for (int j = 0; j < kCache; ++j) {
             if (j < na) {
                 const I i = a_index(j);
