@@ -85,24 +85,24 @@ GPUSVD_HD GramResult<T> gram_jacobi(const Team &t, T *G, int ldg, T *V, int ldv,
                 }
             }
             t.sync();
-            for (int idx = t.rank(); idx < npairs * n2; idx += t.size()) {
-                const int k = idx / n2, i = idx % n2;
-                const T s = rot[4 * k];
-                if (s == T(0)) continue;
-                int p, q;
-                round_robin_pair(k, round, n2, p, q);
-                turn(G[i + p * ldg], G[i + q * ldg], s, rot[4 * k + 1]);
-                turn(V[i + p * ldv], V[i + q * ldv], s, rot[4 * k + 1]);
-            }
+            // f(s, tau, p, q, i) for each index i < n2 of each pair rotating this round.
+            auto each_rotated = [&](auto f) {
+                for (int idx = t.rank(); idx < npairs * n2; idx += t.size()) {
+                    const int k = idx / n2;
+                    if (rot[4 * k] == T(0)) continue;
+                    int p, q;
+                    round_robin_pair(k, round, n2, p, q);
+                    f(rot[4 * k], rot[4 * k + 1], p, q, idx % n2);
+                }
+            };
+            each_rotated([&](T s, T tau, int p, int q, int i) {  // columns of G, and V
+                turn(G[i + p * ldg], G[i + q * ldg], s, tau);
+                turn(V[i + p * ldv], V[i + q * ldv], s, tau);
+            });
             t.sync();
-            for (int idx = t.rank(); idx < npairs * n2; idx += t.size()) {
-                const int k = idx / n2, j = idx % n2;
-                const T s = rot[4 * k];
-                if (s == T(0)) continue;
-                int p, q;
-                round_robin_pair(k, round, n2, p, q);
-                turn(G[p + j * ldg], G[q + j * ldg], s, rot[4 * k + 1]);
-            }
+            each_rotated([&](T s, T tau, int p, int q, int j) {  // rows of G
+                turn(G[p + j * ldg], G[q + j * ldg], s, tau);
+            });
             t.sync();
             for (int k = t.rank(); k < npairs; k += t.size()) {
                 const T *r = rot + 4 * k;
