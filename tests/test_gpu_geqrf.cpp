@@ -32,7 +32,7 @@
 // has no GPU; these tests run on the device machine).
 //
 // GPUSVD_TEST_QUICK=1 shrinks the large batch and the tall matrices (for compute-sanitizer runs);
-// the racecheck run selects *EveryKernelPathOnce* (one small case per kernel path).
+// the sanitizer runs select *EveryKernelPathOnce* (one small case per kernel path).
 //
 // GPUSVD_TEST_GPU_AS_CPU=1 in the environment runs the same checks on the CPU backend, with host
 // memory standing in for device memory and the host forms for the `_gpu` forms: it checks the
@@ -767,15 +767,22 @@ TYPED_TEST(GpuGeqrfTest, EveryKernelPathOnce) {
     for (const Shape &s : {Shape{16, 16}, Shape{64, 64}, Shape{100, 100}, Shape{300, 200}}) {
         std::vector<Case<T>> cases;
         for (int b = 0; b < 2; ++b) cases.push_back({"gaussian", gaussian<T>(rng, s.m, s.n)});
+        cases.push_back({"NaN", gaussian<T>(rng, s.m, s.n), false, true});  // the rare path
+        cases.back().A[sz(s.m * s.n / 2)] = nan_v<T>();
         const std::vector<Ref<T>> refs = references(this->cpu, s.m, s.n, cases);
         for (gpusvdOrth_t o : kOrths) {
             SCOPED_TRACE(testing::Message() << orth_name(o) << " " << s.m << " x " << s.n);
             run_batch(this->h, o, s.m, s.n, cases, refs, false, Api<T>::geqrf_mgs_batched);
         }
     }
-    const int64_t m = 4000, n = 64;
-    const std::vector<Case<T>> cases = {{"gaussian", gaussian<T>(rng, m, n)}};
-    check_each(this->h, m, n, cases, references(this->cpu, m, n, cases), false);
+    // The tall path: the row solve's three widths (16, 32, 64), cuBLAS's TRSM beyond 64 columns,
+    // and two panels joined by BCGS2.
+    for (const Shape &s : {Shape{4000, 64}, Shape{3000, 24}, Shape{2000, 10}, Shape{1500, 100},
+                           Shape{1200, 260}}) {
+        SCOPED_TRACE(testing::Message() << "tall " << s.m << " x " << s.n);
+        const std::vector<Case<T>> cases = {{"gaussian", gaussian<T>(rng, s.m, s.n)}};
+        check_each(this->h, s.m, s.n, cases, references(this->cpu, s.m, s.n, cases), false);
+    }
 }
 
 }  // namespace

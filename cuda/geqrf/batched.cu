@@ -85,39 +85,52 @@ __global__ void geqrf_global_kernel(GeqrfProblem<T> p, QrShape s, unsigned char 
 // ------------------------------------------------------------------------------------------------
 
 template <class T, int MR>
-struct RegWarpSmem {
+struct alignas(16) RegWarpSmem {
     T tile[(MR + 1) * 32];  // A / Q staging (ld MR + 1, odd); R (k x n) during the passes
-    T vec[2][MR + 2];       // broadcast of v_j, |v_j|, |a_j| at pass start (double-buffered)
+    alignas(16) T vec[2][MR + 2];  // broadcast of v_j, |v_j|, |a_j| at pass start (double-buffered)
     T rdiag[MR];            // MGS2: R2's diagonal
 };
 
+/// dot(x, y) over all MR rows (rows >= m are zero in both: exact no-ops) in CH interleaved
+/// partial sums (CH = 1: the team code's order; more shortens the dependent chain).
+template <class T, int MR, int CH>
+__device__ __forceinline__ T reg_dot(const T *x, const T (&y)[MR]) {
+    T p[CH];
+#pragma unroll
+    for (int c = 0; c < CH; ++c) p[c] = T(0);
+#pragma unroll
+    for (int i = 0; i < MR; ++i) p[i % CH] += x[i] * y[i];
+#pragma unroll
+    for (int c = 1; c < CH; ++c) p[0] += p[c];
+    return p[0];
+}
+
 /// One MGS pass over columns 0..nc-1 (qr_mgs_pass): pass 1 stores R1(j,c) at tile(j,c), pass 2
 /// (second) R2(j,c) at tile(c,j) and R2(j,j) in rdiag. Returns false (warp-uniform) on anything
-/// rare. Lane j scales its column to unit length once step j has broadcast it.
-template <class T, int MR>
+/// rare. Every lane runs every step's arithmetic (lanes outside j < c < nc with a zero factor:
+/// exact no-ops), so the warp never splits into one-lane paths; the owner of column j scales it
+/// to unit length after the pass, when nothing reads it any more (as the team code's `pend`).
+template <class T, int MR, int CH>
 __device__ __forceinline__ bool reg_mgs_pass(T (&a)[MR], int lane, int m, int nc, bool second,
                                              RegWarpSmem<T, MR> &S) {
     using R = kernels::Real<T>;
     constexpr int ld = MR + 1;
     const int kk = m < nc ? m : nc;
     const T thresh = static_cast<T>(m) * R::ulp();
-    T ss = T(0);
-#pragma unroll
-    for (int i = 0; i < MR; ++i)
-        if (i < m) ss += a[i] * a[i];
+    const T ss = reg_dot<T, MR, CH>(a, a);
     const bool ok = kernels::qr_ssq_ok(ss);
     // Only the first kk columns' norms are used (the team code scales the others' too: unused).
     if (__any_sync(0xffffffffu, lane < kk && !ok)) return false;
     T nrm = R::sqrt(ss);
     const T nrm0 = nrm;
+    T own_inv = T(1);
     const int rs = second ? ld : 1, cs = second ? 1 : ld;  // coefficient (j,c) at j*rs + c*cs
     __syncwarp();                                          // the previous users of vec are done
     for (int j = 0; j < kk; ++j) {                         // warp-uniform trip count
         T *v = S.vec[j & 1];
         if (lane == j) {
 #pragma unroll
-            for (int i = 0; i < MR; ++i)
-                if (i < m) v[i] = a[i];
+            for (int i = 0; i < MR; ++i) v[i] = a[i];
             v[MR] = nrm;  // -1 when its sum of squares was not trusted: rare below
             v[MR + 1] = nrm0;
         }
@@ -127,39 +140,37 @@ __device__ __forceinline__ bool reg_mgs_pass(T (&a)[MR], int lane, int m, int nc
         if (nj <= thresh * v[MR + 1] || nj < R::safe_min() || (second && nj < T(0.5) * v[MR + 1]))
             return false;
         const T inv = T(1) / nj;
+        const bool active = lane > j && lane < nc;
+        const T d = reg_dot<T, MR, CH>(v, a) * inv;  // r_jc = q_j^T a_c
+        const T f = active ? d * inv : T(0);
+        // Read v again below rather than keep all MR entries in registers beside a: the kernel
+        // then fits in about half the registers (more warps per SM hide the chains' latency).
+        asm volatile("" ::: "memory");
+        T s2[CH];
+#pragma unroll
+        for (int c = 0; c < CH; ++c) s2[c] = T(0);
+#pragma unroll
+        for (int i = 0; i < MR; ++i) {
+            const T x = a[i] - f * v[i];
+            a[i] = x;
+            s2[i % CH] += x * x;
+        }
+        if (active) S.tile[j * rs + lane * cs] = d;
         if (lane == j) {
+            own_inv = inv;
             if (second)
                 S.rdiag[j] = nj;
             else
                 S.tile[j + j * ld] = nj;
+        }
+        if (lane == j + 1 && lane < kk) {  // column j+1 is final: its norm for step j+1
 #pragma unroll
-            for (int i = 0; i < MR; ++i)
-                if (i < m) a[i] *= inv;
-        } else if (lane > j && lane < nc) {
-            T d = T(0);
-#pragma unroll
-            for (int i = 0; i < MR; ++i)
-                if (i < m) d += v[i] * a[i];
-            d *= inv;  // r_jc = q_j^T a_c
-            S.tile[j * rs + lane * cs] = d;
-            const T f = d * inv;
-            if (lane == j + 1 && lane < kk) {  // column j+1 is final: its norm for step j+1
-                T s2 = T(0);
-#pragma unroll
-                for (int i = 0; i < MR; ++i)
-                    if (i < m) {
-                        const T x = a[i] - f * v[i];
-                        a[i] = x;
-                        s2 += x * x;
-                    }
-                nrm = kernels::qr_ssq_ok(s2) ? R::sqrt(s2) : T(-1);
-            } else {
-#pragma unroll
-                for (int i = 0; i < MR; ++i)
-                    if (i < m) a[i] -= f * v[i];
-            }
+            for (int c = 1; c < CH; ++c) s2[0] += s2[c];
+            nrm = kernels::qr_ssq_ok(s2[0]) ? R::sqrt(s2[0]) : T(-1);
         }
     }
+#pragma unroll
+    for (int i = 0; i < MR; ++i) a[i] *= own_inv;
     return true;
 }
 
@@ -192,7 +203,7 @@ __device__ __forceinline__ void reg_project_rest(T (&a)[MR], int lane, int m, in
 }
 
 /// The whole fast path of one matrix; false (nothing written) when the matrix is rare.
-template <class T, int MR>
+template <class T, int MR, int CH>
 __device__ __forceinline__ bool reg_qr(const QrIO<T> &io, bool reorth, int lane,
                                        RegWarpSmem<T, MR> &S) {
     using R = kernels::Real<T>;
@@ -224,9 +235,9 @@ __device__ __forceinline__ bool reg_qr(const QrIO<T> &io, bool reorth, int lane,
         for (int i = 0; i < MR; ++i) a[i] = a[i] * f1 * f2;  // f1 first: exact for subnormals
     }
     __syncwarp();  // the tile is read: it holds R from here
-    if (!reg_mgs_pass<T, MR>(a, lane, m, n, false, S)) return false;
+    if (!reg_mgs_pass<T, MR, CH>(a, lane, m, n, false, S)) return false;
     if (reorth) {
-        if (!reg_mgs_pass<T, MR>(a, lane, m, k, true, S)) return false;
+        if (!reg_mgs_pass<T, MR, CH>(a, lane, m, k, true, S)) return false;
         __syncwarp();
         kernels::QrWork<T, int> w{};
         w.m = m;
@@ -258,25 +269,37 @@ __device__ __forceinline__ bool reg_qr(const QrIO<T> &io, bool reorth, int lane,
     return true;
 }
 
-/// kQrRegWarps warps per block, one matrix each; rare matrices by qr_team in place (s: the
-/// in-place shape, its vectors, 2n + 2k <= 128 elements, in the warp's tile).
-template <class T, int MR>
-__global__ void __launch_bounds__(32 * kQrRegWarps)
-    geqrf_warpreg_kernel(GeqrfProblem<T> p, QrShape s) {
+/// kQrRegWarps warps per block, one matrix each. A rare matrix gets info = kQrRegRare, for
+/// geqrf_rare_kernel next on the stream: the team code in the same kernel would set its register
+/// count (about 40 more) and so cost every common matrix occupancy.
+template <class T, int MR, int CH>
+__global__ void __launch_bounds__(32 * kQrRegWarps, kQrRegBlocksPerSm)
+    geqrf_warpreg_kernel(GeqrfProblem<T> p) {
     __shared__ RegWarpSmem<T, MR> smem[kQrRegWarps];
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     RegWarpSmem<T, MR> &S = smem[warp];
+    for (int64_t b = int64_t(blockIdx.x) * kQrRegWarps + warp; b < p.batch;
+         b += int64_t(gridDim.x) * kQrRegWarps) {
+        const bool done = reg_qr<T, MR, CH>(problem_io(p, b), p.reorth, lane, S);
+        if (lane == 0) p.info[b] = done ? 0 : kQrRegRare;
+        __syncwarp();  // the tile is free for the next matrix
+    }
+}
+
+/// The matrices geqrf_warpreg_kernel left (info = kQrRegRare, A and R untouched): qr_team in
+/// place, a warp each (s: the in-place shape, its vectors, 2n + 2k <= 128 elements).
+template <class T>
+__global__ void __launch_bounds__(32 * kQrRegWarps)
+    geqrf_rare_kernel(GeqrfProblem<T> p, QrShape s) {
+    __shared__ T vecs[kQrRegWarps][kQrRareElems];
+    const int warp = threadIdx.x >> 5;
     const WarpTeam t;
     for (int64_t b = int64_t(blockIdx.x) * kQrRegWarps + warp; b < p.batch;
          b += int64_t(gridDim.x) * kQrRegWarps) {
-        const QrIO<T> io = problem_io(p, b);
-        int info = 0;
-        if (!reg_qr<T, MR>(io, p.reorth, lane, S)) {
-            __syncwarp();
-            info = kernels::qr_team<T, int64_t>(t, io, s, S.tile, p.reorth);
-        }
-        if (lane == 0) p.info[b] = info;
-        __syncwarp();  // the tile is free for the next matrix
+        if (p.info[b] != kQrRegRare) continue;  // warp-uniform
+        const int info = kernels::qr_team<T, int64_t>(t, problem_io(p, b), s, vecs[warp], p.reorth);
+        __syncwarp();  // every lane has read info[b]
+        if (t.rank() == 0) p.info[b] = info;
     }
 }
 
@@ -316,13 +339,28 @@ cudaError_t geqrf_batched_launch(const GeqrfProblem<T> &p, void *ws, size_t ws_b
         case GeqrfBatchedPlan::kNothing:  // m or n is 0: every info is 0
             return cudaMemsetAsync(p.info, 0, sizeof(int) * static_cast<size_t>(p.batch), stream);
         case GeqrfBatchedPlan::kWarpReg: {
-            const QrShape in_place = kernels::qr_shape(p.m, p.n, true);
-            if (pl.reg_rows == 8)
-                geqrf_warpreg_kernel<T, 8><<<grid, pl.threads, 0, stream>>>(p, in_place);
-            else if (pl.reg_rows == 16)
-                geqrf_warpreg_kernel<T, 16><<<grid, pl.threads, 0, stream>>>(p, in_place);
-            else
-                geqrf_warpreg_kernel<T, 32><<<grid, pl.threads, 0, stream>>>(p, in_place);
+            // GPUSVD_QR_CHAINS=2: the dot products in two partial sums (experiment).
+            static const int chains = [] {
+                const char *e = std::getenv("GPUSVD_QR_CHAINS");
+                return e && e[0] == '2' ? 2 : 1;
+            }();
+            if (chains == 2) {
+                if (pl.reg_rows == 8)
+                    geqrf_warpreg_kernel<T, 8, 2><<<grid, pl.threads, 0, stream>>>(p);
+                else if (pl.reg_rows == 16)
+                    geqrf_warpreg_kernel<T, 16, 2><<<grid, pl.threads, 0, stream>>>(p);
+                else
+                    geqrf_warpreg_kernel<T, 32, 2><<<grid, pl.threads, 0, stream>>>(p);
+            } else {
+                if (pl.reg_rows == 8)
+                    geqrf_warpreg_kernel<T, 8, 1><<<grid, pl.threads, 0, stream>>>(p);
+                else if (pl.reg_rows == 16)
+                    geqrf_warpreg_kernel<T, 16, 1><<<grid, pl.threads, 0, stream>>>(p);
+                else
+                    geqrf_warpreg_kernel<T, 32, 1><<<grid, pl.threads, 0, stream>>>(p);
+            }
+            geqrf_rare_kernel<T>
+                <<<grid, pl.threads, 0, stream>>>(p, kernels::qr_shape(p.m, p.n, true));
             break;
         }
         case GeqrfBatchedPlan::kWarp:

@@ -22,7 +22,8 @@ struct GeqrfBatchedPlan {
         kNothing,  // k = 0 or batch = 0: only info (zeros) is written
         kWarpReg,  // m, n <= 32: a warp per matrix, columns in registers (lane c owns column c),
                    // kQrRegWarps matrices per block, static shared memory; rare matrices
-                   // (NaN/Inf, dependent or tiny columns) run the team code in place
+                   // (NaN/Inf, dependent or tiny columns) run the team code in place, in a
+                   // second kernel
         kWarp,     // n <= 32: a warp per matrix, mats_per_block matrices per block, shared memory
         kBlock,    // a block per matrix in shared memory
         kGlobal,   // a block per matrix in place in A and R, its vectors in a workspace slot
@@ -40,6 +41,9 @@ struct GeqrfBatchedPlan {
 constexpr int kQrWarpMaxN = 32;                   // columns a warp's lanes own one each
 constexpr int kQrRegMaxM = 32;                    // kWarpReg: rows held in registers, at most
 constexpr int kQrRegWarps = 4;                    // kWarpReg: matrices (warps) per block
+constexpr int kQrRegBlocksPerSm = 4;  // kWarpReg: the register budget (128 per thread at 4)
+constexpr int kQrRegRare = INT_MIN;   // kWarpReg: info of a matrix left to the team code
+constexpr int kQrRareElems = 4 * kQrWarpMaxN;  // kWarpReg: a rare matrix's in-place vectors
 constexpr int kQrWarpMaxMats = 8;                 // matrices (warps) per block, at most
 constexpr int64_t kQrMaxGrid = int64_t(1) << 20;  // blocks loop over the rest of the batch
 constexpr int64_t kQrGlobalMaxBlocks = 4096;      // bounds the global path's workspace
