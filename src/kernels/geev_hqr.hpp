@@ -16,6 +16,53 @@ namespace gpusvd {
 namespace kernels {
 namespace geev {
 
+/// dlahqr's test of H(k, k-1) for deflation (Ahues & Tisseur's, with dlahqr's tst for a zero
+/// diagonal pair), ilo < k <= ihi.
+template <class T>
+GPUSVD_HD bool negligible_subdiagonal(Mat<T> H, int k, int ilo, int ihi, T smlnum, T ulp) {
+    const T hkk1 = std::fabs(H(k, k - 1));
+    if (hkk1 <= smlnum) return true;
+    T tst = std::fabs(H(k - 1, k - 1)) + std::fabs(H(k, k));
+    if (tst == T(0)) {
+        if (k - 2 >= ilo) tst += std::fabs(H(k - 1, k - 2));
+        if (k + 1 <= ihi) tst += std::fabs(H(k + 1, k));
+    }
+    if (hkk1 > ulp * tst) return false;
+    const T hk1k = std::fabs(H(k - 1, k));
+    const T ab = std::fmax(hkk1, hk1k), ba = std::fmin(hkk1, hk1k);
+    const T hkk = std::fabs(H(k, k));
+    const T hd = std::fabs(H(k - 1, k - 1) - H(k, k));
+    const T aa = std::fmax(hkk, hd), bb = std::fmin(hkk, hd);
+    const T s = aa + ab;
+    return ba * (ab / s) <= std::fmax(smlnum, ulp * (bb * (aa / s)));
+}
+
+/// First column of (H - s1)(H - s2) restricted to rows m..m+2, scaled to unit 1-norm: the
+/// double-shift sweep's starting vector at row m.
+template <class T>
+GPUSVD_HD void shift_vector(Mat<T> H, int m, T rt1r, T rt1i, T rt2r, T rt2i, T &v1, T &v2,
+                            T &v3) {
+    const T hmm = H(m, m), hm1m = H(m + 1, m);
+    T s = std::fabs(hmm - rt2r) + std::fabs(rt2i) + std::fabs(hm1m);
+    const T h21s = hm1m / s;
+    v1 = h21s * H(m, m + 1) + (hmm - rt1r) * ((hmm - rt2r) / s) - rt1i * (rt2i / s);
+    v2 = h21s * (hmm + H(m + 1, m + 1) - rt1r - rt2r);
+    v3 = h21s * H(m + 2, m + 1);
+    s = std::fabs(v1) + std::fabs(v2) + std::fabs(v3);
+    v1 /= s, v2 /= s, v3 /= s;
+}
+
+/// dlahqr's test that H(m, m-1) is small enough for the sweep to start at m > l.
+template <class T>
+GPUSVD_HD bool sweep_can_start(Mat<T> H, int m, T rt1r, T rt1i, T rt2r, T rt2i, T ulp) {
+    T v1, v2, v3;
+    shift_vector(H, m, rt1r, rt1i, rt2r, rt2i, v1, v2, v3);
+    const T h00 = std::fabs(H(m, m - 1)) * (std::fabs(v2) + std::fabs(v3));
+    const T h01 = ulp * std::fabs(v1) *
+                  (std::fabs(H(m - 1, m - 1)) + std::fabs(H(m, m)) + std::fabs(H(m + 1, m + 1)));
+    return h00 <= h01;
+}
+
 /// Schur form of the Hessenberg H (rows/columns ilo..ihi active, 0-based inclusive). wantt: H
 /// becomes the quasi-triangular T with standardised 2x2 blocks; wantz: the transformations are
 /// applied to rows ilo..ihi of Z. wr/wi get all n eigenvalues (pairs positive imaginary part
@@ -50,27 +97,15 @@ GPUSVD_HD int lahqr(const Team &t, bool wantt, bool wantz, int n, int ilo, int i
         int l = ilo;
         bool split = false;
         for (int its = 0; its <= itmax; ++its) {
-            // Look for a single small subdiagonal element (Ahues & Tisseur's test).
-            int k;
-            for (k = i; k > l; --k) {
-                const T hkk1 = std::fabs(H(k, k - 1));
-                if (hkk1 <= smlnum) break;
-                T tst = std::fabs(H(k - 1, k - 1)) + std::fabs(H(k, k));
-                if (tst == T(0)) {
-                    if (k - 2 >= ilo) tst += std::fabs(H(k - 1, k - 2));
-                    if (k + 1 <= ihi) tst += std::fabs(H(k + 1, k));
+            // Look for a single small subdiagonal element: the largest such k. Members test
+            // their own k's (a serial team: dlahqr's downward scan), then agree on the max.
+            int kc = l;
+            for (int k = i - rank; k > l; k -= size)
+                if (negligible_subdiagonal(H, k, ilo, ihi, smlnum, ulp)) {
+                    kc = k;
+                    break;
                 }
-                if (hkk1 <= ulp * tst) {
-                    const T hk1k = std::fabs(H(k - 1, k));
-                    const T ab = std::fmax(hkk1, hk1k), ba = std::fmin(hkk1, hk1k);
-                    const T hkk = std::fabs(H(k, k));
-                    const T hd = std::fabs(H(k - 1, k - 1) - H(k, k));
-                    const T aa = std::fmax(hkk, hd), bb = std::fmin(hkk, hd);
-                    const T s = aa + ab;
-                    if (ba * (ab / s) <= std::fmax(smlnum, ulp * (bb * (aa / s)))) break;
-                }
-            }
-            l = k;
+            l = t.max(kc);
             if (l > ilo) {  // H(l, l-1) is negligible
                 t.sync();
                 if (rank == 0) H(l, l - 1) = T(0);
@@ -132,25 +167,17 @@ GPUSVD_HD int lahqr(const Team &t, bool wantt, bool wantz, int n, int ilo, int i
                 }
             }
 
-            // Look for two consecutive small subdiagonal elements: start the sweep at m.
-            int m;
-            T v1 = T(0), v2 = T(0), v3 = T(0);
-            for (m = i - 2; m >= l; --m) {
-                const T hmm = H(m, m), hm1m = H(m + 1, m);
-                T s = std::fabs(hmm - rt2r) + std::fabs(rt2i) + std::fabs(hm1m);
-                const T h21s = hm1m / s;
-                v1 = h21s * H(m, m + 1) + (hmm - rt1r) * ((hmm - rt2r) / s) - rt1i * (rt2i / s);
-                v2 = h21s * (hmm + H(m + 1, m + 1) - rt1r - rt2r);
-                v3 = h21s * H(m + 2, m + 1);
-                s = std::fabs(v1) + std::fabs(v2) + std::fabs(v3);
-                v1 /= s, v2 /= s, v3 /= s;
-                if (m == l) break;
-                const T h00 = std::fabs(H(m, m - 1)) * (std::fabs(v2) + std::fabs(v3));
-                const T h01 = ulp * std::fabs(v1) *
-                              (std::fabs(H(m - 1, m - 1)) + std::fabs(hmm) +
-                               std::fabs(H(m + 1, m + 1)));
-                if (h00 <= h01) break;
-            }
+            // Look for two consecutive small subdiagonal elements: start the sweep at the largest
+            // such m (m = l if none), found as k above; everyone then forms that m's vector.
+            int mc = l;
+            for (int m = i - 2 - rank; m > l; m -= size)
+                if (sweep_can_start(H, m, rt1r, rt1i, rt2r, rt2i, ulp)) {
+                    mc = m;
+                    break;
+                }
+            const int m = t.max(mc);
+            T v1, v2, v3;
+            shift_vector(H, m, rt1r, rt1i, rt2r, rt2i, v1, v2, v3);
 
             // Double-shift QR sweep: chase the bulge from row m down to row i. Everyone must
             // be done reading H for the tests and shifts above before (B) writes it.

@@ -121,18 +121,34 @@ GPUSVD_HD void lartg(T f, T g, T &c, T &s, T &r) {
 }
 
 /// Householder reflector of order 2 or 3 on registers (dlarfg with n <= 3): on return alpha is
-/// beta, (x2, x3) the vector tail v(2:n), tau the scalar. x3 is ignored when n == 2.
+/// beta, (x2, x3) the vector tail v(2:n), tau the scalar. n == 2: x3 is set to zero.
 template <class T>
 GPUSVD_HD void larfg3(int n, T &alpha, T &x2, T &x3, T &tau) {
     if (n <= 1) {
         tau = T(0);
         return;
     }
-    T xnorm = n == 3 ? lapy2(x2, x3) : std::fabs(x2);
-    if (xnorm == T(0)) {
+    if (n == 2) x3 = T(0);
+    if (x2 == T(0) && x3 == T(0)) {
         tau = T(0);
         return;
     }
+    // Common case: every square and their sum are representable, so one square root gives
+    // |(alpha, x2, x3)| (dlapy2 twice costs two more divisions and a square root, on the
+    // bulge chase's critical path). Same value up to rounding.
+    const T big = std::fmax(std::fabs(alpha), std::fmax(std::fabs(x2), std::fabs(x3)));
+    const T rtmin = std::sqrt(Real<T>::safe_min());
+    const T rtmax = std::sqrt(Limits<T>::overflow() / T(4));
+    if (big > rtmin && big < rtmax) {
+        const T beta = -sign(std::sqrt(alpha * alpha + x2 * x2 + x3 * x3), alpha);
+        tau = (beta - alpha) / beta;
+        const T scal = T(1) / (alpha - beta);
+        x2 *= scal;
+        x3 *= scal;
+        alpha = beta;
+        return;
+    }
+    T xnorm = n == 3 ? lapy2(x2, x3) : std::fabs(x2);
     T beta = -sign(lapy2(alpha, xnorm), alpha);
     const T safmin = Real<T>::safe_min() / Real<T>::eps(), rsafmn = T(1) / safmin;
     int knt = 0;
