@@ -574,7 +574,9 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
             for (int64_t n : {1, 2, 5, 30, 33, 64}) {
                 const gg::GeevPlan p = plan(e, v, n);
                 EXPECT_EQ(p.path, gg::GeevPlan::kWarp) << n;
-                EXPECT_EQ(p.threads, 32 * p.mats_per_block);
+                EXPECT_EQ(p.team, gg::geev_team_width(e, n)) << n;
+                EXPECT_EQ(p.threads % 32, 0);
+                EXPECT_EQ(p.mats_per_block, p.threads / p.team) << "a team per matrix";
                 EXPECT_EQ(p.ld % 2, 1) << "odd shared leading dimension";
                 EXPECT_GE(p.matrix_bytes, gg::geev_shared_elems(v, n) * e);
                 EXPECT_LE(p.smem_bytes, optin);
@@ -590,6 +592,20 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
             EXPECT_EQ(plan(e, v, 0).path, gg::GeevPlan::kNothing);
             EXPECT_EQ(plan(e, v, 5, 0).path, gg::GeevPlan::kNothing);
         }
+    // Small matrices share a warp; the team width can be forced (tuning), anything else ignored.
+    EXPECT_EQ(plan(8, false, 5).team, 8);
+    EXPECT_EQ(plan(8, false, 15).team, 8);
+    EXPECT_EQ(plan(8, false, 20).team, 16);
+    EXPECT_EQ(plan(8, false, 25).team, 32);
+    EXPECT_EQ(plan(4, false, 30).team, 16);
+    EXPECT_EQ(plan(4, false, 33).team, 32);
+    for (int w : {8, 16, 32}) {
+        const gg::GeevPlan p = gg::geev_plan(8, false, 30, 1000, optin, per_sm, 1024, w);
+        EXPECT_EQ(p.team, w);
+        EXPECT_EQ(p.mats_per_block, p.threads / w);
+        EXPECT_EQ(p.smem_bytes, p.matrix_bytes * size_t(p.mats_per_block));
+    }
+    EXPECT_EQ(gg::geev_plan(8, false, 30, 1000, optin, per_sm, 1024, 12).team, 32);
     // n = 64 double with vectors needs ~70 KB: without the opt-in it goes global.
     EXPECT_EQ(plan(8, true, 64, 10, 48 * 1024).path, gg::GeevPlan::kGlobal);
     // Small matrices share blocks; 64x64 double with vectors fits three per SM, one per block.

@@ -26,6 +26,34 @@ struct WarpTeam {
     }
 };
 
+/// W consecutive lanes of a warp (W a power of two <= 32) that run their own control flow: the
+/// warp's other groups may be anywhere else in the code (sm_70+ independent thread scheduling),
+/// so syncs and shuffles name only this group's lanes. Several small matrices per warp, each
+/// with its own scalar work.
+template <int W>
+struct TileTeam {
+    static_assert(W > 0 && W <= 32 && (W & (W - 1)) == 0, "a power of two up to 32");
+    __device__ static unsigned mask() {
+        return W == 32 ? 0xffffffffu : ((1u << W) - 1u) << (threadIdx.x & 31 & ~(W - 1));
+    }
+    __device__ int rank() const { return threadIdx.x & (W - 1); }
+    __device__ int size() const { return W; }
+    __device__ void sync() const { __syncwarp(mask()); }
+    template <class T>
+    __device__ T sum(T v) const {
+        for (int o = W >> 1; o > 0; o >>= 1) v += __shfl_xor_sync(mask(), v, o, W);
+        return v;
+    }
+    template <class T>
+    __device__ T max(T v) const {
+        for (int o = W >> 1; o > 0; o >>= 1) {
+            const T w = __shfl_xor_sync(mask(), v, o, W);
+            v = w > v ? w : v;
+        }
+        return v;
+    }
+};
+
 /// `width` consecutive lanes of a warp (width a power of two <= 32, lane group
 /// threadIdx.x / width): the pair team inside a WarpTeam or BlockTeam. Its reductions shuffle
 /// with the whole warp's mask, so all 32 lanes must reach each one together (team code keeps its

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 
 #include "common/launch.cuh"
 #include "common/teams.cuh"
@@ -17,7 +18,6 @@ namespace gpu {
 namespace {
 
 using kernels::BlockTeam;
-using kernels::WarpTeam;
 using kernels::geev::GeevWork;
 using kernels::geev::Mat;
 
@@ -69,24 +69,35 @@ __device__ void store(const Team &t, const GeevProblem<T> &p, int64_t b, const G
     t.sync();  // the next matrix may overwrite the working set
 }
 
-/// A warp per matrix, mats matrices per block, each in its own slice of shared memory. kVec:
-/// p.wantvr at compile time, so the values-only kernel carries none of the vector phases'
-/// registers (double: 80 instead of 118, so 25 warps per SM instead of 16).
-template <class T, bool kVec>
+/// W lanes per matrix (a warp or a part of one), mats matrices per block, each in its own slice
+/// of shared memory. kVec: p.wantvr at compile time, so the values-only kernel carries none of
+/// the vector phases' registers (double: 80 instead of 118, so 25 warps per SM instead of 16).
+template <class T, bool kVec, int W>
 __global__ void __launch_bounds__(256) geev_warp_kernel(GeevProblem<T> p, int ld, int mats,
                                                         size_t matrix_bytes) {
     extern __shared__ __align__(16) unsigned char smem[];
-    const int warp = threadIdx.x >> 5;
+    const int group = threadIdx.x / W;
     const int n = static_cast<int>(p.n);
     const GeevWork<T> w =
-        shared_work<T>(reinterpret_cast<T *>(smem + warp * matrix_bytes), kVec, n, ld);
-    const WarpTeam t;
-    for (int64_t b = int64_t(blockIdx.x) * mats + warp; b < p.batch;
+        shared_work<T>(reinterpret_cast<T *>(smem + group * matrix_bytes), kVec, n, ld);
+    const kernels::TileTeam<W> t;
+    for (int64_t b = int64_t(blockIdx.x) * mats + group; b < p.batch;
          b += int64_t(gridDim.x) * mats) {
         load(t, p, b, w.H);
         const int info = kernels::geev::geev_team(t, kVec, n, w);
         store<T, kVec>(t, p, b, w, info);
     }
+}
+
+template <class T, bool kVec>
+decltype(&geev_warp_kernel<T, kVec, 32>) warp_kernel(int team) {
+    return team == 8 ? geev_warp_kernel<T, kVec, 8>
+                     : team == 16 ? geev_warp_kernel<T, kVec, 16> : geev_warp_kernel<T, kVec, 32>;
+}
+
+template <class T>
+decltype(&geev_warp_kernel<T, false, 32>) warp_kernel(bool vectors, int team) {
+    return vectors ? warp_kernel<T, true>(team) : warp_kernel<T, false>(team);
 }
 
 /// A block per matrix in shared memory.
@@ -139,15 +150,25 @@ __global__ void geev_zero_info_kernel(int *info, int64_t batch) {
 
 template <class T>
 GeevPlan plan_for(bool wantvr, int64_t n, int64_t batch) {
-    static const int warp_threads =
-        std::min(max_threads(geev_warp_kernel<T, false>), max_threads(geev_warp_kernel<T, true>));
+    static const int warp_threads = [] {
+        int m = 1024;
+        for (bool v : {false, true})
+            for (int w : {8, 16, 32}) m = std::min(m, max_threads(warp_kernel<T>(v, w)));
+        return m;
+    }();
+    // GPUSVD_GEEV_TEAM=8|16|32: lanes per matrix of the warp path (tuning; default by n).
+    static const int team = [] {
+        const char *e = std::getenv("GPUSVD_GEEV_TEAM");
+        return e ? std::atoi(e) : 0;
+    }();
     static const int block_threads = max_threads(geev_block_kernel<T>);
     static const int global_threads = max_threads(geev_global_kernel<T>);
     const size_t smem_block = static_cast<size_t>(
         device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, 48 * 1024));
     const size_t smem_sm = static_cast<size_t>(
         device_attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor, 64 * 1024));
-    GeevPlan p = geev_plan(sizeof(T), wantvr, n, batch, smem_block, smem_sm, warp_threads);
+    GeevPlan p =
+        geev_plan(sizeof(T), wantvr, n, batch, smem_block, smem_sm, warp_threads, team);
     const int limit = p.path == GeevPlan::kBlock    ? block_threads
                       : p.path == GeevPlan::kGlobal ? global_threads
                                                     : warp_threads;
@@ -181,7 +202,7 @@ cudaError_t geev_launch(const GeevProblem<T> &p, void *ws, size_t ws_bytes, cuda
             break;
         }
         case GeevPlan::kWarp: {
-            const auto kernel = p.wantvr ? geev_warp_kernel<T, true> : geev_warp_kernel<T, false>;
+            const auto kernel = warp_kernel<T>(p.wantvr, plan.team);
             err = allow_smem(kernel, plan.smem_bytes);
             if (err != cudaSuccess) return err;
             kernel<<<static_cast<unsigned>(plan.grid), plan.threads, plan.smem_bytes, stream>>>(

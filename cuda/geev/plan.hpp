@@ -19,6 +19,7 @@ struct GeevPlan {
         kGlobal,   // a block per matrix, in place in A and VR plus a workspace slot (any n)
     } path = kNothing;
     int threads = 0;          // per block
+    int team = 32;            // kWarp: lanes per matrix (8, 16 or 32), 32 / team matrices a warp
     int mats_per_block = 1;   // kWarp
     int ld = 0;               // leading dimension of H and Z in shared memory
     size_t matrix_bytes = 0;  // one matrix's shared memory (kWarp, kBlock) or workspace slot
@@ -44,28 +45,44 @@ inline size_t geev_shared_elems(bool wantvr, int64_t n) {
     return (wantvr ? 2 : 1) * nn * ld + 6 * nn;
 }
 
+/// Lanes per matrix of the warp path. A team's scalar work (shifts, reflectors, deflation
+/// tests) costs the same instructions for 8 lanes as for 32, so small matrices share a warp:
+/// its groups then diverge (each its own iteration), which the sm_70+ scheduler interleaves.
+/// Past these sizes the narrower teams' longer row loops and fewer resident warps (a warp's
+/// matrices share its shared memory slice) cost more than they save. H100, 500k values only,
+/// ms for 8 / 16 / 32 lanes: double n = 5: 6.8 / 11.2 / 18.2, n = 15: 36.6 / 43.5 / 70.0,
+/// n = 20: 76.0 / 74.4 / 106, n = 30: 291 / 221 / 197; float n = 30: 107 / 90.6 / 109.
+inline int geev_team_width(size_t elem, int64_t n) {
+    if (n <= 15) return 8;
+    return n <= (elem <= 4 ? 32 : 24) ? 16 : 32;
+}
+
 inline size_t geev_sat_mul(size_t a, size_t b) {
     size_t r;
     return __builtin_mul_overflow(a, b, &r) ? SIZE_MAX : r;
 }
 
 /// smem_block: the opt-in shared memory limit per block; smem_sm: shared memory per SM;
-/// max_threads: the kernel's limit per block (registers). The warp path takes as many matrices
-/// per block as maximise the warps resident on an SM (ties: fewer, as a block holds its shared
-/// memory until its slowest matrix is done).
+/// max_threads: the kernel's limit per block (registers). The warp path takes as many warps per
+/// block as maximise the warps resident on an SM (ties: fewer, as a block holds its shared
+/// memory until its slowest matrix is done). team: lanes per matrix (0: geev_team_width).
 inline GeevPlan geev_plan(size_t elem, bool wantvr, int64_t n, int64_t batch, size_t smem_block,
-                          size_t smem_sm, int max_threads) {
+                          size_t smem_sm, int max_threads, int team = 0) {
     GeevPlan p;
     if (n <= 0 || batch <= 0) return p;
     const size_t small = n <= INT_MAX / 2 ? geev_sat_mul(geev_shared_elems(wantvr, n), elem)
                                           : SIZE_MAX;
     if (n <= kGeevWarpMaxN && small <= smem_block) {
         p.path = GeevPlan::kWarp;
+        p.team = team == 8 || team == 16 || team == 32 ? team : geev_team_width(elem, n);
         p.ld = geev_shared_ld(n);
         p.matrix_bytes = (small + 15) / 16 * 16;
-        p.mats_per_block = warp_mats_per_block(p.matrix_bytes, 8, max_threads, smem_block, smem_sm,
-                                               kGeevReservedSmem);
-        p.threads = 32 * p.mats_per_block;
+        if (p.matrix_bytes * static_cast<size_t>(32 / p.team) > smem_block) p.team = 32;
+        const int warps = warp_mats_per_block(p.matrix_bytes * static_cast<size_t>(32 / p.team),
+                                              8, max_threads, smem_block, smem_sm,
+                                              kGeevReservedSmem);
+        p.mats_per_block = warps * (32 / p.team);
+        p.threads = 32 * warps;
         p.smem_bytes = p.matrix_bytes * static_cast<size_t>(p.mats_per_block);
         p.grid = (batch + p.mats_per_block - 1) / p.mats_per_block;
     } else if (small <= smem_block - kGeevScratchBytes) {
