@@ -133,14 +133,14 @@ GPUSVD_HD void larfg3(int n, T &alpha, T &x2, T &x3, T &tau) {
         tau = T(0);
         return;
     }
-    // Common case: every square and their sum are representable, so one square root gives
-    // |(alpha, x2, x3)| (dlapy2 twice costs two more divisions and a square root, on the
-    // bulge chase's critical path). Same value up to rounding.
-    const T big = std::fmax(std::fabs(alpha), std::fmax(std::fabs(x2), std::fabs(x3)));
-    const T rtmin = std::sqrt(Real<T>::safe_min());
-    const T rtmax = std::sqrt(Limits<T>::overflow() / T(4));
-    if (big > rtmin && big < rtmax) {
-        const T beta = -sign(std::sqrt(alpha * alpha + x2 * x2 + x3 * x3), alpha);
+    // Common case: the sum of squares neither overflows (inf fails the test) nor sits near
+    // underflow (squares lost to underflow, each below safe_min * ulp, then change it by less
+    // than ulp^2 relative), so one square root gives |(alpha, x2, x3)|: dlapy2 twice costs two
+    // more divisions and a square root on the bulge chase's critical path. Same value up to
+    // rounding.
+    const T ss = alpha * alpha + x2 * x2 + x3 * x3;
+    if (ss >= Real<T>::safe_min() / Real<T>::ulp() && ss < Limits<T>::overflow()) {
+        const T beta = -sign(std::sqrt(ss), alpha);
         tau = (beta - alpha) / beta;
         const T scal = T(1) / (alpha - beta);
         x2 *= scal;
