@@ -13,7 +13,8 @@
 //                   unit-column A whose dependent columns are replaced by their Q columns, the
 //                   matrix MGS actually orthogonalises)
 //   R               upper trapezoidal (strict lower part of the k x n R exactly 0), R(j,j) >= 0
-//   R(j,j)          max_j |R(j,j) - R_cpu(j,j)| / (m |A| eps) < 30 (the residual's scale), R_cpu the CPU
+//   R(j,j)          max_j |R(j,j) - R_cpu(j,j)| / (m |A| eps) < 30 (the residual's scale), R_cpu
+//   the CPU
 //                   backend's (Householder; R's diagonal is determined to ~eps |A| whatever the
 //                   conditioning, for MGS, MGS2 and CholeskyQR2 alike), over the columns up to
 //                   the first dependent one (past it, R(j,j) depends on the arbitrary completion
@@ -777,8 +778,8 @@ TYPED_TEST(GpuGeqrfTest, EveryKernelPathOnce) {
     }
     // The tall path: the row solve's three widths (16, 32, 64), cuBLAS's TRSM beyond 64 columns,
     // and two panels joined by BCGS2.
-    for (const Shape &s : {Shape{4000, 64}, Shape{3000, 24}, Shape{2000, 10}, Shape{1500, 100},
-                           Shape{1200, 260}}) {
+    for (const Shape &s :
+         {Shape{4000, 64}, Shape{3000, 24}, Shape{2000, 10}, Shape{1500, 100}, Shape{1200, 260}}) {
         SCOPED_TRACE(testing::Message() << "tall " << s.m << " x " << s.n);
         const std::vector<Case<T>> cases = {{"gaussian", gaussian<T>(rng, s.m, s.n)}};
         check_each(this->h, s.m, s.n, cases, references(this->cpu, s.m, s.n, cases), false);

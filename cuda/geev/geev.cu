@@ -73,8 +73,8 @@ __device__ void store(const Team &t, const GeevProblem<T> &p, int64_t b, const G
 /// of shared memory. kVec: p.wantvr at compile time, so the values-only kernel carries none of
 /// the vector phases' registers (double: 80 instead of 118, so 25 warps per SM instead of 16).
 template <class T, bool kVec, int W>
-__global__ void __launch_bounds__(256) geev_warp_kernel(GeevProblem<T> p, int ld, int mats,
-                                                        size_t matrix_bytes) {
+__global__ void __launch_bounds__(256)
+    geev_warp_kernel(GeevProblem<T> p, int ld, int mats, size_t matrix_bytes) {
     extern __shared__ __align__(16) unsigned char smem[];
     const int group = threadIdx.x / W;
     const int n = static_cast<int>(p.n);
@@ -91,8 +91,9 @@ __global__ void __launch_bounds__(256) geev_warp_kernel(GeevProblem<T> p, int ld
 
 template <class T, bool kVec>
 decltype(&geev_warp_kernel<T, kVec, 32>) warp_kernel(int team) {
-    return team == 8 ? geev_warp_kernel<T, kVec, 8>
-                     : team == 16 ? geev_warp_kernel<T, kVec, 16> : geev_warp_kernel<T, kVec, 32>;
+    return team == 8    ? geev_warp_kernel<T, kVec, 8>
+           : team == 16 ? geev_warp_kernel<T, kVec, 16>
+                        : geev_warp_kernel<T, kVec, 32>;
 }
 
 template <class T>
@@ -167,8 +168,7 @@ GeevPlan plan_for(bool wantvr, int64_t n, int64_t batch) {
         device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, 48 * 1024));
     const size_t smem_sm = static_cast<size_t>(
         device_attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor, 64 * 1024));
-    GeevPlan p =
-        geev_plan(sizeof(T), wantvr, n, batch, smem_block, smem_sm, warp_threads, team);
+    GeevPlan p = geev_plan(sizeof(T), wantvr, n, batch, smem_block, smem_sm, warp_threads, team);
     const int limit = p.path == GeevPlan::kBlock    ? block_threads
                       : p.path == GeevPlan::kGlobal ? global_threads
                                                     : warp_threads;

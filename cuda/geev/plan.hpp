@@ -78,9 +78,8 @@ inline GeevPlan geev_plan(size_t elem, bool wantvr, int64_t n, int64_t batch, si
         p.ld = geev_shared_ld(n);
         p.matrix_bytes = (small + 15) / 16 * 16;
         if (p.matrix_bytes * static_cast<size_t>(32 / p.team) > smem_block) p.team = 32;
-        const int warps = warp_mats_per_block(p.matrix_bytes * static_cast<size_t>(32 / p.team),
-                                              8, max_threads, smem_block, smem_sm,
-                                              kGeevReservedSmem);
+        const int warps = warp_mats_per_block(p.matrix_bytes * static_cast<size_t>(32 / p.team), 8,
+                                              max_threads, smem_block, smem_sm, kGeevReservedSmem);
         p.mats_per_block = warps * (32 / p.team);
         p.threads = 32 * warps;
         p.smem_bytes = p.matrix_bytes * static_cast<size_t>(p.mats_per_block);

@@ -40,8 +40,7 @@ GPUSVD_HD bool negligible_subdiagonal(Mat<T> H, int k, int ilo, int ihi, T smlnu
 /// First column of (H - s1)(H - s2) restricted to rows m..m+2, scaled to unit 1-norm: the
 /// double-shift sweep's starting vector at row m.
 template <class T>
-GPUSVD_HD void shift_vector(Mat<T> H, int m, T rt1r, T rt1i, T rt2r, T rt2i, T &v1, T &v2,
-                            T &v3) {
+GPUSVD_HD void shift_vector(Mat<T> H, int m, T rt1r, T rt1i, T rt2r, T rt2i, T &v1, T &v2, T &v3) {
     const T hmm = H(m, m), hm1m = H(m + 1, m);
     T s = std::fabs(hmm - rt2r) + std::fabs(rt2i) + std::fabs(hm1m);
     const T h21s = hm1m / s;
