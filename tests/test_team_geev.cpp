@@ -546,14 +546,73 @@ TYPED_TEST(TeamGeevTest, ThreadTeamsMatchLapack) {
     }
 }
 
-/// The team sizes the kernels use: a warp (32) and the block path's threads (plan.hpp).
+inline lapack_int lapacke_larfg(lapack_int n, double *alpha, double *x, double *tau) {
+    return LAPACKE_dlarfg(n, alpha, x, 1, tau);
+}
+inline lapack_int lapacke_larfg(lapack_int n, float *alpha, float *x, float *tau) {
+    return LAPACKE_slarfg(n, alpha, x, 1, tau);
+}
+
+/// larfg3 (the bulge chase's reflector) against LAPACK ?larfg, order 2 and 3, at scales from
+/// near underflow to near overflow: its one-square-root path where the sum of squares is safe,
+/// dlapy2 and rescaling elsewhere, the thresholds between them included. Also checks what the
+/// reflector does: H (alpha, x2, x3)^T = (beta, 0, 0)^T.
+TYPED_TEST(TeamGeevTest, Larfg3MatchesLapack) {
+    using T = TypeParam;
+    namespace kg = gpusvd::kernels::geev;
+    using R = gpusvd::kernels::Real<T>;
+    Rng rng(77);
+    const T ovf = kg::Limits<T>::overflow();
+    const T edge = std::sqrt(R::safe_min() / R::ulp());  // |x| where the fast path starts
+    const std::vector<T> scales = {R::safe_min(),  T(0.5) * edge, edge,   T(2) * edge,
+                                   T(1e-5),        T(1),          T(1e5), std::sqrt(ovf) / T(2),
+                                   std::sqrt(ovf), ovf / T(8)};
+    for (int order : {2, 3})
+        for (T scale : scales)
+            for (int rep = 0; rep < 20; ++rep) {
+                SCOPED_TRACE(testing::Message() << "order " << order << " scale " << scale);
+                std::vector<T> x = gaussian<T>(rng, 3, 1);
+                for (T &v : x) v *= scale / T(4);
+                if (order == 2) x[2] = T(0);
+                if (rep == 0) x[0] = T(0);  // alpha = 0
+                T a = x[0], x2 = x[1], x3 = x[2], tau;
+                kg::larfg3(order, a, x2, x3, tau);
+                T ra = x[0], rtau;
+                T rx[2] = {x[1], x[2]};
+                ASSERT_EQ(lapacke_larfg(order, &ra, rx, &rtau), 0);
+                const double tol = 8.0 * double(R::ulp());
+                EXPECT_LE(std::fabs(double(a) - double(ra)), tol * std::fabs(double(ra))) << "beta";
+                EXPECT_LE(std::fabs(double(tau) - double(rtau)),
+                          tol * std::fabs(double(rtau)) + 1e-300)
+                    << "tau";
+                const double vmax =
+                    std::max({std::fabs(double(rx[0])), std::fabs(double(rx[1])), 1e-300});
+                EXPECT_LE(std::fabs(double(x2) - double(rx[0])), tol * vmax) << "v2";
+                if (order == 3) {
+                    EXPECT_LE(std::fabs(double(x3) - double(rx[1])), tol * vmax) << "v3";
+                }
+                // H x with v = (1, x2, x3): x - tau v (v^T x), in long double for the check.
+                const long double v[3] = {1.0L, x2, order == 3 ? x3 : 0.0L};
+                const long double in[3] = {x[0], x[1], x[2]};
+                long double d = 0;
+                for (int i = 0; i < 3; ++i) d += v[i] * (in[i] / (long double)scale);
+                const long double b = (long double)a / scale;
+                const double e0 = double(std::fabs(in[0] / scale - tau * v[0] * d - b));
+                const double e1 = double(std::fabs(in[1] / scale - tau * v[1] * d));
+                const double e2 = double(std::fabs(in[2] / scale - tau * v[2] * d));
+                EXPECT_LE(std::max({e0, e1, e2}), 16.0 * double(R::ulp())) << "H x = beta e1";
+            }
+}
+
+/// The team sizes the kernels use: 8, 16 and 32 lanes (the warp path's TileTeam) and the block
+/// path's threads (plan.hpp).
 TYPED_TEST(TeamGeevTest, KernelTeamSizes) {
     using T = TypeParam;
     Rng rng(410);
     const gpusvd::gpu::GeevPlan bp =
         gpusvd::gpu::geev_plan(sizeof(T), true, 100, 10, 232448, 233472, 1024);
     ASSERT_EQ(bp.path, gpusvd::gpu::GeevPlan::kBlock);
-    for (int members : {32, bp.threads}) {
+    for (int members : {8, 16, 32, bp.threads}) {
         for (int64_t n : {3, 7, 12}) {
             if (members > 32 && n > 7) continue;  // a thread per member: keep it quick
             SCOPED_TRACE(testing::Message() << members << " members, n = " << n);
