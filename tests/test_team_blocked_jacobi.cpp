@@ -51,31 +51,50 @@ TEST(BlockedJacobiOrdering, EveryBlockPairMeetsOncePerSweepAndBlocksReturnHome) 
 }
 
 TEST(BlockedJacobiPlan, LayoutHoldsEveryPartAligned) {
-    for (int64_t n : {2, 17, 129, 1000, 1024, 1025, 4099}) {
-        for (bool wantv : {false, true}) {
-            const gg::BlockedPlan pl = gg::blocked_plan(sizeof(double), true, wantv, n + 7, n);
-            SCOPED_TRACE(testing::Message() << "n = " << n << " wantv = " << wantv);
-            EXPECT_EQ(pl.shape.cols, n);
-            EXPECT_EQ(pl.nblocks % 2, 0);
-            EXPECT_GE(pl.cols_padded, n);
-            EXPECT_LT(pl.cols_padded - n, 2 * int64_t(pl.nb));
-            EXPECT_EQ(pl.shape.ld % 32, 0);
-            EXPECT_GE(pl.shape.ld, pl.shape.voff + pl.shape.vrows);
-            EXPECT_EQ(pl.shape.vrows, wantv ? n : 0);
-            const size_t w = sizeof(double) * size_t(pl.shape.ld) * size_t(pl.cols_padded);
-            EXPECT_GE(pl.off_w[1] - pl.off_w[0], w);
-            EXPECT_GE(pl.off_gram - pl.off_w[1], w);
-            const size_t block = sizeof(double) * 4 * size_t(pl.nb) * pl.nb * (pl.nblocks / 2);
-            EXPECT_GE(pl.off_rot - pl.off_gram, block);
-            EXPECT_GE(pl.off_ptr - pl.off_rot, block);
-            EXPECT_GE(pl.off_norm - pl.off_ptr, 6 * sizeof(void *) * size_t(pl.nblocks));
-            EXPECT_GE(pl.off_ctl - pl.off_norm, (2 * sizeof(double) + sizeof(int)) * size_t(n));
-            EXPECT_GE(pl.bytes - pl.off_ctl, sizeof(gg::BlockedControl));
-            for (size_t off :
-                 {pl.off_w[1], pl.off_gram, pl.off_rot, pl.off_ptr, pl.off_norm, pl.off_ctl})
-                EXPECT_EQ(off % 256, 0u);
+    for (size_t e : {sizeof(float), sizeof(double)})
+        for (int64_t n : {2, 17, 129, 1000, 1024, 1025, 4099}) {
+            for (bool wantv : {false, true}) {
+                const gg::BlockedPlan pl = gg::blocked_plan(e, true, wantv, n + 7, n);
+                SCOPED_TRACE(testing::Message()
+                             << "n = " << n << " wantv = " << wantv << " elem " << e);
+                EXPECT_EQ(pl.shape.cols, n);
+                EXPECT_EQ(pl.nblocks % 2, 0);
+                EXPECT_GE(pl.cols_padded, n);
+                EXPECT_LT(pl.cols_padded - n, 2 * int64_t(pl.nb));
+                EXPECT_EQ(pl.shape.ld % 32, 0);
+                EXPECT_GE(pl.shape.ld, pl.shape.voff + pl.shape.vrows);
+                EXPECT_EQ(pl.shape.vrows, wantv ? n : 0);
+                const size_t w = e * size_t(pl.shape.ld) * size_t(pl.cols_padded);
+                EXPECT_GE(pl.off_w[1] - pl.off_w[0], w);
+                EXPECT_GE(pl.off_gram - pl.off_w[1], w);
+                const size_t block = e * 4 * size_t(pl.nb) * pl.nb * (pl.nblocks / 2);
+                const size_t split = size_t(pl.gram_split), pairs = size_t(pl.nblocks / 2);
+                EXPECT_GE(pl.off_rot - pl.off_gram, block * split) << "a partial Gram per chunk";
+                EXPECT_GE(pl.off_ptr - pl.off_rot, block);
+                EXPECT_GE(pl.off_gptr - pl.off_ptr, 6 * sizeof(void *) * size_t(pl.nblocks));
+                EXPECT_GE(pl.off_norm - pl.off_gptr, 3 * sizeof(void *) * pairs * split);
+                // Equal row chunks of the A part, each at least kBlockedMinGramChunk rows.
+                EXPECT_GE(pl.gram_split, 1);
+                EXPECT_LE(pl.gram_split, gg::kBlockedMaxGramSplit);
+                EXPECT_EQ(pl.shape.voff % (32 * pl.gram_split), 0);
+                if (pl.gram_split > 1) {
+                    EXPECT_GE(pl.shape.voff / pl.gram_split, gg::kBlockedMinGramChunk);
+                    EXPECT_LT(int64_t(pairs) * pl.gram_split / 2, gg::kBlockedGramCtas);
+                }
+                EXPECT_GE(pl.off_ctl - pl.off_norm, (2 * e + sizeof(int)) * size_t(n));
+                EXPECT_GE(pl.bytes - pl.off_ctl, sizeof(gg::BlockedControl));
+                for (size_t off : {pl.off_w[1], pl.off_gram, pl.off_rot, pl.off_ptr, pl.off_gptr,
+                                   pl.off_norm, pl.off_ctl})
+                    EXPECT_EQ(off % 256, 0u);
+            }
         }
-    }
+    // Few pairs split the Gram GEMM's rows (float): n = 1024 (32 pairs) in 8 chunks of 128
+    // rows; many pairs (n = 8192, nb = 32: 128 pairs) in 2; rows not a multiple of 64 cannot
+    // split; double never does.
+    EXPECT_EQ(gg::blocked_plan(sizeof(float), true, true, 1024, 1024).gram_split, 8);
+    EXPECT_EQ(gg::blocked_plan(sizeof(float), true, true, 8192, 8192).gram_split, 2);
+    EXPECT_EQ(gg::blocked_plan(sizeof(float), true, true, 1056, 1024).gram_split, 1);
+    EXPECT_EQ(gg::blocked_plan(sizeof(double), true, true, 1024, 1024).gram_split, 1);
     EXPECT_EQ(gg::blocked_plan(sizeof(float), true, true, 500, 500, 24).nb, 24);
     EXPECT_EQ(gg::blocked_plan(sizeof(float), true, true, 500, 500, 3).nb, 8);
     EXPECT_EQ(gg::blocked_plan(sizeof(float), true, true, 500, 500, 99).nb, 32);

@@ -23,11 +23,14 @@ int nb_override() {
 }
 
 /// GPUSVD_JACOBI_INNER (>= 1) overrides the cap on each pair's inner sweeps per round,
-/// GPUSVD_JACOBI_THREADS the Gram kernel's block size (tuning).
+/// GPUSVD_JACOBI_THREADS the Gram kernel's block size, GPUSVD_JACOBI_GRAM_SPLIT=1 turns the Gram
+/// GEMM's row split off (tuning).
 BlockedPlan plan_of(size_t elem, bool wantu, bool wantv, int64_t m, int64_t n) {
     BlockedPlan pl = blocked_plan(elem, wantu, wantv, m, n, nb_override());
     const char *v = std::getenv("GPUSVD_JACOBI_INNER");
     if (v && std::atoi(v) >= 1) pl.inner_sweeps = std::atoi(v);
+    v = std::getenv("GPUSVD_JACOBI_GRAM_SPLIT");    // "1": one Gram GEMM chunk (comparisons)
+    if (v && std::atoi(v) == 1) pl.gram_split = 1;  // the layout still fits: it only shrinks
     v = std::getenv("GPUSVD_JACOBI_THREADS");  // 32..1024, a multiple of 32 (tuning)
     if (v && std::atoi(v) >= 32 && std::atoi(v) <= 1024 && std::atoi(v) % 32 == 0)
         pl.inner_threads = std::atoi(v);
@@ -74,9 +77,15 @@ gpusvdStatus_t gesvj_blocked(gpusvdHandle_t h, const char *routine, const GesvjP
         // 2p - 1 rounds: the sweep ends in the other copy, every block back in its slot. (A CUDA
         // graph of a sweep cannot be captured: cuBLAS frees memory inside the capture.)
         for (int round = 0; round < pl.nblocks - 1; ++round, c ^= 1) {
+            // Few pairs: row chunks, each a partial Gram block (gram_pair sums them).
             cublasStatus_t bs =
-                blas::gemm_strided<T>(b, CUBLAS_OP_T, CUBLAS_OP_N, n2, n2, rows, bw.w[c], ld,
-                                      n2 * ld, bw.w[c], ld, n2 * ld, bw.gram, n2, n2 * n2, pairs);
+                pl.gram_split == 1
+                    ? blas::gemm_strided<T>(b, CUBLAS_OP_T, CUBLAS_OP_N, n2, n2, rows, bw.w[c], ld,
+                                            n2 * ld, bw.w[c], ld, n2 * ld, bw.gram, n2, n2 * n2,
+                                            pairs)
+                    : blas::gemm_batched<T>(b, CUBLAS_OP_T, CUBLAS_OP_N, n2, n2,
+                                            pl.shape.voff / pl.gram_split, bw.gptr[c], ld,
+                                            bw.gptr[c], ld, bw.gptr[2], n2, pairs * pl.gram_split);
             if (bs != CUBLAS_STATUS_SUCCESS) return blas_fail(h, routine, "Gram blocks GEMM", bs);
             e = blocked_rotations<T>(pl, bw, tol, s);
             if (e != cudaSuccess) return cuda_fail(h, routine, "launching the Gram Jacobi", e);

@@ -96,6 +96,19 @@ __global__ void pointers_kernel(BlockedWork<T> bw, int64_t ld, int nb, int nbloc
     }
 }
 
+/// Pointer arrays of the split Gram GEMM: chunk s of pair k (rows [s*chunk, (s+1)*chunk) of its
+/// 2nb columns) in either copy, and its partial Gram block.
+template <class T>
+__global__ void gram_pointers_kernel(BlockedWork<T> bw, int64_t ld, int n2, int pairs, int split,
+                                     int64_t chunk) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= pairs * split) return;
+    const int64_t k = i / split, c0 = (i % split) * chunk;
+    bw.gptr[0][i] = bw.w[0] + k * n2 * ld + c0;
+    bw.gptr[1][i] = bw.w[1] + k * n2 * ld + c0;
+    bw.gptr[2][i] = bw.gram + int64_t(i) * n2 * n2;
+}
+
 /// Shared memory of one pair's solve: G and V with padded columns (no bank conflicts on the
 /// row updates), the rotation scratch.
 template <class T>
@@ -105,18 +118,22 @@ __host__ __device__ size_t pair_smem(int n2) {
 
 /// Pair k's Gram block into shared memory, gram_jacobi by team t, V out for the update GEMM.
 template <class T, class Team>
-__device__ void gram_pair(const Team &t, const BlockedWork<T> &bw, int64_t k, int n2, T tol,
-                          int max_sweeps, T *smem) {
+__device__ void gram_pair(const Team &t, const BlockedWork<T> &bw, int64_t k, int n2, int split,
+                          T tol, int max_sweeps, T *smem) {
     const int ld = n2 + 1;
     T *G = smem, *V = G + n2 * ld, *rot = V + n2 * ld;
-    const T *g = bw.gram + k * n2 * n2;
+    const T *g = bw.gram + k * split * n2 * n2;
     T *v = bw.rot + k * n2 * n2;
     if (bw.ctl->nonfinite) {  // NaN/Inf: no sweep is meaningful; keep the GEMMs harmless
         for (int idx = t.rank(); idx < n2 * n2; idx += t.size())
             v[idx] = idx % n2 == idx / n2 ? T(1) : T(0);
         return;
     }
-    for (int idx = t.rank(); idx < n2 * n2; idx += t.size()) G[idx % n2 + idx / n2 * ld] = g[idx];
+    for (int idx = t.rank(); idx < n2 * n2; idx += t.size()) {
+        T sum = g[idx];
+        for (int c = 1; c < split; ++c) sum += g[c * n2 * n2 + idx];  // fixed order
+        G[idx % n2 + idx / n2 * ld] = sum;
+    }
     t.sync();
     const kernels::GramResult<T> r =
         kernels::gram_jacobi(t, G, ld, V, ld, n2, tol, max_sweeps, rot);
@@ -130,10 +147,10 @@ __device__ void gram_pair(const Team &t, const BlockedWork<T> &bw, int64_t k, in
 /// A block per pair. (A warp per pair at 2nb = 32 took twice as long on an H100, n = 1024: its
 /// lanes each rotate 4x the entries per round.)
 template <class T>
-__global__ void gram_block_kernel(BlockedWork<T> bw, int n2, T tol, int max_sweeps) {
+__global__ void gram_block_kernel(BlockedWork<T> bw, int n2, int split, T tol, int max_sweeps) {
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ double scratch[32];
-    gram_pair(BlockTeam<double>{scratch}, bw, blockIdx.x, n2, tol, max_sweeps,
+    gram_pair(BlockTeam<double>{scratch}, bw, blockIdx.x, n2, split, tol, max_sweeps,
               reinterpret_cast<T *>(smem));
 }
 
@@ -225,6 +242,11 @@ cudaError_t blocked_prepare(const BlockedPlan &pl, const GesvjProblem<T> &p,
     scale_kernel<T><<<dim3(grid_x(sh.rows, 256, 64), grid_y(sh.cols)), 256, 0, s>>>(
         bw.finish_view(pl, 0), bw.ctl);
     pointers_kernel<T><<<(pl.nblocks + 127) / 128, 128, 0, s>>>(bw, sh.ld, pl.nb, pl.nblocks);
+    if (pl.gram_split > 1) {
+        const int chunks = pl.nblocks / 2 * pl.gram_split;
+        gram_pointers_kernel<T><<<(chunks + 127) / 128, 128, 0, s>>>(
+            bw, sh.ld, 2 * pl.nb, pl.nblocks / 2, pl.gram_split, sh.voff / pl.gram_split);
+    }
     return cudaGetLastError();
 }
 
@@ -236,8 +258,8 @@ cudaError_t blocked_rotations(const BlockedPlan &pl, const BlockedWork<T> &bw, T
     const size_t smem = pair_smem<T>(n2);
     const cudaError_t e = allow_smem(gram_block_kernel<T>, smem);
     if (e != cudaSuccess) return e;
-    gram_block_kernel<T>
-        <<<static_cast<unsigned>(pairs), pl.inner_threads, smem, s>>>(bw, n2, tol, pl.inner_sweeps);
+    gram_block_kernel<T><<<static_cast<unsigned>(pairs), pl.inner_threads, smem, s>>>(
+        bw, n2, pl.gram_split, tol, pl.inner_sweeps);
     return cudaGetLastError();
 }
 

@@ -15,9 +15,10 @@ namespace gpu {
 template <class T>
 struct BlockedWork {
     T *w[2];     // ping-pong copies of W
-    T *gram;     // p Gram blocks, 2nb x 2nb each
+    T *gram;     // p Gram blocks, 2nb x 2nb each, as gram_split partials per pair
     T *rot;      // p rotation blocks (V of each pair)
     T **ptr[2];  // per source buffer: A, B, C pointer arrays (2p each) of the update GEMM
+    T **gptr[3];  // split Gram GEMM (gram_split > 1): row chunks of copy 0, of copy 1, partials
     T *norm, *dot;
     int *pos;
     BlockedControl *ctl;
@@ -29,6 +30,10 @@ struct BlockedWork {
         rot = reinterpret_cast<T *>(at(pl.off_rot));
         ptr[0] = reinterpret_cast<T **>(at(pl.off_ptr));
         ptr[1] = ptr[0] + 3 * pl.nblocks;
+        const int chunks = pl.nblocks / 2 * pl.gram_split;
+        gptr[0] = reinterpret_cast<T **>(at(pl.off_gptr));
+        gptr[1] = gptr[0] + chunks;
+        gptr[2] = gptr[1] + chunks;
         norm = reinterpret_cast<T *>(at(pl.off_norm));
         dot = norm + pl.shape.cols;
         pos = reinterpret_cast<int *>(dot + pl.shape.cols);

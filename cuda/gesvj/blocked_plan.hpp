@@ -27,8 +27,10 @@ struct BlockedPlan {
     int64_t cols_padded = 0;       // nblocks * nb
     int inner_threads = 0;         // threads of the per-pair Gram kernel (a block per pair)
     int inner_sweeps = 0;          // cap on gram_jacobi's sweeps per round
+    int gram_split = 1;            // row chunks of the Gram GEMM (partial Grams, summed per pair)
     // Workspace layout, in bytes from the base (each offset 256-byte aligned).
-    size_t off_w[2] = {0, 0}, off_gram = 0, off_rot = 0, off_ptr = 0, off_norm = 0, off_ctl = 0;
+    size_t off_w[2] = {0, 0}, off_gram = 0, off_rot = 0, off_ptr = 0, off_gptr = 0, off_norm = 0,
+           off_ctl = 0;
     size_t bytes = 0;
 };
 
@@ -52,6 +54,12 @@ GPUSVD_HD int blocked_next_slot(int slot, int nblocks) {
     const int j = i + 1 == ring ? 0 : i + 1;
     return j <= p - 2 ? 2 * (j + 1) : 2 * (2 * p - 2 - j) + 1;
 }
+
+/// The Gram GEMM's thread blocks wanted per round: with fewer pairs than this it splits the
+/// rows (n = 1024: 32 pairs over 1024 rows ran one CTA per pair, 39 us of a ~100 us round).
+constexpr int64_t kBlockedGramCtas = 256;
+constexpr int kBlockedMaxGramSplit = 8;
+constexpr int64_t kBlockedMinGramChunk = 128;  // rows per chunk, at least
 
 inline size_t blocked_align(size_t b) {
     return (b + 255) / 256 * 256;
@@ -83,6 +91,17 @@ inline BlockedPlan blocked_plan(size_t elem, bool wantu, bool wantv, int64_t m, 
     pl.inner_sweeps = 1;
     const size_t n2 = 2 * static_cast<size_t>(nb);
     const size_t p = static_cast<size_t>(blocks / 2);
+    // Equal chunks of the A part's voff rows (a multiple of 32; the padding rows are zero). Float
+    // only (H100, U and V, ms split / not: float n = 1024 56.4 / 79.0, 2048 268 / 300; double
+    // 1024 77.6 / 79.7, 2048 341 / 325, 4096 the same per sweep): cuBLAS's strided DGEMM
+    // already keeps the SMs busy there.
+    const int64_t tiles = pl.shape.voff / 32;
+    while (elem <= 4 && pl.gram_split < kBlockedMaxGramSplit &&
+           static_cast<int64_t>(p) * pl.gram_split < kBlockedGramCtas &&
+           tiles % (2 * pl.gram_split) == 0 &&
+           pl.shape.voff / (2 * pl.gram_split) >= kBlockedMinGramChunk)
+        pl.gram_split *= 2;
+    const size_t split = static_cast<size_t>(pl.gram_split);
     size_t wbytes;
     if (__builtin_mul_overflow(elem * static_cast<size_t>(pl.shape.ld),
                                static_cast<size_t>(pl.cols_padded), &wbytes) ||
@@ -94,9 +113,10 @@ inline BlockedPlan blocked_plan(size_t elem, bool wantu, bool wantv, int64_t m, 
     size_t at = 0;
     pl.off_w[0] = at, at += wbytes;
     pl.off_w[1] = at, at += wbytes;
-    pl.off_gram = at, at += blocked_align(elem * n2 * n2 * p);
+    pl.off_gram = at, at += blocked_align(elem * n2 * n2 * p * split);
     pl.off_rot = at, at += blocked_align(elem * n2 * n2 * p);
     pl.off_ptr = at, at += blocked_align(sizeof(void *) * 3 * 2 * static_cast<size_t>(blocks));
+    pl.off_gptr = at, at += blocked_align(sizeof(void *) * 3 * p * split);
     // norm, dot (T) and pos (int) of the finish, as jacobi_work lays them out after W.
     pl.off_norm = at, at += blocked_align((2 * elem + sizeof(int)) * static_cast<size_t>(k));
     pl.off_ctl = at, at += blocked_align(sizeof(BlockedControl));
