@@ -96,17 +96,17 @@ struct alignas(16) RegWarpSmem {
 /// summation order then differs from qr_team's, within the same error bounds.
 constexpr int kRegChains = 2;
 
-/// dot(x, y) over all MR rows (rows >= m are zero in both: exact no-ops) in CH interleaved
-/// partial sums.
-template <class T, int MR, int CH = kRegChains>
+/// dot(x, y) over all MR rows (rows >= m are zero in both: exact no-ops) in kRegChains
+/// interleaved partial sums.
+template <class T, int MR>
 __device__ __forceinline__ T reg_dot(const T *x, const T (&y)[MR]) {
-    T p[CH];
+    T p[kRegChains];
 #pragma unroll
-    for (int c = 0; c < CH; ++c) p[c] = T(0);
+    for (int c = 0; c < kRegChains; ++c) p[c] = T(0);
 #pragma unroll
-    for (int i = 0; i < MR; ++i) p[i % CH] += x[i] * y[i];
+    for (int i = 0; i < MR; ++i) p[i % kRegChains] += x[i] * y[i];
 #pragma unroll
-    for (int c = 1; c < CH; ++c) p[0] += p[c];
+    for (int c = 1; c < kRegChains; ++c) p[0] += p[c];
     return p[0];
 }
 
@@ -115,14 +115,14 @@ __device__ __forceinline__ T reg_dot(const T *x, const T (&y)[MR]) {
 /// rare. Every lane runs every step's arithmetic (lanes outside j < c < nc with a zero factor:
 /// exact no-ops), so the warp never splits into one-lane paths; the owner of column j scales it
 /// to unit length after the pass, when nothing reads it any more (as the team code's `pend`).
-template <class T, int MR, int CH = kRegChains>
+template <class T, int MR>
 __device__ __forceinline__ bool reg_mgs_pass(T (&a)[MR], int lane, int m, int nc, bool second,
                                              RegWarpSmem<T, MR> &S) {
     using R = kernels::Real<T>;
     constexpr int ld = MR + 1;
     const int kk = m < nc ? m : nc;
     const T thresh = static_cast<T>(m) * R::ulp();
-    const T ss = reg_dot<T, MR, CH>(a, a);
+    const T ss = reg_dot<T, MR>(a, a);
     const bool ok = kernels::qr_ssq_ok(ss);
     // Only the first kk columns' norms are used (the team code scales the others' too: unused).
     if (__any_sync(0xffffffffu, lane < kk && !ok)) return false;
@@ -146,19 +146,19 @@ __device__ __forceinline__ bool reg_mgs_pass(T (&a)[MR], int lane, int m, int nc
             return false;
         const T inv = T(1) / nj;
         const bool active = lane > j && lane < nc;
-        const T d = reg_dot<T, MR, CH>(v, a) * inv;  // r_jc = q_j^T a_c
+        const T d = reg_dot<T, MR>(v, a) * inv;  // r_jc = q_j^T a_c
         const T f = active ? d * inv : T(0);
         // Read v again below rather than keep all MR entries in registers beside a: the kernel
         // then fits in about half the registers (more warps per SM hide the chains' latency).
         asm volatile("" ::: "memory");
-        T s2[CH];
+        T s2[kRegChains];
 #pragma unroll
-        for (int c = 0; c < CH; ++c) s2[c] = T(0);
+        for (int c = 0; c < kRegChains; ++c) s2[c] = T(0);
 #pragma unroll
         for (int i = 0; i < MR; ++i) {
             const T x = a[i] - f * v[i];
             a[i] = x;
-            s2[i % CH] += x * x;
+            s2[i % kRegChains] += x * x;
         }
         if (active) S.tile[j * rs + lane * cs] = d;
         if (lane == j) {
@@ -170,7 +170,7 @@ __device__ __forceinline__ bool reg_mgs_pass(T (&a)[MR], int lane, int m, int nc
         }
         if (lane == j + 1 && lane < kk) {  // column j+1 is final: its norm for step j+1
 #pragma unroll
-            for (int c = 1; c < CH; ++c) s2[0] += s2[c];
+            for (int c = 1; c < kRegChains; ++c) s2[0] += s2[c];
             nrm = kernels::qr_ssq_ok(s2[0]) ? R::sqrt(s2[0]) : T(-1);
         }
     }
