@@ -48,17 +48,17 @@ __device__ void load(const Team &t, const GeevProblem<T> &p, int64_t b, Mat<T> H
     t.sync();
 }
 
-/// Writes matrix b's results from the working set to the user's arrays.
-template <class T, bool kVec, class Team>
+/// Writes matrix b's results from the working set to the user's arrays (VR when `vectors`).
+template <class T, class Team>
 __device__ void store(const Team &t, const GeevProblem<T> &p, int64_t b, const GeevWork<T> &w,
-                      int info) {
+                      int info, bool vectors) {
     const int n = static_cast<int>(p.n);
     T *wr = p.wr + b * p.sW, *wi = p.wi + b * p.sW;
     for (int i = t.rank(); i < n; i += t.size()) {
         wr[i] = w.wr[i];
         wi[i] = w.wi[i];
     }
-    if (kVec) {
+    if (vectors) {
         T *VR = p.VR + b * p.sVR;
         for (int e = t.rank(); e < n * n; e += t.size()) {
             const int i = e % n, j = e / n;
@@ -85,7 +85,7 @@ __global__ void __launch_bounds__(256)
          b += int64_t(gridDim.x) * mats) {
         load(t, p, b, w.H);
         const int info = kernels::geev::geev_team(t, kVec, n, w);
-        store<T, kVec>(t, p, b, w, info);
+        store(t, p, b, w, info, kVec);
     }
 }
 
@@ -112,10 +112,7 @@ __global__ void __launch_bounds__(256) geev_block_kernel(GeevProblem<T> p, int l
     for (int64_t b = blockIdx.x; b < p.batch; b += gridDim.x) {
         load(t, p, b, w.H);
         const int info = kernels::geev::geev_team(t, p.wantvr, n, w);
-        if (p.wantvr)
-            store<T, true>(t, p, b, w, info);
-        else
-            store<T, false>(t, p, b, w, info);
+        store(t, p, b, w, info, p.wantvr);
     }
 }
 
