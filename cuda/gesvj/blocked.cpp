@@ -1,5 +1,6 @@
 // The blocked one-sided Jacobi of one large matrix (blocked_plan.hpp): the sweep loop. Per
-// round: a strided-batched GEMM for every pair's Gram block, gram_kernel for their rotations, a
+// round: a strided-batched GEMM for every pair's Gram block (float with few pairs: a batched GEMM
+// over row chunks, gram_split partial blocks per pair), gram_block_kernel for their rotations, a
 // batched GEMM applying them (and moving the blocks to the next round's slots). One host read
 // per sweep: the count of pairs that rotated (zero: converged).
 #include "gesvj/blocked.hpp"

@@ -3,8 +3,9 @@
 //
 // The working matrix W (rows x cols, rows >= cols: A or A^T, with the accumulated V below it) is
 // cut into 2p column blocks ("slots") of nb columns, the last padded with zero columns. A round
-// pairs slot 2k with 2k + 1 (k < p): one strided-batched GEMM forms every pair's Gram matrix,
-// one kernel diagonalises each (gram_jacobi) and one batched GEMM applies each pair's rotation
+// pairs slot 2k with 2k + 1 (k < p): one strided-batched GEMM forms every pair's Gram matrix
+// (or, split, partial Gram matrices of row chunks that the next kernel sums), one kernel
+// diagonalises each (gram_jacobi) and one batched GEMM applies each pair's rotation
 // to its 2nb columns, writing the two halves of the result to the slots the pair's blocks move
 // to for the next round (blocked_next_slot). So every round's pairs are adjacent in memory, and
 // after the 2p - 1 rounds of a sweep every block pair has met once and each block is back in its
