@@ -1,30 +1,10 @@
-// Device teams for the algorithms in src/kernels/ (see team.hpp): a warp or a whole block.
+// Device teams for the algorithms in src/kernels/ (see team.hpp): lanes of a warp, or a whole block.
 #pragma once
 
 #include "kernels/team.hpp"
 
 namespace gpusvd {
 namespace kernels {
-
-/// The 32 lanes of one warp (blockDim.x a multiple of 32; warp w of the block).
-struct WarpTeam {
-    __device__ int rank() const { return threadIdx.x & 31; }
-    __device__ int size() const { return 32; }
-    __device__ void sync() const { __syncwarp(); }
-    template <class T>
-    __device__ T sum(T v) const {
-        for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
-        return v;
-    }
-    template <class T>
-    __device__ T max(T v) const {
-        for (int o = 16; o > 0; o >>= 1) {
-            const T w = __shfl_xor_sync(0xffffffffu, v, o);
-            v = w > v ? w : v;
-        }
-        return v;
-    }
-};
 
 /// W consecutive lanes of a warp (W a power of two <= 32) that run their own control flow: the
 /// warp's other groups may be anywhere else in the code (sm_70+ independent thread scheduling),
@@ -53,6 +33,9 @@ struct TileTeam {
         return v;
     }
 };
+
+/// The 32 lanes of one warp (blockDim.x a multiple of 32; warp w of the block).
+using WarpTeam = TileTeam<32>;
 
 /// `width` consecutive lanes of a warp (width a power of two <= 32, lane group
 /// threadIdx.x / width): the pair team inside a WarpTeam or BlockTeam. Its reductions shuffle
