@@ -1,6 +1,6 @@
 // Eigenvalues and right eigenvectors of one general real matrix by a team (see team.hpp): the
 // path of LAPACK dgeev, written once for SerialTeam (the host reference tested against LAPACK
-// in CI) and for the GPU's WarpTeam / BlockTeam (cuda/geev/geev.cu).
+// in CI) and for the GPU's TileTeam (8, 16 or 32 lanes) / BlockTeam (cuda/geev/geev.cu).
 //
 //   scale into [smlnum, bignum] if needed -> gebal 'B' -> gehd2 -> orghr (vectors) -> lahqr ->
 //   trevc + gebak + normalisation (vectors) -> undo the scaling of the eigenvalues
