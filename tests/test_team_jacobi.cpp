@@ -33,6 +33,7 @@ double default_tol(int64_t m, int64_t n) {
 struct Config {
     int members = 0, lanes = 1;
     int64_t align = 1;  // jacobi_shape's padding of V's offset and ld
+    const gk::JacobiShape *shape = nullptr;  // the plan's layout in place of jacobi_shape's
 };
 
 template <typename T>
@@ -42,8 +43,9 @@ struct Run {
 };
 
 /// Runs jacobi_svd on A0 (m x n, ld m) with padded leading dimensions, checks that nothing
-/// outside the outputs is written and that every member returns the same result.
-template <typename T, int CAP = 0>
+/// outside the outputs is written and that every member returns the same result. Slots:
+/// gk::FixedSlots needs cfg.shape (a fixed plan's, whose padding rows this zeroes as the kernel).
+template <typename T, int CAP = 0, class Slots = gk::RuntimeSlots>
 Run<T> run_jacobi(int64_t m, int64_t n, const std::vector<T> &A0, bool wantu, bool wantv,
                   const Config &cfg = {}, double tol = -1, int max_sweeps = 30) {
     if (tol < 0) tol = default_tol<T>(m, n);
@@ -53,9 +55,16 @@ Run<T> run_jacobi(int64_t m, int64_t n, const std::vector<T> &A0, bool wantu, bo
     const std::vector<T> A = with_ld(m, n, A0.data(), m, lda, pad);
     std::vector<T> S = sentinels<T>(sz(k + 2)), U = sentinels<T>(sz(ldu * k + 1)),
                    V = sentinels<T>(sz(ldv * k + 1));
-    const gk::JacobiShape shape = gk::jacobi_shape(m, n, wantu, wantv, cfg.align);
+    const gk::JacobiShape shape =
+        cfg.shape ? *cfg.shape : gk::jacobi_shape(m, n, wantu, wantv, cfg.align);
     // NaN everywhere: a read of storage the algorithm did not write first poisons the result.
+    // Only the padding rows of every column are zero (FixedSlots reads them).
     std::vector<T> ws(sz(shape.elems + shape.cols), nan_v<T>());
+    for (int64_t j = 0; j < shape.cols; ++j) {
+        for (int64_t i = shape.rows; i < shape.voff; ++i) ws[sz(i + j * shape.ld)] = T(0);
+        for (int64_t i = shape.voff + shape.vrows; i < shape.ld; ++i)
+            ws[sz(i + j * shape.ld)] = T(0);
+    }
     const gk::JacobiIO<T> io{m, n, A.data(), lda, S.data(), wantu ? U.data() : nullptr, ldu,
                              wantv ? V.data() : nullptr, ldv};
     Run<T> r;
@@ -67,7 +76,7 @@ Run<T> run_jacobi(int64_t m, int64_t n, const std::vector<T> &A0, bool wantu, bo
         std::vector<gk::JacobiResult<T>> all(sz(cfg.members));
         run_thread_team(cfg.members, cfg.lanes,
                         [&](const ThreadTeam &t, const ThreadTeam &pt, int rank) {
-                            all[sz(rank)] = gk::jacobi_svd<T, int, CAP>(
+                            all[sz(rank)] = gk::jacobi_svd<T, int, CAP, Slots>(
                                 t, pt, io, gk::jacobi_work<T, int>(shape, ws.data()), T(tol),
                                 max_sweeps);
                         });
@@ -542,6 +551,19 @@ TYPED_TEST(TeamJacobiTest, PlanPicksTheDocumentedPaths) {
     EXPECT_EQ(plan(32, 32, true, true, 1).threads, 16 * gg::kGesvjFewLanes);
     EXPECT_EQ(plan(64, 64, true, true, 1).threads, 32 * gg::kGesvjFewLanes);
     EXPECT_EQ(plan(64, 64, true, true, gg::kGesvjFewMatrices).lanes, 8);
+    // ... and the kernel compiled for their slots, over rows padded with zeros.
+    const gg::GesvjPlan f = plan(40, 24, true, true, 1);
+    EXPECT_EQ(f.fixed_na, 4);
+    EXPECT_EQ(f.fixed_nv, 4);
+    EXPECT_GE(f.shape.voff, 4 * gg::kGesvjFewLanes);
+    EXPECT_GE(f.shape.ld, f.shape.voff + 4 * gg::kGesvjFewLanes);
+    EXPECT_EQ(plan(32, 32, true, false, 1).fixed_na, 2);
+    EXPECT_EQ(plan(32, 32, true, false, 1).fixed_nv, 0);
+    EXPECT_EQ(plan(65, 64, true, true, 1).fixed_na, 0);
+    EXPECT_EQ(plan(64, 64, true, true, gg::kGesvjFewMatrices).fixed_na, 0);
+    EXPECT_EQ(gg::gesvj_plan(e, true, true, 64, 64, 1, kH200SmemOptin, 1024, 1024, 0, false)
+                  .fixed_na,
+              0);
     // The tuning override sets the lanes, and the threads follow.
     const gg::GesvjPlan o =
         gg::gesvj_plan(e, true, true, 64, 64, 1, kH200SmemOptin, 1024, 1024, 4);
@@ -587,27 +609,55 @@ TYPED_TEST(TeamJacobiTest, PlanPicksTheDocumentedPaths) {
             }
 }
 
-/// The plan's configuration for a shape, run on threads (one matrix: the warp path's team is the
-/// 32 lanes of one warp).
+/// jacobi_svd with the slots the plan's fixed kernel is compiled for (gesvj.cu's launch_fixed).
 template <typename T>
-void check_planned(int64_t m, int64_t n, const std::vector<T> &A) {
-    const gg::GesvjPlan p =
-        gg::gesvj_plan(sizeof(T), true, true, m, n, 1, kH200SmemOptin, 1024, 1024);
-    Config cfg;
-    cfg.members = p.path == gg::GesvjPlan::kWarp ? 32 : p.threads;
-    cfg.lanes = p.lanes;
-    cfg.align = 128 / int64_t(sizeof(T));  // the shared-memory layout (these shapes all fit)
-    SCOPED_TRACE(testing::Message() << m << " x " << n << ": " << cfg.members << " threads, "
-                                    << cfg.lanes << " lanes");
-    if (p.path == gg::GesvjPlan::kGlobal) {
-        expect_svd(m, n, A, run_jacobi<T, 0>(m, n, A, true, true, cfg));
-    } else {
-        expect_svd(m, n, A, run_jacobi<T, 8>(m, n, A, true, true, cfg));
+Run<T> run_fixed(int64_t m, int64_t n, const std::vector<T> &A, bool wu, bool wv,
+                 const gg::GesvjPlan &p, const Config &cfg) {
+    const bool v = p.fixed_nv > 0;
+    EXPECT_TRUE(p.fixed_na == 2 || p.fixed_na == 4);
+    EXPECT_EQ(p.fixed_nv, v ? p.fixed_na : 0);
+    if (p.fixed_na == 2)
+        return v ? run_jacobi<T, 8, gk::FixedSlots<2, 2>>(m, n, A, wu, wv, cfg)
+                 : run_jacobi<T, 8, gk::FixedSlots<2, 0>>(m, n, A, wu, wv, cfg);
+    return v ? run_jacobi<T, 8, gk::FixedSlots<4, 4>>(m, n, A, wu, wv, cfg)
+             : run_jacobi<T, 8, gk::FixedSlots<4, 0>>(m, n, A, wu, wv, cfg);
+}
+
+/// The plan's configuration for a shape and batch, run on threads (the warp path's team is the
+/// 32 lanes of one warp), for U and V, U only and V only (each its own plan and layout).
+template <typename T>
+void check_planned(int64_t m, int64_t n, const std::vector<T> &A, int64_t batch = 1,
+                   bool allow_fixed = true) {
+    for (int job = 3; job >= 1; --job) {
+        const bool wu = job & 1, wv = job & 2;
+        const gg::GesvjPlan p = gg::gesvj_plan(sizeof(T), wu, wv, m, n, batch, kH200SmemOptin,
+                                               1024, 1024, 0, allow_fixed);
+        Config cfg;
+        cfg.members = p.path == gg::GesvjPlan::kWarp ? 32 : p.threads;
+        cfg.lanes = p.lanes;
+        cfg.shape = &p.shape;
+        SCOPED_TRACE(testing::Message() << m << " x " << n << " job " << job << ": "
+                                        << cfg.members << " threads, " << cfg.lanes
+                                        << " lanes, fixed slots " << p.fixed_na);
+        Run<T> r;
+        if (p.path == gg::GesvjPlan::kGlobal)
+            r = run_jacobi<T, 0>(m, n, A, wu, wv, cfg);
+        else if (p.fixed_na > 0)
+            r = run_fixed<T>(m, n, A, wu, wv, p, cfg);
+        else
+            r = run_jacobi<T, 8>(m, n, A, wu, wv, cfg);
+        if (job == 3) {
+            expect_svd(m, n, A, r);
+            continue;
+        }
         // jobu only / jobv only take other layouts (no V part; the V part holding U)
-        const Run<T> ru = run_jacobi<T, 8>(m, n, A, true, false, cfg);
-        EXPECT_LT(orthogonality(m, std::min(m, n), ru.U.data(), m), kSvdThreshold);
-        const Run<T> rv = run_jacobi<T, 8>(m, n, A, false, true, cfg);
-        EXPECT_LT(orthogonality(n, std::min(m, n), rv.V.data(), n), kSvdThreshold);
+        EXPECT_EQ(r.res.info, 0);
+        if (wu) {
+            EXPECT_LT(orthogonality(m, std::min(m, n), r.U.data(), m), kSvdThreshold);
+        }
+        if (wv) {
+            EXPECT_LT(orthogonality(n, std::min(m, n), r.V.data(), n), kSvdThreshold);
+        }
     }
 }
 
@@ -626,6 +676,32 @@ TYPED_TEST(TeamJacobiTest, ThreadTeamsInPlannedConfigurations) {
     for (int64_t i = 0; i < 32; ++i) D[sz(i + 4 * 32)] = T(0);
     check_planned<T>(32, 32, D);
     check_planned<T>(9, 9, std::vector<T>(81, T(0)));
+}
+
+TYPED_TEST(TeamJacobiTest, ThreadTeamsOfTheFixedKernel) {
+    // The few-matrix block path's compiled slots (FixedSlots): both slot counts, rows that pad
+    // (A part and V part), wide input, hard spectra, and the same shapes on the generic kernel.
+    // Narrow shapes (128 threads; fewer columns take the warp path): host threads with real
+    // barriers are slow, and the 64 x 64 configuration (512 threads) runs in the GPU tests.
+    using T = TypeParam;
+    Rng rng(911);
+    const int64_t few = gg::kGesvjFewMatrices - 1;
+    for (const Shape &s : {Shape{64, 9}, Shape{9, 64}, Shape{40, 12}, Shape{33, 16}})
+        for (bool fixed : {true, false}) {
+            const gg::GesvjPlan p = gg::gesvj_plan(sizeof(T), true, true, s.m, s.n, few,
+                                                   kH200SmemOptin, 1024, 1024, 0, fixed);
+            ASSERT_EQ(p.path, gg::GesvjPlan::kBlock);
+            EXPECT_EQ(p.fixed_na > 0, fixed) << s.m << " x " << s.n;
+            check_planned<T>(s.m, s.n, gaussian<T>(rng, s.m, s.n), few, fixed);
+        }
+    // Two slots (rows <= 32: 256 threads), and hard cases.
+    check_planned<T>(20, 17, gaussian<T>(rng, 20, 17), few);
+    for (SigmaMode mode : {SigmaMode::Geometric, SigmaMode::RankDeficient})
+        check_planned<T>(48, 10, prescribed_sv<T>(rng, 48, 10, mode, 1e10, 4));
+    std::vector<T> G(40 * 10);
+    graded(rng, 40, 10, G.data(), 40, 1.0, 1e-10);
+    check_planned<T>(40, 10, G);
+    check_planned<T>(50, 12, std::vector<T>(600, T(0)));
 }
 
 TYPED_TEST(TeamJacobiTest, ThreadTeamsLikeTheGlobalKernel) {

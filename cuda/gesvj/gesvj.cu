@@ -83,6 +83,46 @@ __global__ void gesvj_block_kernel(GesvjProblem<T> p, JacobiShape s, int lanes) 
     }
 }
 
+/// One block per matrix in shared memory, pair teams of W lanes with NA / NV slots per lane
+/// (FixedSlots): the padding rows are zeroed once and stay zero (see FixedSlots).
+template <class T, int W, int NA, int NV>
+__global__ void __launch_bounds__(kGesvjFixedMaxThreads)
+    gesvj_block_fixed_kernel(GesvjProblem<T> p, JacobiShape s, size_t matrix_bytes) {
+    extern __shared__ __align__(16) unsigned char smem[];
+    __shared__ double scratch[32];
+    for (size_t i = threadIdx.x; i < matrix_bytes / sizeof(T); i += blockDim.x)
+        reinterpret_cast<T *>(smem)[i] = T(0);
+    __syncthreads();
+    const JacobiWork<T, int> w = kernels::jacobi_work<T, int>(s, reinterpret_cast<T *>(smem));
+    const BlockTeam<double> t{scratch};
+    const kernels::TileTeam<W> pt;
+    const T tol = static_cast<T>(p.tol);
+    for (int64_t b = blockIdx.x; b < p.batch; b += gridDim.x) {
+        const JacobiResult<T> r = kernels::jacobi_svd<T, int, kCache, kernels::FixedSlots<NA, NV>>(
+            t, pt, problem_io(p, b), w, tol, p.max_sweeps);
+        if (t.rank() == 0) report(p, b, r);
+    }
+}
+
+template <class T, int NA, int NV>
+cudaError_t launch_fixed(const GesvjProblem<T> &p, const GesvjPlan &pl, cudaStream_t stream) {
+    const auto kernel = gesvj_block_fixed_kernel<T, kGesvjFewLanes, NA, NV>;
+    const cudaError_t err = allow_smem(kernel, pl.smem_bytes);
+    if (err != cudaSuccess) return err;
+    kernel<<<static_cast<unsigned>(pl.grid), pl.threads, pl.smem_bytes, stream>>>(p, pl.shape,
+                                                                                 pl.matrix_bytes);
+    return cudaGetLastError();
+}
+
+/// The fixed kernel compiled for the plan's slots (gesvj_fixed_slots: 2 or 4, V's the same or 0).
+template <class T>
+cudaError_t launch_fixed(const GesvjProblem<T> &p, const GesvjPlan &pl, cudaStream_t stream) {
+    const bool v = pl.fixed_nv > 0;
+    if (pl.fixed_na == 2) return v ? launch_fixed<T, 2, 2>(p, pl, stream)
+                                   : launch_fixed<T, 2, 0>(p, pl, stream);
+    return v ? launch_fixed<T, 4, 4>(p, pl, stream) : launch_fixed<T, 4, 0>(p, pl, stream);
+}
+
 /// One block per matrix, working in its slot of the device workspace; any size.
 template <class T>
 __global__ void gesvj_global_kernel(GesvjProblem<T> p, JacobiShape s, unsigned char *ws,
@@ -106,10 +146,12 @@ GesvjPlan plan_for(bool wantu, bool wantv, int64_t m, int64_t n, int64_t batch) 
     static const int global_threads = max_threads(gesvj_global_kernel<T>);
     const size_t optin =
         static_cast<size_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, 48 * 1024));
-    // Tuning only: GPUSVD_JACOBI_LANES sets the block path's pair-team width.
+    // Tuning only: GPUSVD_JACOBI_LANES sets the block path's pair-team width;
+    // GPUSVD_JACOBI_FIXED=0 keeps the generic block kernel where the fixed one would run.
     const char *v = std::getenv("GPUSVD_JACOBI_LANES");
+    const char *f = std::getenv("GPUSVD_JACOBI_FIXED");
     return gesvj_plan(sizeof(T), wantu, wantv, m, n, batch, optin, block_threads, global_threads,
-                      v ? std::atoi(v) : 0);
+                      v ? std::atoi(v) : 0, !(f && std::atoi(f) == 0));
 }
 
 }  // namespace
@@ -135,6 +177,7 @@ cudaError_t gesvj_launch(const GesvjProblem<T> &p, void *ws, size_t ws_bytes, cu
                     p, pl.shape, pl.lanes, pl.mats_per_block, pl.matrix_bytes);
             break;
         case GesvjPlan::kBlock:
+            if (pl.fixed_na > 0) return launch_fixed(p, pl, stream);
             err = allow_smem(gesvj_block_kernel<T>, pl.smem_bytes);
             if (err != cudaSuccess) return err;
             gesvj_block_kernel<T>

@@ -20,6 +20,8 @@ struct GesvjPlan {
     } path = kNothing;
     kernels::JacobiShape shape{};
     int lanes = 0;            // pair team width (a power of two <= 32)
+    int fixed_na = 0;         // kBlock: > 0 runs the kernel compiled for these slots per lane
+    int fixed_nv = 0;         // (A part, V part; rows padded with zeros); 0: the generic one
     int threads = 0;          // per block
     int mats_per_block = 1;   // kWarp
     size_t matrix_bytes = 0;  // one matrix's storage (shared memory or workspace slot)
@@ -40,6 +42,13 @@ constexpr int64_t kGesvjGlobalMaxBlocks = 2048;
 constexpr size_t kGesvjGlobalBudget = size_t(1) << 30;
 constexpr size_t kGesvjStaticSmemReserve =
     1024;  // the block kernels' reduction scratch, rounded up
+// The block path's compiled pair teams (FixedSlots): kGesvjFewLanes lanes with 2 or 4 slots of
+// each part per lane, so rows and cols up to 64 (the tall path's R, small matrices in small
+// batches). With the slot counts and team width constant, a round's index arithmetic, guards
+// and reductions compile to straight-line code (H100, ncu: the generic kernel spent ~670
+// instructions per warp per round on a 64x64 matrix, most of them on these).
+constexpr int64_t kGesvjFixedMaxRows = 4 * kGesvjFewLanes;
+constexpr int kGesvjFixedMaxThreads = 512;  // the fixed kernel's launch bounds
 
 inline int64_t gesvj_pow2_ceil(int64_t v) {
     int64_t p = 1;
@@ -56,6 +65,11 @@ inline int64_t gesvj_thread_cap(int limit) {
 inline size_t gesvj_sat_mul(size_t a, size_t b) {
     size_t r;
     return __builtin_mul_overflow(a, b, &r) ? SIZE_MAX : r;
+}
+
+/// Slots per lane of the fixed kernels for `rows` entries: 2 or 4 (0: none fits).
+inline int gesvj_fixed_slots(int64_t rows) {
+    return rows <= 2 * kGesvjFewLanes ? 2 : rows <= kGesvjFixedMaxRows ? 4 : 0;
 }
 
 /// Bytes of one matrix's storage: the shape's T elements, the cols ints, rounded up to `align`.
@@ -78,10 +92,12 @@ inline size_t gesvj_matrix_bytes(const kernels::JacobiShape &s, size_t elem, siz
 /// block (16x16: 8 pairs x 4 lanes); else one block per matrix (32x32: 16 pairs x 4 lanes = 64
 /// threads, 64x64: 256 threads; 16 lanes for fewer than kGesvjFewMatrices matrices). Everything
 /// else: warp-wide pair teams on the workspace. lanes_override (2..32, a power of two; tuning)
-/// replaces the block path's lanes.
+/// replaces the block path's lanes. A block path with kGesvjFewLanes lanes and rows <= 64 runs the
+/// fixed kernel (allow_fixed; false: the generic one, for comparison): the A part's rows padded
+/// to fixed_na * lanes and the V part's to fixed_nv * lanes.
 inline GesvjPlan gesvj_plan(size_t elem, bool wantu, bool wantv, int64_t m, int64_t n,
                             int64_t batch, size_t smem_optin, int block_threads, int global_threads,
-                            int lanes_override = 0) {
+                            int lanes_override = 0, bool allow_fixed = true) {
     GesvjPlan pl;
     const int64_t k = m < n ? m : n;
     if (k <= 0 || batch <= 0) return pl;
@@ -123,6 +139,25 @@ inline GesvjPlan gesvj_plan(size_t elem, bool wantu, bool wantv, int64_t m, int6
             pl.threads = static_cast<int>(np2 * lanes < cap ? np2 * lanes : cap);
             pl.smem_bytes = bytes;
             pl.grid = batch;
+            const int na = gesvj_fixed_slots(s.rows);
+            if (allow_fixed && lanes == kGesvjFewLanes && na > 0 &&
+                np2 * lanes <= kGesvjFixedMaxThreads) {
+                kernels::JacobiShape f = s;
+                const int nv = s.vrows > 0 ? na : 0;
+                const int64_t pa = int64_t(na) * lanes, pv = int64_t(nv) * lanes;
+                f.voff = ((f.voff > pa ? f.voff : pa) + bank_align - 1) / bank_align * bank_align;
+                f.ld = (f.voff + (f.vrows > pv ? f.vrows : pv) + bank_align - 1) / bank_align *
+                       bank_align;
+                f.elems = f.ld * f.cols + 2 * int64_t(f.cols);
+                const size_t fb = gesvj_matrix_bytes(f, elem, 16);
+                if (fb <= smem_limit) {
+                    pl.fixed_na = na;
+                    pl.fixed_nv = nv;
+                    pl.shape = f;
+                    pl.matrix_bytes = pl.smem_bytes = fb;
+                    pl.threads = static_cast<int>(np2 * lanes);
+                }
+            }
         }
         if (pl.grid > INT32_MAX) pl.grid = INT32_MAX;  // the kernels loop over the rest
         return pl;

@@ -85,33 +85,38 @@ GPUSVD_HD GramResult<T> gram_jacobi(const Team &t, T *G, int ldg, T *V, int ldv,
                 }
             }
             t.sync();
-            // f(s, tau, p, q, i) for each index i < n2 of each pair rotating this round.
-            auto each_rotated = [&](auto f) {
-                for (int idx = t.rank(); idx < npairs * n2; idx += t.size()) {
-                    const int k = idx / n2;
-                    if (rot[4 * k] == T(0)) continue;
-                    int p, q;
-                    round_robin_pair(k, round, n2, p, q);
-                    f(rot[4 * k], rot[4 * k + 1], p, q, idx % n2);
+            // J^T G J and V J in one pass: item (k, l) owns the 2 x 2 block of G at rows
+            // (p_l, q_l), columns (p_k, q_k) and the same block of V, so no other member reads
+            // or writes what it updates. It turns the block's columns by pair k's rotation, then
+            // its rows by pair l's (G only), the order and arithmetic of a column pass followed
+            // by a row pass; a rotated pair's diagonal block then gets its exact new diagonal.
+            for (int idx = t.rank(); idx < 2 * npairs * npairs; idx += t.size()) {
+                const bool inV = idx >= npairs * npairs;
+                const int kl = inV ? idx - npairs * npairs : idx;
+                const int k = kl / npairs, l = kl - k * npairs;
+                const T *rk = rot + 4 * k, *rl = rot + 4 * l;
+                const bool turn_k = rk[0] != T(0), turn_l = !inV && rl[0] != T(0);
+                if (!turn_k && !turn_l) continue;
+                int pk, qk, pl, ql;
+                round_robin_pair(k, round, n2, pk, qk);
+                round_robin_pair(l, round, n2, pl, ql);
+                T *M = inV ? V : G;
+                const int ld = inV ? ldv : ldg;
+                T &a = M[pl + pk * ld], &b = M[pl + qk * ld], &c = M[ql + pk * ld],
+                  &d = M[ql + qk * ld];
+                if (turn_k) {
+                    turn(a, b, rk[0], rk[1]);
+                    turn(c, d, rk[0], rk[1]);
                 }
-            };
-            each_rotated([&](T s, T tau, int p, int q, int i) {  // columns of G, and V
-                turn(G[i + p * ldg], G[i + q * ldg], s, tau);
-                turn(V[i + p * ldv], V[i + q * ldv], s, tau);
-            });
-            t.sync();
-            each_rotated([&](T s, T tau, int p, int q, int j) {  // rows of G
-                turn(G[p + j * ldg], G[q + j * ldg], s, tau);
-            });
-            t.sync();
-            for (int k = t.rank(); k < npairs; k += t.size()) {
-                const T *r = rot + 4 * k;
-                if (r[0] == T(0)) continue;
-                int p, q;
-                round_robin_pair(k, round, n2, p, q);
-                G[p + p * ldg] = r[2];
-                G[q + q * ldg] = r[3];
-                G[p + q * ldg] = G[q + p * ldg] = T(0);
+                if (turn_l) {
+                    turn(a, c, rl[0], rl[1]);
+                    turn(b, d, rl[0], rl[1]);
+                }
+                if (!inV && k == l) {
+                    a = rk[2];
+                    d = rk[3];
+                    b = c = T(0);
+                }
             }
             t.sync();
         }

@@ -57,6 +57,10 @@ GPUSVD_HD T jacobi_rotation(T a, T b, T g, T &s, T &tau) {
 template <class I>
 struct PairSlots {
     I rows, voff, vrows, na, nv;
+    GPUSVD_HD I a_slots() const { return na; }
+    GPUSVD_HD I v_slots() const { return nv; }
+    GPUSVD_HD bool in_a(I i) const { return i < rows; }
+    GPUSVD_HD bool in_v(I i) const { return i < vrows; }
 };
 
 template <class I>
@@ -64,19 +68,47 @@ GPUSVD_HD PairSlots<I> pair_slots(I rows, I voff, I vrows, int W) {
     return PairSlots<I>{rows, voff, vrows, (rows + W - 1) / W, (vrows + W - 1) / W};
 }
 
+/// The slot counts of any shape, known at run time (every entry guarded by its row count).
+struct RuntimeSlots {
+    template <class I>
+    GPUSVD_HD static PairSlots<I> make(I rows, I voff, I vrows, int W) {
+        return pair_slots(rows, voff, vrows, W);
+    }
+};
+
+/// Slot counts fixed at compile time, for storage whose rows are padded to NA W (A part) and
+/// NV W (V part) with zeros: zero rows add nothing to the dot products and stay zero under
+/// rotations, so no entry needs a guard and the compiler unrolls every loop. The caller zeroes
+/// the padding once and checks that the shape fits (gesvj_plan's fixed path).
+template <int NA, int NV>
+struct FixedSlots {
+    template <class I>
+    struct View {
+        I voff;
+        GPUSVD_HD static constexpr I a_slots() { return NA; }
+        GPUSVD_HD static constexpr I v_slots() { return NV; }
+        GPUSVD_HD static constexpr bool in_a(I) { return true; }
+        GPUSVD_HD static constexpr bool in_v(I) { return true; }
+    };
+    template <class I>
+    GPUSVD_HD static View<I> make(I, I voff, I, int) {
+        return View<I>{voff};
+    }
+};
+
 /// Tests and, where |cos(x, y)| > tol, rotates the columns x and y with pair team pt. Inactive
 /// pairs (past the last pair, or the dummy) still join the reductions. Each lane visits its slots
 /// cyclically from sa (A part) and sv (V part) on: the caller gives pair teams side by side in a
 /// warp different starts, so they touch different shared-memory banks when ld is a multiple of
 /// 128 bytes. With na <= CAP the lane's A entries stay in registers between the dot products
 /// and the rotation. Updates off (largest |cos| seen) and rotated (1 if it rotated).
-template <class T, class I, int CAP, class PairTeam>
-GPUSVD_HD void jacobi_pair(const PairTeam &pt, bool active, T *x, T *y, const PairSlots<I> &ps,
-                           I sa, I sv, T tol, T &off, int &rotated) {
+template <class T, class I, int CAP, class PairTeam, class Slots>
+GPUSVD_HD void jacobi_pair(const PairTeam &pt, bool active, T *x, T *y, const Slots &ps, I sa,
+                           I sv, T tol, T &off, int &rotated) {
     using R = Real<T>;
     constexpr int kCache = CAP > 0 ? CAP : 1;
     const int W = pt.size(), r = pt.rank();
-    const I rows = ps.rows, na = ps.na;
+    const I na = ps.a_slots();
     auto a_index = [&](I j) {
         I s = j + sa;
         if (s >= na) s -= na;
@@ -91,7 +123,7 @@ GPUSVD_HD void jacobi_pair(const PairTeam &pt, bool active, T *x, T *y, const Pa
             for (int j = 0; j < kCache; ++j) {
                 if (j < na) {
                     const I i = a_index(j);
-                    if (i < rows) {
+                    if (ps.in_a(i)) {
                         xc[j] = x[i];
                         yc[j] = y[i];
                     }
@@ -103,7 +135,7 @@ GPUSVD_HD void jacobi_pair(const PairTeam &pt, bool active, T *x, T *y, const Pa
         } else {
             for (I j = 0; j < na; ++j) {
                 const I i = a_index(j);
-                if (i < rows) {
+                if (ps.in_a(i)) {
                     const T xi = x[i], yi = y[i];
                     a += xi * xi;
                     b += yi * yi;
@@ -132,7 +164,7 @@ GPUSVD_HD void jacobi_pair(const PairTeam &pt, bool active, T *x, T *y, const Pa
         for (int j = 0; j < kCache; ++j) {
             if (j < na) {
                 const I i = a_index(j);
-                if (i < rows) {
+                if (ps.in_a(i)) {
                     x[i] = xc[j] - s * (yc[j] + tau * xc[j]);
                     y[i] = yc[j] + s * (xc[j] - tau * yc[j]);
                 }
@@ -141,7 +173,7 @@ GPUSVD_HD void jacobi_pair(const PairTeam &pt, bool active, T *x, T *y, const Pa
     } else {
         for (I j = 0; j < na; ++j) {
             const I i = a_index(j);
-            if (i < rows) {
+            if (ps.in_a(i)) {
                 const T xi = x[i], yi = y[i];
                 x[i] = xi - s * (yi + tau * xi);
                 y[i] = yi + s * (xi - tau * yi);
@@ -149,11 +181,12 @@ GPUSVD_HD void jacobi_pair(const PairTeam &pt, bool active, T *x, T *y, const Pa
         }
     }
     T *xv = x + ps.voff, *yv = y + ps.voff;
-    for (I j = 0; j < ps.nv; ++j) {
+    const I nv = ps.v_slots();
+    for (I j = 0; j < nv; ++j) {
         I sl = j + sv;
-        if (sl >= ps.nv) sl -= ps.nv;
+        if (sl >= nv) sl -= nv;
         const I i = static_cast<I>(r) + static_cast<I>(W) * sl;
-        if (i < ps.vrows) {
+        if (ps.in_v(i)) {
             const T xi = xv[i], yi = yv[i];
             xv[i] = xi - s * (yi + tau * xi);
             yv[i] = yi + s * (xi - tau * yi);

@@ -15,17 +15,19 @@ struct SweepResult {
 
 /// Sweeps over w (scaled, V part initialised) until one rotates no pair or max_sweeps ran. One
 /// sweep is the N-1 rounds of the round-robin ordering; the pairs of a round are disjoint, so
-/// the groups rotate them concurrently and only the round boundary needs a team sync.
-template <class T, class I, int CAP, class Team, class PairTeam>
+/// the groups rotate them concurrently and only the round boundary needs a team sync. Slots:
+/// RuntimeSlots, or FixedSlots<NA, NV> over zero-padded storage.
+template <class T, class I, int CAP, class Slots = RuntimeSlots, class Team, class PairTeam>
 GPUSVD_HD SweepResult<T> jacobi_sweeps(const Team &t, const PairTeam &pt, const JacobiWork<T, I> &w,
                                        T tol, int max_sweeps) {
     const int groups = t.size() / pt.size(), g = t.rank() / pt.size();
     const int N = w.cols + (w.cols & 1);
     const int npairs = N / 2;
-    const PairSlots<I> ps = pair_slots(w.rows, w.voff, w.vrows, pt.size());
+    const auto ps = Slots::make(w.rows, w.voff, w.vrows, pt.size());
+    const I na = ps.a_slots(), nv = ps.v_slots();
     // Slot starts of pair k: k mod na (and k mod nv), stepped along as k grows by `groups`.
-    const I sa0 = ps.na > 0 ? static_cast<I>(g) % ps.na : 0, da = ps.na > 0 ? groups % ps.na : 0;
-    const I sv0 = ps.nv > 0 ? static_cast<I>(g) % ps.nv : 0, dv = ps.nv > 0 ? groups % ps.nv : 0;
+    const I sa0 = na > 0 ? static_cast<I>(g) % na : 0, da = na > 0 ? groups % na : 0;
+    const I sv0 = nv > 0 ? static_cast<I>(g) % nv : 0, dv = nv > 0 ? groups % nv : 0;
     SweepResult<T> res{0, T(0), false};
     while (res.sweeps < max_sweeps) {
         ++res.sweeps;
@@ -41,9 +43,9 @@ GPUSVD_HD SweepResult<T> jacobi_sweeps(const Team &t, const PairTeam &pt, const 
                                        w.w + static_cast<I>(q) * w.ld, ps, sa, sv, tol, off,
                                        rotated);
                 sa += da;
-                if (sa >= ps.na) sa -= ps.na;
+                if (sa >= na) sa -= na;
                 sv += dv;
-                if (sv >= ps.nv) sv -= ps.nv;
+                if (sv >= nv) sv -= nv;
             }
             t.sync();
         }

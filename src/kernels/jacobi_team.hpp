@@ -85,7 +85,8 @@ GPUSVD_HD void jacobi_apply_scale(const Team &t, const PairTeam &pt, const Jacob
 /// The whole SVD of io's matrix (m, n >= 1) in w (shaped by jacobi_shape(m, n, U wanted, V
 /// wanted)). tol in (0, 1): pairs with |cos| <= tol count as orthogonal. Returns info, the sweeps
 /// and the final off-norm (GPUSVD_INFO_NONFINITE = -1 with NaN outputs for NaN/Inf input).
-template <class T, class I, int CAP, class Team, class PairTeam>
+/// Slots: see jacobi_sweeps.
+template <class T, class I, int CAP, class Slots = RuntimeSlots, class Team, class PairTeam>
 GPUSVD_HD JacobiResult<T> jacobi_svd(const Team &t, const PairTeam &pt, const JacobiIO<T> &io,
                                      const JacobiWork<T, I> &w, T tol, int max_sweeps) {
     const bool tr = io.m < io.n;
@@ -103,7 +104,7 @@ GPUSVD_HD JacobiResult<T> jacobi_svd(const Team &t, const PairTeam &pt, const Ja
     jacobi_scale_exponents(w, amax, e1, e2);
     jacobi_apply_scale(t, pt, w, e1, e2);
 
-    const SweepResult<T> sw = jacobi_sweeps<T, I, CAP>(t, pt, w, tol, max_sweeps);
+    const SweepResult<T> sw = jacobi_sweeps<T, I, CAP, Slots>(t, pt, w, tol, max_sweeps);
 
     jacobi_column_norms(t, pt, w, uw != nullptr);
     if (uw) jacobi_complete(t, w);
