@@ -560,7 +560,8 @@ TYPED_TEST(TeamJacobiTest, PlanPicksTheDocumentedPaths) {
     EXPECT_EQ(plan(32, 32, true, false, 1).fixed_na, 2);
     EXPECT_EQ(plan(32, 32, true, false, 1).fixed_nv, 0);
     EXPECT_EQ(plan(65, 64, true, true, 1).fixed_na, 0);
-    EXPECT_EQ(plan(64, 64, true, true, gg::kGesvjFewMatrices).fixed_na, 0);
+    EXPECT_EQ(plan(64, 64, true, true, gg::kGesvjFewMatrices).fixed_na, 8);  // 8 lanes
+    EXPECT_EQ(plan(32, 32, true, true, gg::kGesvjFewMatrices).fixed_na, 0);  // 4 lanes
     EXPECT_EQ(gg::gesvj_plan(e, true, true, 64, 64, 1, kH200SmemOptin, 1024, 1024, 0, false)
                   .fixed_na,
               0);
@@ -610,28 +611,38 @@ TYPED_TEST(TeamJacobiTest, PlanPicksTheDocumentedPaths) {
 }
 
 /// jacobi_svd with the slots the plan's fixed kernel is compiled for (gesvj.cu's launch_fixed).
+template <typename T, int W>
+Run<T> run_fixed(int64_t m, int64_t n, const std::vector<T> &A, bool wu, bool wv,
+                 const gg::GesvjPlan &p, const Config &cfg) {
+    constexpr int kFull = static_cast<int>(gg::kGesvjFixedMaxRows / W), kHalf = kFull / 2;
+    const bool v = p.fixed_nv > 0;
+    EXPECT_TRUE(p.fixed_na == kHalf || p.fixed_na == kFull);
+    EXPECT_EQ(p.fixed_nv, v ? p.fixed_na : 0);
+    if (p.fixed_na == kHalf)
+        return v ? run_jacobi<T, 8, gk::FixedSlots<kHalf, kHalf>>(m, n, A, wu, wv, cfg)
+                 : run_jacobi<T, 8, gk::FixedSlots<kHalf, 0>>(m, n, A, wu, wv, cfg);
+    return v ? run_jacobi<T, 8, gk::FixedSlots<kFull, kFull>>(m, n, A, wu, wv, cfg)
+             : run_jacobi<T, 8, gk::FixedSlots<kFull, 0>>(m, n, A, wu, wv, cfg);
+}
+
+/// jacobi_svd with the slots the plan's fixed kernel is compiled for (gesvj.cu's launch_fixed).
 template <typename T>
 Run<T> run_fixed(int64_t m, int64_t n, const std::vector<T> &A, bool wu, bool wv,
                  const gg::GesvjPlan &p, const Config &cfg) {
-    const bool v = p.fixed_nv > 0;
-    EXPECT_TRUE(p.fixed_na == 2 || p.fixed_na == 4);
-    EXPECT_EQ(p.fixed_nv, v ? p.fixed_na : 0);
-    if (p.fixed_na == 2)
-        return v ? run_jacobi<T, 8, gk::FixedSlots<2, 2>>(m, n, A, wu, wv, cfg)
-                 : run_jacobi<T, 8, gk::FixedSlots<2, 0>>(m, n, A, wu, wv, cfg);
-    return v ? run_jacobi<T, 8, gk::FixedSlots<4, 4>>(m, n, A, wu, wv, cfg)
-             : run_jacobi<T, 8, gk::FixedSlots<4, 0>>(m, n, A, wu, wv, cfg);
+    EXPECT_TRUE(p.lanes == 8 || p.lanes == 16);
+    return p.lanes == 8 ? run_fixed<T, 8>(m, n, A, wu, wv, p, cfg)
+                        : run_fixed<T, 16>(m, n, A, wu, wv, p, cfg);
 }
 
 /// The plan's configuration for a shape and batch, run on threads (the warp path's team is the
 /// 32 lanes of one warp), for U and V, U only and V only (each its own plan and layout).
 template <typename T>
 void check_planned(int64_t m, int64_t n, const std::vector<T> &A, int64_t batch = 1,
-                   bool allow_fixed = true) {
+                   bool allow_fixed = true, int lanes_override = 0) {
     for (int job = 3; job >= 1; --job) {
         const bool wu = job & 1, wv = job & 2;
         const gg::GesvjPlan p = gg::gesvj_plan(sizeof(T), wu, wv, m, n, batch, kH200SmemOptin,
-                                               1024, 1024, 0, allow_fixed);
+                                               1024, 1024, lanes_override, allow_fixed);
         Config cfg;
         cfg.members = p.path == gg::GesvjPlan::kWarp ? 32 : p.threads;
         cfg.lanes = p.lanes;
@@ -694,8 +705,10 @@ TYPED_TEST(TeamJacobiTest, ThreadTeamsOfTheFixedKernel) {
             EXPECT_EQ(p.fixed_na > 0, fixed) << s.m << " x " << s.n;
             check_planned<T>(s.m, s.n, gaussian<T>(rng, s.m, s.n), few, fixed);
         }
-    // Two slots (rows <= 32: 256 threads), and hard cases.
+    // Half the slots (rows <= 32: 256 threads), 8-lane teams (the tuning override), hard cases.
     check_planned<T>(20, 17, gaussian<T>(rng, 20, 17), few);
+    check_planned<T>(64, 10, gaussian<T>(rng, 64, 10), few, true, 8);
+    check_planned<T>(30, 12, gaussian<T>(rng, 30, 12), few, true, 8);
     for (SigmaMode mode : {SigmaMode::Geometric, SigmaMode::RankDeficient})
         check_planned<T>(48, 10, prescribed_sv<T>(rng, 48, 10, mode, 1e10, 4));
     std::vector<T> G(40 * 10);

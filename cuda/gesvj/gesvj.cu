@@ -104,9 +104,9 @@ __global__ void __launch_bounds__(kGesvjFixedMaxThreads)
     }
 }
 
-template <class T, int NA, int NV>
+template <class T, int W, int NA, int NV>
 cudaError_t launch_fixed(const GesvjProblem<T> &p, const GesvjPlan &pl, cudaStream_t stream) {
-    const auto kernel = gesvj_block_fixed_kernel<T, kGesvjFewLanes, NA, NV>;
+    const auto kernel = gesvj_block_fixed_kernel<T, W, NA, NV>;
     const cudaError_t err = allow_smem(kernel, pl.smem_bytes);
     if (err != cudaSuccess) return err;
     kernel<<<static_cast<unsigned>(pl.grid), pl.threads, pl.smem_bytes, stream>>>(p, pl.shape,
@@ -114,13 +114,22 @@ cudaError_t launch_fixed(const GesvjProblem<T> &p, const GesvjPlan &pl, cudaStre
     return cudaGetLastError();
 }
 
-/// The fixed kernel compiled for the plan's slots (gesvj_fixed_slots: 2 or 4, V's the same or 0).
+template <class T, int W>
+cudaError_t launch_fixed(const GesvjProblem<T> &p, const GesvjPlan &pl, cudaStream_t stream) {
+    constexpr int kFull = static_cast<int>(kGesvjFixedMaxRows / W), kHalf = kFull / 2;
+    const bool v = pl.fixed_nv > 0;
+    if (pl.fixed_na == kHalf)
+        return v ? launch_fixed<T, W, kHalf, kHalf>(p, pl, stream)
+                 : launch_fixed<T, W, kHalf, 0>(p, pl, stream);
+    return v ? launch_fixed<T, W, kFull, kFull>(p, pl, stream)
+             : launch_fixed<T, W, kFull, 0>(p, pl, stream);
+}
+
+/// The fixed kernel compiled for the plan's lanes and slots (gesvj_fixed_slots; V's the same
+/// as A's, or 0).
 template <class T>
 cudaError_t launch_fixed(const GesvjProblem<T> &p, const GesvjPlan &pl, cudaStream_t stream) {
-    const bool v = pl.fixed_nv > 0;
-    if (pl.fixed_na == 2) return v ? launch_fixed<T, 2, 2>(p, pl, stream)
-                                   : launch_fixed<T, 2, 0>(p, pl, stream);
-    return v ? launch_fixed<T, 4, 4>(p, pl, stream) : launch_fixed<T, 4, 0>(p, pl, stream);
+    return pl.lanes == 8 ? launch_fixed<T, 8>(p, pl, stream) : launch_fixed<T, 16>(p, pl, stream);
 }
 
 /// One block per matrix, working in its slot of the device workspace; any size.

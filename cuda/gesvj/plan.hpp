@@ -42,12 +42,12 @@ constexpr int64_t kGesvjGlobalMaxBlocks = 2048;
 constexpr size_t kGesvjGlobalBudget = size_t(1) << 30;
 constexpr size_t kGesvjStaticSmemReserve =
     1024;  // the block kernels' reduction scratch, rounded up
-// The block path's compiled pair teams (FixedSlots): kGesvjFewLanes lanes with 2 or 4 slots of
-// each part per lane, so rows and cols up to 64 (the tall path's R, small matrices in small
-// batches). With the slot counts and team width constant, a round's index arithmetic, guards
+// The block path's compiled pair teams (FixedSlots): 8 or 16 lanes with 64 / lanes or half as
+// many slots of each part per lane, so rows and cols up to 64 (the tall path's R, small
+// matrices in small batches). With the slot counts and team width constant, a round's index arithmetic, guards
 // and reductions compile to straight-line code (H100, ncu: the generic kernel spent ~670
 // instructions per warp per round on a 64x64 matrix, most of them on these).
-constexpr int64_t kGesvjFixedMaxRows = 4 * kGesvjFewLanes;
+constexpr int64_t kGesvjFixedMaxRows = 64;
 constexpr int kGesvjFixedMaxThreads = 512;  // the fixed kernel's launch bounds
 
 inline int64_t gesvj_pow2_ceil(int64_t v) {
@@ -67,9 +67,12 @@ inline size_t gesvj_sat_mul(size_t a, size_t b) {
     return __builtin_mul_overflow(a, b, &r) ? SIZE_MAX : r;
 }
 
-/// Slots per lane of the fixed kernels for `rows` entries: 2 or 4 (0: none fits).
-inline int gesvj_fixed_slots(int64_t rows) {
-    return rows <= 2 * kGesvjFewLanes ? 2 : rows <= kGesvjFixedMaxRows ? 4 : 0;
+/// Slots per lane of the fixed kernels for `rows` entries and pair teams of `lanes`: 64 / lanes
+/// or half that (0: no fixed kernel).
+inline int gesvj_fixed_slots(int64_t rows, int64_t lanes) {
+    if (lanes != 8 && lanes != 16) return 0;
+    const int full = static_cast<int>(kGesvjFixedMaxRows / lanes);
+    return rows <= full / 2 * lanes ? full / 2 : rows <= kGesvjFixedMaxRows ? full : 0;
 }
 
 /// Bytes of one matrix's storage: the shape's T elements, the cols ints, rounded up to `align`.
@@ -92,8 +95,8 @@ inline size_t gesvj_matrix_bytes(const kernels::JacobiShape &s, size_t elem, siz
 /// block (16x16: 8 pairs x 4 lanes); else one block per matrix (32x32: 16 pairs x 4 lanes = 64
 /// threads, 64x64: 256 threads; 16 lanes for fewer than kGesvjFewMatrices matrices). Everything
 /// else: warp-wide pair teams on the workspace. lanes_override (2..32, a power of two; tuning)
-/// replaces the block path's lanes. A block path with kGesvjFewLanes lanes and rows <= 64 runs the
-/// fixed kernel (allow_fixed; false: the generic one, for comparison): the A part's rows padded
+/// replaces the block path's lanes. A block path with 8 or 16 lanes (kGesvjFewLanes: few matrices)
+/// and rows <= 64 runs the fixed kernel (allow_fixed; false: the generic one, for comparison): the A part's rows padded
 /// to fixed_na * lanes and the V part's to fixed_nv * lanes.
 inline GesvjPlan gesvj_plan(size_t elem, bool wantu, bool wantv, int64_t m, int64_t n,
                             int64_t batch, size_t smem_optin, int block_threads, int global_threads,
@@ -139,8 +142,8 @@ inline GesvjPlan gesvj_plan(size_t elem, bool wantu, bool wantv, int64_t m, int6
             pl.threads = static_cast<int>(np2 * lanes < cap ? np2 * lanes : cap);
             pl.smem_bytes = bytes;
             pl.grid = batch;
-            const int na = gesvj_fixed_slots(s.rows);
-            if (allow_fixed && lanes == kGesvjFewLanes && na > 0 &&
+            const int na = gesvj_fixed_slots(s.rows, lanes);
+            if (allow_fixed && na > 0 &&
                 np2 * lanes <= kGesvjFixedMaxThreads) {
                 kernels::JacobiShape f = s;
                 const int nv = s.vrows > 0 ? na : 0;

@@ -150,10 +150,14 @@ GPUSVD_HD void jacobi_pair(const PairTeam &pt, bool active, T *x, T *y, const Sl
     if (!active) return;
 
     // |cos| = |g| / (|x| |y|) <= 1 up to rounding; |x| |y| <= |A|_F^2 cannot overflow (scaled).
+    // The test compares |g| with tol |x| |y|, so the rotation does not wait for the division
+    // of |cos| (only the sweep's statistics use it).
     const T nxy = R::sqrt(a) * R::sqrt(b);
-    const T cosv = nxy > T(0) ? R::abs(g) / nxy : T(0);
-    if (cosv > off) off = cosv;
-    if (!(cosv > tol)) return;
+    if (nxy > T(0)) {
+        const T cosv = R::abs(g) / nxy;
+        if (cosv > off) off = cosv;
+    }
+    if (!(nxy > T(0) && R::abs(g) > tol * nxy)) return;
     T s, tau;
     jacobi_rotation(a, b, g, s, tau);
     if (s == T(0)) return;  // underflowed (a column near the underflow threshold): a no-op
