@@ -53,14 +53,28 @@ GPUSVD_HD T jacobi_rotation(T a, T b, T g, T &s, T &tau) {
 }
 
 /// A pair team's view of one matrix: lane r of a team of W handles the entries r + W s of each
-/// part, s < na slots in the A part [0, rows), s < nv in the V part [voff, voff + vrows).
+/// part, s < na slots in the A part [0, rows), s < nv in the V part [voff, voff + vrows). A lane
+/// visits its slots cyclically from a start (sa, sv) that the caller staggers between the pair
+/// teams side by side in a warp, so that they touch different shared-memory banks when ld is a
+/// multiple of 128 bytes.
 template <class I>
 struct PairSlots {
     I rows, voff, vrows, na, nv;
     GPUSVD_HD I a_slots() const { return na; }
     GPUSVD_HD I v_slots() const { return nv; }
     GPUSVD_HD bool in_a(I i) const { return i < rows; }
-    GPUSVD_HD bool in_v(I i) const { return i < vrows; }
+    GPUSVD_HD bool in_v(I i) const { return i < voff + vrows; }
+    /// Row of the A part (V part: of the whole column) in lane r's j-th visit.
+    GPUSVD_HD I a_row(int r, int W, I j, I sa) const {
+        I s = j + sa;
+        if (s >= na) s -= na;
+        return static_cast<I>(r) + static_cast<I>(W) * s;
+    }
+    GPUSVD_HD I v_row(int r, int W, I j, I sv) const {
+        I s = j + sv;
+        if (s >= nv) s -= nv;
+        return voff + static_cast<I>(r) + static_cast<I>(W) * s;
+    }
 };
 
 template <class I>
@@ -71,37 +85,49 @@ GPUSVD_HD PairSlots<I> pair_slots(I rows, I voff, I vrows, int W) {
 /// The slot counts of any shape, known at run time (every entry guarded by its row count).
 struct RuntimeSlots {
     template <class I>
-    GPUSVD_HD static PairSlots<I> make(I rows, I voff, I vrows, int W) {
+    GPUSVD_HD static PairSlots<I> make(I rows, I voff, I vrows, int W, int, int) {
         return pair_slots(rows, voff, vrows, W);
     }
 };
 
 /// Slot counts fixed at compile time, for storage whose rows are padded to NA W (A part) and
 /// NV W (V part) with zeros: zero rows add nothing to the dot products and stay zero under
-/// rotations, so no entry needs a guard and the compiler unrolls every loop. The caller zeroes
-/// the padding once and checks that the shape fits (gesvj_plan's fixed path).
+/// rotations, so no entry needs a guard and the compiler unrolls every loop. Each lane's rows
+/// are a table made once (staggered by the lane's group g, whatever pair it rotates: any order
+/// of a lane's own rows is correct), so a round does no index arithmetic. The caller zeroes the
+/// padding once and checks that the shape fits (gesvj_plan's fixed path).
 template <int NA, int NV>
 struct FixedSlots {
     template <class I>
     struct View {
-        I voff;
+        I ra[NA > 0 ? NA : 1], rv[NV > 0 ? NV : 1];
         GPUSVD_HD static constexpr I a_slots() { return NA; }
         GPUSVD_HD static constexpr I v_slots() { return NV; }
         GPUSVD_HD static constexpr bool in_a(I) { return true; }
         GPUSVD_HD static constexpr bool in_v(I) { return true; }
+        GPUSVD_HD I a_row(int, int, I j, I) const { return ra[j]; }
+        GPUSVD_HD I v_row(int, int, I j, I) const { return rv[j]; }
     };
     template <class I>
-    GPUSVD_HD static View<I> make(I, I voff, I, int) {
-        return View<I>{voff};
+    GPUSVD_HD static View<I> make(I, I voff, I, int W, int r, int g) {
+        View<I> v;
+        GPUSVD_UNROLL
+        for (int j = 0; j < NA; ++j)
+            v.ra[j] = static_cast<I>(r) + static_cast<I>(W) * static_cast<I>((j + g) % NA);
+        constexpr int kNV = NV > 0 ? NV : 1;  // (no visits when NV = 0)
+        GPUSVD_UNROLL
+        for (int j = 0; j < NV; ++j)
+            v.rv[j] =
+                voff + static_cast<I>(r) + static_cast<I>(W) * static_cast<I>((j + g) % kNV);
+        return v;
     }
 };
 
 /// Tests and, where |cos(x, y)| > tol, rotates the columns x and y with pair team pt. Inactive
-/// pairs (past the last pair, or the dummy) still join the reductions. Each lane visits its slots
-/// cyclically from sa (A part) and sv (V part) on: the caller gives pair teams side by side in a
-/// warp different starts, so they touch different shared-memory banks when ld is a multiple of
-/// 128 bytes. With na <= CAP the lane's A entries stay in registers between the dot products
-/// and the rotation. Updates off (largest |cos| seen) and rotated (1 if it rotated).
+/// pairs (past the last pair, or the dummy) still join the reductions. The lane visits its slots
+/// as ps says, from sa (A part) and sv (V part) on. With na <= CAP the lane's A entries stay in
+/// registers between the dot products and the rotation. Updates off (largest |cos| seen) and
+/// rotated (1 if it rotated).
 template <class T, class I, int CAP, class PairTeam, class Slots>
 GPUSVD_HD void jacobi_pair(const PairTeam &pt, bool active, T *x, T *y, const Slots &ps, I sa,
                            I sv, T tol, T &off, int &rotated) {
@@ -109,11 +135,7 @@ GPUSVD_HD void jacobi_pair(const PairTeam &pt, bool active, T *x, T *y, const Sl
     constexpr int kCache = CAP > 0 ? CAP : 1;
     const int W = pt.size(), r = pt.rank();
     const I na = ps.a_slots();
-    auto a_index = [&](I j) {
-        I s = j + sa;
-        if (s >= na) s -= na;
-        return static_cast<I>(r) + static_cast<I>(W) * s;
-    };
+    auto a_index = [&](I j) { return ps.a_row(r, W, j, sa); };
     const bool cached = CAP > 0 && na <= CAP;
     T xc[kCache] = {}, yc[kCache] = {};
     T a = T(0), b = T(0), g = T(0);
@@ -150,14 +172,12 @@ GPUSVD_HD void jacobi_pair(const PairTeam &pt, bool active, T *x, T *y, const Sl
     if (!active) return;
 
     // |cos| = |g| / (|x| |y|) <= 1 up to rounding; |x| |y| <= |A|_F^2 cannot overflow (scaled).
-    // The test compares |g| with tol |x| |y|, so the rotation does not wait for the division
-    // of |cos| (only the sweep's statistics use it).
-    const T nxy = R::sqrt(a) * R::sqrt(b);
-    if (nxy > T(0)) {
-        const T cosv = R::abs(g) / nxy;
-        if (cosv > off) off = cosv;
-    }
-    if (!(nxy > T(0) && R::abs(g) > tol * nxy)) return;
+    // |cos| = |g| / (|x| |y|) <= 1 up to rounding, by reciprocal square roots: no division on
+    // the round's critical path (|g| / |x| <= |y| cannot overflow; a zero column never rotates).
+    if (!(a > T(0) && b > T(0))) return;
+    const T cosv = R::abs(g) * R::rsqrt(a) * R::rsqrt(b);
+    if (cosv > off) off = cosv;
+    if (!(cosv > tol)) return;
     T s, tau;
     jacobi_rotation(a, b, g, s, tau);
     if (s == T(0)) return;  // underflowed (a column near the underflow threshold): a no-op
@@ -184,16 +204,13 @@ GPUSVD_HD void jacobi_pair(const PairTeam &pt, bool active, T *x, T *y, const Sl
             }
         }
     }
-    T *xv = x + ps.voff, *yv = y + ps.voff;
     const I nv = ps.v_slots();
     for (I j = 0; j < nv; ++j) {
-        I sl = j + sv;
-        if (sl >= nv) sl -= nv;
-        const I i = static_cast<I>(r) + static_cast<I>(W) * sl;
+        const I i = ps.v_row(r, W, j, sv);
         if (ps.in_v(i)) {
-            const T xi = xv[i], yi = yv[i];
-            xv[i] = xi - s * (yi + tau * xi);
-            yv[i] = yi + s * (xi - tau * yi);
+            const T xi = x[i], yi = y[i];
+            x[i] = xi - s * (yi + tau * xi);
+            y[i] = yi + s * (xi - tau * yi);
         }
     }
 }

@@ -23,7 +23,7 @@ GPUSVD_HD SweepResult<T> jacobi_sweeps(const Team &t, const PairTeam &pt, const 
     const int groups = t.size() / pt.size(), g = t.rank() / pt.size();
     const int N = w.cols + (w.cols & 1);
     const int npairs = N / 2;
-    const auto ps = Slots::make(w.rows, w.voff, w.vrows, pt.size());
+    const auto ps = Slots::make(w.rows, w.voff, w.vrows, pt.size(), pt.rank(), g);
     const I na = ps.a_slots(), nv = ps.v_slots();
     // Slot starts of pair k: k mod na (and k mod nv), stepped along as k grows by `groups`.
     const I sa0 = na > 0 ? static_cast<I>(g) % na : 0, da = na > 0 ? groups % na : 0;

@@ -57,6 +57,13 @@ struct Real<float> {
     GPUSVD_HD static int max_exp() { return 128; }                 // overflow threshold 2^128
     GPUSVD_HD static float nan() { return NAN; }
     GPUSVD_HD static float sqrt(float x) { return ::sqrtf(x); }
+    GPUSVD_HD static float rsqrt(float x) {  // the host's quotient is within an ulp of it
+#if defined(__CUDA_ARCH__)
+        return ::rsqrtf(x);
+#else
+        return 1.0f / ::sqrtf(x);
+#endif
+    }
     GPUSVD_HD static float abs(float x) { return ::fabsf(x); }
     GPUSVD_HD static float ldexp(float x, int e) { return ::ldexpf(x, e); }
     GPUSVD_HD static int exponent(float x) {  // x = f 2^e with f in [0.5, 1)
@@ -73,6 +80,13 @@ struct Real<double> {
     GPUSVD_HD static int max_exp() { return 1024; }
     GPUSVD_HD static double nan() { return double(NAN); }
     GPUSVD_HD static double sqrt(double x) { return ::sqrt(x); }
+    GPUSVD_HD static double rsqrt(double x) {
+#if defined(__CUDA_ARCH__)
+        return ::rsqrt(x);
+#else
+        return 1.0 / ::sqrt(x);
+#endif
+    }
     GPUSVD_HD static double abs(double x) { return ::fabs(x); }
     GPUSVD_HD static double ldexp(double x, int e) { return ::ldexp(x, e); }
     GPUSVD_HD static int exponent(double x) {
