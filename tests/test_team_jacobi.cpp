@@ -546,19 +546,28 @@ TYPED_TEST(TeamJacobiTest, PlanPicksTheDocumentedPaths) {
     EXPECT_EQ(plan(16, 16, true, true).lanes, 4);
     EXPECT_EQ(plan(32, 32, true, true).path, gg::GesvjPlan::kBlock);
     EXPECT_EQ(plan(32, 32, true, true).threads, 64);
-    // A single matrix (latency, not throughput): wider pair teams.
-    EXPECT_EQ(plan(32, 32, true, true, 1).lanes, gg::kGesvjFewLanes);
-    EXPECT_EQ(plan(32, 32, true, true, 1).threads, 16 * gg::kGesvjFewLanes);
-    EXPECT_EQ(plan(64, 64, true, true, 1).threads, 32 * gg::kGesvjFewLanes);
+    // A single matrix (latency, not throughput): wider pair teams, on the fixed kernel (8
+    // lanes) up to 64 rows, else the generic one (16 lanes).
+    EXPECT_EQ(plan(32, 32, true, true, 1).lanes, gg::kGesvjFixedFewLanes);
+    EXPECT_EQ(plan(32, 32, true, true, 1).threads, 16 * gg::kGesvjFixedFewLanes);
+    EXPECT_EQ(plan(64, 64, true, true, 1).threads, 32 * gg::kGesvjFixedFewLanes);
+    EXPECT_EQ(plan(100, 64, true, true, 1).lanes, gg::kGesvjFewLanes);
+    EXPECT_EQ(plan(100, 64, true, true, 1).fixed_na, 0);
+    EXPECT_EQ(gg::gesvj_plan(e, true, true, 64, 64, 1, kH200SmemOptin, 1024, 1024, 0, false).lanes,
+              gg::kGesvjFewLanes);
     EXPECT_EQ(plan(64, 64, true, true, gg::kGesvjFewMatrices).lanes, 8);
     // ... and the kernel compiled for their slots, over rows padded with zeros.
     const gg::GesvjPlan f = plan(40, 24, true, true, 1);
-    EXPECT_EQ(f.fixed_na, 4);
-    EXPECT_EQ(f.fixed_nv, 4);
-    EXPECT_GE(f.shape.voff, 4 * gg::kGesvjFewLanes);
-    EXPECT_GE(f.shape.ld, f.shape.voff + 4 * gg::kGesvjFewLanes);
-    EXPECT_EQ(plan(32, 32, true, false, 1).fixed_na, 2);
+    EXPECT_EQ(f.fixed_na, 8);
+    EXPECT_EQ(f.fixed_nv, 8);
+    EXPECT_GE(f.shape.voff, 8 * gg::kGesvjFixedFewLanes);
+    EXPECT_GE(f.shape.ld, f.shape.voff + 8 * gg::kGesvjFixedFewLanes);
+    EXPECT_EQ(plan(32, 32, true, false, 1).fixed_na, 4);
     EXPECT_EQ(plan(32, 32, true, false, 1).fixed_nv, 0);
+    const gg::GesvjPlan f16 =
+        gg::gesvj_plan(e, true, true, 32, 32, 1, kH200SmemOptin, 1024, 1024, 16);
+    EXPECT_EQ(f16.lanes, 16);
+    EXPECT_EQ(f16.fixed_na, 2);
     EXPECT_EQ(plan(65, 64, true, true, 1).fixed_na, 0);
     EXPECT_EQ(plan(64, 64, true, true, gg::kGesvjFewMatrices).fixed_na, 8);  // 8 lanes
     EXPECT_EQ(plan(32, 32, true, true, gg::kGesvjFewMatrices).fixed_na, 0);  // 4 lanes
@@ -705,10 +714,10 @@ TYPED_TEST(TeamJacobiTest, ThreadTeamsOfTheFixedKernel) {
             EXPECT_EQ(p.fixed_na > 0, fixed) << s.m << " x " << s.n;
             check_planned<T>(s.m, s.n, gaussian<T>(rng, s.m, s.n), few, fixed);
         }
-    // Half the slots (rows <= 32: 256 threads), 8-lane teams (the tuning override), hard cases.
+    // Half the slots (rows <= 32), 16-lane teams (the tuning override), hard cases.
     check_planned<T>(20, 17, gaussian<T>(rng, 20, 17), few);
-    check_planned<T>(64, 10, gaussian<T>(rng, 64, 10), few, true, 8);
-    check_planned<T>(30, 12, gaussian<T>(rng, 30, 12), few, true, 8);
+    check_planned<T>(64, 10, gaussian<T>(rng, 64, 10), few, true, 16);
+    check_planned<T>(30, 12, gaussian<T>(rng, 30, 12), few, true, 16);
     for (SigmaMode mode : {SigmaMode::Geometric, SigmaMode::RankDeficient})
         check_planned<T>(48, 10, prescribed_sv<T>(rng, 48, 10, mode, 1e10, 4));
     std::vector<T> G(40 * 10);
