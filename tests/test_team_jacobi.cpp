@@ -74,12 +74,11 @@ Run<T> run_jacobi(int64_t m, int64_t n, const std::vector<T> &A0, bool wantu, bo
                                                 T(tol), max_sweeps);
     } else {
         std::vector<gk::JacobiResult<T>> all(sz(cfg.members));
-        run_thread_team(cfg.members, cfg.lanes,
-                        [&](const ThreadTeam &t, const ThreadTeam &pt, int rank) {
-                            all[sz(rank)] = gk::jacobi_svd<T, int, CAP, Slots>(
-                                t, pt, io, gk::jacobi_work<T, int>(shape, ws.data()), T(tol),
-                                max_sweeps);
-                        });
+        run_thread_team(
+            cfg.members, cfg.lanes, [&](const ThreadTeam &t, const ThreadTeam &pt, int rank) {
+                all[sz(rank)] = gk::jacobi_svd<T, int, CAP, Slots>(
+                    t, pt, io, gk::jacobi_work<T, int>(shape, ws.data()), T(tol), max_sweeps);
+            });
         for (int i = 1; i < cfg.members; ++i) {
             EXPECT_EQ(all[sz(i)].info, all[0].info) << "member " << i;
             EXPECT_EQ(all[sz(i)].sweeps, all[0].sweeps) << "member " << i;
@@ -571,9 +570,8 @@ TYPED_TEST(TeamJacobiTest, PlanPicksTheDocumentedPaths) {
     EXPECT_EQ(plan(65, 64, true, true, 1).fixed_na, 0);
     EXPECT_EQ(plan(64, 64, true, true, gg::kGesvjFewMatrices).fixed_na, 8);  // 8 lanes
     EXPECT_EQ(plan(32, 32, true, true, gg::kGesvjFewMatrices).fixed_na, 0);  // 4 lanes
-    EXPECT_EQ(gg::gesvj_plan(e, true, true, 64, 64, 1, kH200SmemOptin, 1024, 1024, 0, false)
-                  .fixed_na,
-              0);
+    EXPECT_EQ(
+        gg::gesvj_plan(e, true, true, 64, 64, 1, kH200SmemOptin, 1024, 1024, 0, false).fixed_na, 0);
     // The tuning override sets the lanes, and the threads follow.
     const gg::GesvjPlan o =
         gg::gesvj_plan(e, true, true, 64, 64, 1, kH200SmemOptin, 1024, 1024, 4);
@@ -650,15 +648,15 @@ void check_planned(int64_t m, int64_t n, const std::vector<T> &A, int64_t batch 
                    bool allow_fixed = true, int lanes_override = 0) {
     for (int job = 3; job >= 1; --job) {
         const bool wu = job & 1, wv = job & 2;
-        const gg::GesvjPlan p = gg::gesvj_plan(sizeof(T), wu, wv, m, n, batch, kH200SmemOptin,
-                                               1024, 1024, lanes_override, allow_fixed);
+        const gg::GesvjPlan p = gg::gesvj_plan(sizeof(T), wu, wv, m, n, batch, kH200SmemOptin, 1024,
+                                               1024, lanes_override, allow_fixed);
         Config cfg;
         cfg.members = p.path == gg::GesvjPlan::kWarp ? 32 : p.threads;
         cfg.lanes = p.lanes;
         cfg.shape = &p.shape;
-        SCOPED_TRACE(testing::Message() << m << " x " << n << " job " << job << ": "
-                                        << cfg.members << " threads, " << cfg.lanes
-                                        << " lanes, fixed slots " << p.fixed_na);
+        SCOPED_TRACE(testing::Message()
+                     << m << " x " << n << " job " << job << ": " << cfg.members << " threads, "
+                     << cfg.lanes << " lanes, fixed slots " << p.fixed_na);
         Run<T> r;
         if (p.path == gg::GesvjPlan::kGlobal)
             r = run_jacobi<T, 0>(m, n, A, wu, wv, cfg);

@@ -110,7 +110,7 @@ cudaError_t launch_fixed(const GesvjProblem<T> &p, const GesvjPlan &pl, cudaStre
     const cudaError_t err = allow_smem(kernel, pl.smem_bytes);
     if (err != cudaSuccess) return err;
     kernel<<<static_cast<unsigned>(pl.grid), pl.threads, pl.smem_bytes, stream>>>(p, pl.shape,
-                                                                                 pl.matrix_bytes);
+                                                                                  pl.matrix_bytes);
     return cudaGetLastError();
 }
 

@@ -44,9 +44,9 @@ constexpr size_t kGesvjStaticSmemReserve =
     1024;  // the block kernels' reduction scratch, rounded up
 // The block path's compiled pair teams (FixedSlots): 8 or 16 lanes with 64 / lanes or half as
 // many slots of each part per lane, so rows and cols up to 64 (the tall path's R, small
-// matrices in small batches). With the slot counts and team width constant, a round's index arithmetic, guards
-// and reductions compile to straight-line code (H100, ncu: the generic kernel spent ~670
-// instructions per warp per round on a 64x64 matrix, most of them on these).
+// matrices in small batches). With the slot counts and team width constant, a round's index
+// arithmetic, guards and reductions compile to straight-line code (H100, ncu: the generic kernel
+// spent ~670 instructions per warp per round on a 64x64 matrix, most of them on these).
 constexpr int64_t kGesvjFixedMaxRows = 64;
 // The fixed kernel's pair teams for few matrices: 8 lanes (H100, fixed kernel, U and V: one 64x64
 // 0.834 ms with 8 lanes, 0.871 with 16; the 100000 x 64 SVD 1.028 / 1.071 ms; 32x32 0.298 /
@@ -100,8 +100,8 @@ inline size_t gesvj_matrix_bytes(const kernels::JacobiShape &s, size_t elem, siz
 /// threads, 64x64: 256 threads; 16 lanes for fewer than kGesvjFewMatrices matrices). Everything
 /// else: warp-wide pair teams on the workspace. lanes_override (2..32, a power of two; tuning)
 /// replaces the block path's lanes. A block path with 8 or 16 lanes (kGesvjFewLanes: few matrices)
-/// and rows <= 64 runs the fixed kernel (allow_fixed; false: the generic one, for comparison): the A part's rows padded
-/// to fixed_na * lanes and the V part's to fixed_nv * lanes.
+/// and rows <= 64 runs the fixed kernel (allow_fixed; false: the generic one, for comparison): the
+/// A part's rows padded to fixed_na * lanes and the V part's to fixed_nv * lanes.
 inline GesvjPlan gesvj_plan(size_t elem, bool wantu, bool wantv, int64_t m, int64_t n,
                             int64_t batch, size_t smem_optin, int block_threads, int global_threads,
                             int lanes_override = 0, bool allow_fixed = true) {
@@ -150,8 +150,7 @@ inline GesvjPlan gesvj_plan(size_t elem, bool wantu, bool wantv, int64_t m, int6
             pl.smem_bytes = bytes;
             pl.grid = batch;
             const int na = gesvj_fixed_slots(s.rows, lanes);
-            if (allow_fixed && na > 0 &&
-                np2 * lanes <= kGesvjFixedMaxThreads) {
+            if (allow_fixed && na > 0 && np2 * lanes <= kGesvjFixedMaxThreads) {
                 kernels::JacobiShape f = s;
                 const int nv = s.vrows > 0 ? na : 0;
                 const int64_t pa = int64_t(na) * lanes, pv = int64_t(nv) * lanes;

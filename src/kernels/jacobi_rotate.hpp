@@ -117,8 +117,7 @@ struct FixedSlots {
         constexpr int kNV = NV > 0 ? NV : 1;  // (no visits when NV = 0)
         GPUSVD_UNROLL
         for (int j = 0; j < NV; ++j)
-            v.rv[j] =
-                voff + static_cast<I>(r) + static_cast<I>(W) * static_cast<I>((j + g) % kNV);
+            v.rv[j] = voff + static_cast<I>(r) + static_cast<I>(W) * static_cast<I>((j + g) % kNV);
         return v;
     }
 };
@@ -129,8 +128,8 @@ struct FixedSlots {
 /// registers between the dot products and the rotation. Updates off (largest |cos| seen) and
 /// rotated (1 if it rotated).
 template <class T, class I, int CAP, class PairTeam, class Slots>
-GPUSVD_HD void jacobi_pair(const PairTeam &pt, bool active, T *x, T *y, const Slots &ps, I sa,
-                           I sv, T tol, T &off, int &rotated) {
+GPUSVD_HD void jacobi_pair(const PairTeam &pt, bool active, T *x, T *y, const Slots &ps, I sa, I sv,
+                           T tol, T &off, int &rotated) {
     using R = Real<T>;
     constexpr int kCache = CAP > 0 ? CAP : 1;
     const int W = pt.size(), r = pt.rank();
