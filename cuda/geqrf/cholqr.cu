@@ -192,28 +192,38 @@ __global__ void __launch_bounds__(kCholThreads)
     if (t == 0) *flags = CholStepFlags{0, shifted, s_dead, s_drop, static_cast<float>(off)};
 }
 
+// A warp per column, 32 of them: each column is a few dependent round trips to memory, so the
+// pass is latency-bound (a thread per column with serial loops, or 8 warps: 15-16 us at k = 64
+// on an H100). The column's norm is taken scaled by a power of two (no division per entry).
+constexpr int kFinishThreads = 1024;
+
 template <class T>
-__global__ void finish_kernel(int64_t m, int64_t k, T *R, int64_t ldr, const int *dead,
+__global__ void __launch_bounds__(kFinishThreads) finish_kernel(int64_t m, int64_t k, T *R, int64_t ldr, const int *dead,
                               const int *exps, int *info) {
     __shared__ int first;
     if (threadIdx.x == 0) first = INT_MAX;
     __syncthreads();
     const T thresh = T(m) * Real<T>::eps();
-    for (int64_t j = threadIdx.x; j < k; j += blockDim.x) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    for (int64_t j = warp; j < k; j += warps) {
         T *c = R + j * ldr;
         T amax = 0;
-        for (int64_t i = 0; i <= j; ++i) amax = fmax(amax, Real<T>::abs(c[i]));
+        for (int64_t i = lane; i <= j; i += 32) amax = fmax(amax, Real<T>::abs(c[i]));
+        for (int o = 16; o > 0; o >>= 1) amax = fmax(amax, __shfl_xor_sync(0xffffffffu, amax, o));
+        const T p = amax > T(0) ? Real<T>::inv_pow2(amax) : T(1);
         T ssq = 0;
-        if (amax > 0)
-            for (int64_t i = 0; i <= j; ++i) ssq += (c[i] / amax) * (c[i] / amax);
-        const T norm = amax * Real<T>::sqrt(ssq);
-        if (dead[j] || c[j] <= thresh * norm) {
-            c[j] = 0;
-            atomicMin(&first, static_cast<int>(j));
+        for (int64_t i = lane; i <= j; i += 32) ssq += (c[i] * p) * (c[i] * p);
+        for (int o = 16; o > 0; o >>= 1) ssq += __shfl_xor_sync(0xffffffffu, ssq, o);
+        const bool drop = dead[j] || c[j] * p <= thresh * Real<T>::sqrt(ssq);
+        __syncwarp();  // every lane has read c[j]
+        if (lane == 0 && drop) atomicMin(&first, static_cast<int>(j));
+        const int e = exps ? -exps[j] : 0;
+        for (int64_t i = lane; i < k; i += 32) {
+            if (i > j || (i == j && drop))
+                c[i] = 0;
+            else if (e != 0)
+                c[i] = Real<T>::ldexp(c[i], e);
         }
-        for (int64_t i = j + 1; i < k; ++i) c[i] = 0;
-        if (exps)
-            for (int64_t i = 0; i <= j; ++i) c[i] = Real<T>::ldexp(c[i], -exps[j]);
     }
     __syncthreads();
     if (threadIdx.x == 0) *info = first == INT_MAX ? 0 : first + 1;
@@ -318,16 +328,26 @@ __global__ void zero_dead_kernel(int64_t m, T *W, int64_t ldw, const int *dead) 
         W[i + j * ldw] = 0;
 }
 
+// A block sums 32 entries: its 8 warps take every 8th partial each (coalesced rows of 32), then
+// warp 0 adds the 8 sums. ww / 32 blocks; a thread per entry over all partials (16 blocks at
+// w = 64) ran at 1/7 of the bandwidth.
+constexpr int kSumSlices = 8;
+
 template <class T>
-__global__ void sum_partials_kernel(int w, int parts, const T *P, T *G) {
+__global__ void __launch_bounds__(32 * kSumSlices)
+    sum_partials_kernel(int w, int parts, const T *P, T *G) {
+    __shared__ T part[kSumSlices][32];
     const int64_t ww = int64_t(w) * w;
-    for (int64_t idx = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; idx < ww;
-         idx += int64_t(gridDim.x) * blockDim.x) {
-        if (idx % w > idx / w) continue;  // the Cholesky step reads the upper triangle only
-        T v = 0;
-        for (int b = 0; b < parts; ++b) v += P[b * ww + idx];
-        G[idx] = v;
-    }
+    const int lane = threadIdx.x & 31, slice = threadIdx.x >> 5;
+    const int64_t idx = blockIdx.x * int64_t(32) + lane;
+    T v = 0;
+    if (idx < ww)
+        for (int b = slice; b < parts; b += kSumSlices) v += P[b * ww + idx];
+    part[slice][lane] = v;
+    __syncthreads();
+    if (slice != 0 || idx >= ww || idx % w > idx / w) return;  // Cholesky reads the upper part
+    for (int s = 1; s < kSumSlices; ++s) v += part[s][lane];
+    G[idx] = v;
 }
 
 int grid_for(int64_t work, int threads) {
@@ -368,7 +388,7 @@ cudaError_t chol_step(const T *G, int w, int64_t m, bool first, bool last, bool 
 template <class T>
 cudaError_t finish_r(int64_t m, int64_t k, T *R, int64_t ldr, const int *dead, const int *exps,
                      int *info, cudaStream_t stream) {
-    finish_kernel<T><<<1, 256, 0, stream>>>(m, k, R, ldr, dead, exps, info);
+    finish_kernel<T><<<1, kFinishThreads, 0, stream>>>(m, k, R, ldr, dead, exps, info);
     return cudaGetLastError();
 }
 
@@ -431,7 +451,8 @@ cudaError_t zero_dead_columns(int64_t m, int w, T *W, int64_t ldw, const int *de
 
 template <class T>
 cudaError_t sum_partials(int w, int parts, const T *P, T *G, cudaStream_t stream) {
-    sum_partials_kernel<T><<<grid_for(int64_t(w) * w, 256), 256, 0, stream>>>(w, parts, P, G);
+    const unsigned blocks = static_cast<unsigned>((int64_t(w) * w + 31) / 32);
+    sum_partials_kernel<T><<<blocks, 32 * kSumSlices, 0, stream>>>(w, parts, P, G);
     return cudaGetLastError();
 }
 

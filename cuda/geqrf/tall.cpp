@@ -93,11 +93,13 @@ Layout<T> layout(void *base, int64_t m, int64_t n) {
 template <class T>
 class TallQr {
 public:
-    TallQr(gpusvdHandle_t h, const char *routine, bool reorth, cudaStream_t st, int64_t m,
-           int64_t n, T *A, int64_t lda, T *R, int64_t ldr, int *info, const Layout<T> &L)
+    TallQr(gpusvdHandle_t h, const char *routine, bool reorth, bool q_optional, cudaStream_t st,
+           int64_t m, int64_t n, T *A, int64_t lda, T *R, int64_t ldr, int *info,
+           const Layout<T> &L)
         : h_(h),
           routine_(routine),
           reorth_(reorth),
+          q_optional_(q_optional),
           st_(st),
           m_(m),
           n_(n),
@@ -108,6 +110,9 @@ public:
           ldr_(ldr),
           info_(info),
           L_(L) {}
+
+    /// false: A was left as it was (q_optional, and the first step found it well conditioned).
+    bool q_formed() const { return !q_skipped_; }
 
     gpusvdStatus_t run() {
         gpusvdStatus_t s = setup();
@@ -196,11 +201,24 @@ private:
                                     S, lds, dead, L_.flags, L_.scratch, st_),
                        "Cholesky step"))
                 return status_;
+            // A caller that can do without Q (its own solve with R is cheaper than W Rs^-1 over
+            // all m rows) waits for the first step's flags before the solve: if that step is
+            // the last (well-conditioned, nothing dropped), R is done and W stays A. Not after
+            // screening: A is column-scaled then, and R is not.
+            const bool defer = q_optional_ && step == 0 && !screened && W == A_ && w == n_;
             const bool ok = read_back(
-                L_.flags, sizeof(CholStepFlags), [&] { return solve(W, w); }, "reading step flags");
+                L_.flags, sizeof(CholStepFlags), [&] { return defer || solve(W, w); },
+                "reading step flags");
             if (!ok) return status_;
             CholStepFlags f;
             std::memcpy(&f, r_->flags_host, sizeof f);
+            if (defer) {
+                if (!f.bad && !f.shifted && f.offdiag <= 0.5f && f.dead == 0 && f.dropped == 0) {
+                    q_skipped_ = true;
+                    break;
+                }
+                if (!f.bad && !solve(W, w)) return status_;
+            }
             if (f.bad) {
                 if (step == 0 && !screened) {
                     *bad = true;
@@ -225,7 +243,7 @@ private:
     bool solve(T *W, int w) {
         if (w <= kSolveRowsMax)
             return check(solve_right_upper<T>(m_, w, L_.Rs, w, W, lda_, st_), "solving W Rs^-1");
-        return blas_ok(blas::trsm_right_upper<T>(b_, m_, w, L_.Rs, w, W, lda_), "TRSM W Rs^-1");
+        return blas_ok(blas::trsm_upper<T>(b_, CUBLAS_SIDE_RIGHT, m_, w, L_.Rs, w, W, lda_), "TRSM W Rs^-1");
     }
 
     // G = W^T W (upper triangle), W m x w.
@@ -374,7 +392,7 @@ private:
 
     gpusvdHandle_t h_;
     const char *routine_;
-    bool reorth_;
+    bool reorth_, q_optional_;
     cudaStream_t st_;
     int64_t m_, n_, k_;
     T *A_;
@@ -387,7 +405,7 @@ private:
     Resources *r_ = nullptr;
     gpusvdStatus_t status_ = GPUSVD_STATUS_SUCCESS;
     int dead_ = 0;
-    bool rank_deficient_ = false;
+    bool rank_deficient_ = false, q_skipped_ = false;
 };
 
 }  // namespace
@@ -400,7 +418,8 @@ size_t tall_workspace_bytes(int64_t m, int64_t n) {
 template <class T>
 gpusvdStatus_t geqrf_tall(gpusvdHandle_t h, const char *routine, bool reorth, int64_t m, int64_t n,
                           T *A, int64_t lda, T *R, int64_t ldr, int *info, void *ws,
-                          size_t ws_bytes, cudaStream_t stream) {
+                          size_t ws_bytes, cudaStream_t stream, bool *q_formed) {
+    if (q_formed) *q_formed = true;
     const Layout<T> L = layout<T>(ws, m, n);
     if (ws_bytes < L.bytes)
         return fail(h, GPUSVD_STATUS_INTERNAL_ERROR, "%s: tall QR workspace too small", routine);
@@ -408,14 +427,17 @@ gpusvdStatus_t geqrf_tall(gpusvdHandle_t h, const char *routine, bool reorth, in
         const cudaError_t e = cudaMemsetAsync(info, 0, sizeof(int), stream);
         return e == cudaSuccess ? GPUSVD_STATUS_SUCCESS : cuda_fail(h, routine, "clearing info", e);
     }
-    return TallQr<T>(h, routine, reorth, stream, m, n, A, lda, R, ldr, info, L).run();
+    TallQr<T> qr(h, routine, reorth, q_formed != nullptr, stream, m, n, A, lda, R, ldr, info, L);
+    const gpusvdStatus_t st = qr.run();
+    if (q_formed) *q_formed = qr.q_formed();
+    return st;
 }
 
 #define GPUSVD_INSTANTIATE(T)                                                                   \
     template size_t tall_workspace_bytes<T>(int64_t, int64_t);                                  \
     template gpusvdStatus_t geqrf_tall<T>(gpusvdHandle_t, const char *, bool, int64_t, int64_t, \
                                           T *, int64_t, T *, int64_t, int *, void *, size_t,    \
-                                          cudaStream_t);
+                                          cudaStream_t, bool *);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)
 #undef GPUSVD_INSTANTIATE

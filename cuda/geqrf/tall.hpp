@@ -23,10 +23,15 @@ size_t tall_workspace_bytes(int64_t m, int64_t n);
 /// orthogonality in both modes).
 /// Waits on the host once per CholeskyQR step for the step's flags (a few bytes), so it
 /// returns after the last step is enqueued; the closing kernels are still in flight.
+/// q_formed (optional): a caller that can use R alone passes it, and where the first step's
+/// Gram matrix says A is well conditioned after column scaling (||G~ - I||_F <= 0.5, nothing
+/// dropped: R is final after that step) the solve for Q is skipped, A is left as it was and
+/// *q_formed = false. Then Q = A R^-1 to O(eps cond(A D^-1)) = O(eps) (D: A's column norms),
+/// so a caller's A (R^-1 X) is as accurate as Q X. Otherwise *q_formed = true.
 template <class T>
 gpusvdStatus_t geqrf_tall(gpusvdHandle_t h, const char *routine, bool reorth, int64_t m, int64_t n,
                           T *A, int64_t lda, T *R, int64_t ldr, int *info, void *ws,
-                          size_t ws_bytes, cudaStream_t stream);
+                          size_t ws_bytes, cudaStream_t stream, bool *q_formed = nullptr);
 
 }  // namespace gpu
 }  // namespace gpusvd

@@ -82,8 +82,9 @@ gpusvdStatus_t gesvj_qr_first(gpusvdHandle_t h, const char *routine, const Gesvj
     const int64_t m = p.m, n = p.n;
     const QrFirstLayout<T> L(ws, p.wantu, p.wantv, m, n);
     T *R = L.R, *UR = p.wantu ? L.UR : nullptr;
-    gpusvdStatus_t st =
-        geqrf_tall<T>(h, routine, true, m, n, p.A, p.lda, R, n, L.qinfo, L.qr, L.qr_bytes, s);
+    bool q_formed = true;
+    gpusvdStatus_t st = geqrf_tall<T>(h, routine, true, m, n, p.A, p.lda, R, n, L.qinfo, L.qr,
+                                      L.qr_bytes, s, &q_formed);
     if (st != GPUSVD_STATUS_SUCCESS) return st;
     GesvjProblem<T> q = p;
     q.m = n, q.A = R, q.lda = n, q.sA = n * n;
@@ -93,8 +94,13 @@ gpusvdStatus_t gesvj_qr_first(gpusvdHandle_t h, const char *routine, const Gesvj
     if (!p.wantu) return GPUSVD_STATUS_SUCCESS;
     cublasHandle_t b = blas_handle(h, routine, s, &st);
     if (!b) return st;
-    const cublasStatus_t bs = blas::gemm<T>(b, CUBLAS_OP_N, CUBLAS_OP_N, m, n, n, T(1), p.A, p.lda,
-                                            UR, n, T(0), p.U, p.ldu);
+    // Without Q (well-conditioned A, see geqrf_tall): U = A (R^-1 U_R), an n x n solve instead
+    // of the m x n one for Q.
+    cublasStatus_t bs = CUBLAS_STATUS_SUCCESS;
+    if (!q_formed) bs = blas::trsm_upper<T>(b, CUBLAS_SIDE_LEFT, n, n, R, n, UR, n);
+    if (bs != CUBLAS_STATUS_SUCCESS) return blas_fail(h, routine, "TRSM R^-1 U_R", bs);
+    bs = blas::gemm<T>(b, CUBLAS_OP_N, CUBLAS_OP_N, m, n, n, T(1), p.A, p.lda, UR, n, T(0), p.U,
+                       p.ldu);
     return bs == CUBLAS_STATUS_SUCCESS ? GPUSVD_STATUS_SUCCESS
                                        : blas_fail(h, routine, "GEMM U = Q U_R", bs);
 }

@@ -70,8 +70,9 @@ gpusvdStatus_t pca_run(gpusvdHandle_t h, const char *routine, const PcaArgs<T> &
     if (e == cudaSuccess) e = screen<T>(m, n, a.X, a.ldx, amax, flag, s);
     if (e == cudaSuccess) e = pca_centre<T>(m, n, a.X, a.ldx, amax, sums, mean_s, scale, Xc, s);
     if (e != cudaSuccess) return cuda_fail(h, routine, "centring the data", e);
-    gpusvdStatus_t st =
-        geqrf_tall<T>(h, routine, true, m, n, Xc, m, R, n, qinfo, L.qr, L.qr_bytes, s);
+    bool q_formed = true;
+    gpusvdStatus_t st = geqrf_tall<T>(h, routine, true, m, n, Xc, m, R, n, qinfo, L.qr, L.qr_bytes,
+                                      s, &q_formed);
     if (st != GPUSVD_STATUS_SUCCESS) return st;
     const double tol = h->jacobi_tol > 0
                            ? h->jacobi_tol
@@ -104,8 +105,12 @@ gpusvdStatus_t pca_run(gpusvdHandle_t h, const char *routine, const PcaArgs<T> &
     if (!want_scores) return GPUSVD_STATUS_SUCCESS;
     cublasHandle_t b = blas_handle(h, routine, s, &st);
     if (!b) return st;
-    const cublasStatus_t bs = blas::gemm<T>(b, CUBLAS_OP_N, CUBLAS_OP_N, m, k, n, T(1), Xc, m, W, n,
-                                            T(0), a.scores, a.lds);
+    // Xc left as it was (well conditioned, see geqrf_tall): scores = Xc (R^-1 W).
+    cublasStatus_t bs = CUBLAS_STATUS_SUCCESS;
+    if (!q_formed) bs = blas::trsm_upper<T>(b, CUBLAS_SIDE_LEFT, n, k, R, n, W, n);
+    if (bs != CUBLAS_STATUS_SUCCESS) return blas_fail(h, routine, "TRSM R^-1 W", bs);
+    bs = blas::gemm<T>(b, CUBLAS_OP_N, CUBLAS_OP_N, m, k, n, T(1), Xc, m, W, n, T(0), a.scores,
+                       a.lds);
     return bs == CUBLAS_STATUS_SUCCESS ? GPUSVD_STATUS_SUCCESS
                                        : blas_fail(h, routine, "GEMM scores = Q W", bs);
 }

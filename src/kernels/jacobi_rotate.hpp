@@ -6,21 +6,6 @@
 namespace gpusvd {
 namespace kernels {
 
-/// |zeta| above which t = 1/(2 zeta) is exact to working precision (its relative error is
-/// 1/(4 zeta^2)) and zeta^2 may not be formed: 2^27 (double), 2^12 (float). Returned as
-/// 1/(2 limit), the factor in the test |b - a| / (2 |g|) > limit <=> |b - a| * factor > |g|,
-/// which cannot overflow.
-template <class T>
-GPUSVD_HD T jacobi_large_zeta_factor();
-template <>
-GPUSVD_HD double jacobi_large_zeta_factor<double>() {
-    return 0x1p-28;
-}
-template <>
-GPUSVD_HD float jacobi_large_zeta_factor<float>() {
-    return 0x1p-13f;
-}
-
 /// Rotation making columns x, y with Gram matrix [a g; g b] orthogonal, in Rutishauser's form
 /// x' = x - s (y + tau x) = c x - s y, y' = y + s (x - tau y) = s x + c y, tau = s / (1 + c):
 /// t = tan is the smaller root of t^2 + 2 zeta t - 1 = 0, zeta = (b - a) / (2 g) (then
@@ -30,6 +15,14 @@ GPUSVD_HD float jacobi_large_zeta_factor<float>() {
 /// above carry the t^2/2 shrink inside the correction instead. a == b gives t = 1; g == 0 gives
 /// the identity (s = tau = 0). Returns t (0 for g == 0): the two-sided Gram solver updates the
 /// pair's diagonal with it.
+///
+/// Every pair of every round waits on this, so it is written for latency: with k = |d| / 2 and
+/// h = |(d / 2, g)| (d = b - a), |t| = |g| / w for w = k + h, and 1 + t^2 = 2 h w / w^2, so one
+/// reciprocal square root z = (2 h w)^(-1/2) gives c = w z and |s| = |g| z; tau takes one
+/// reciprocal. No division and no square root proper (three reciprocal estimates in a row instead
+/// of four divisions and two roots), and no cancellation: every sum adds like signs. k and g are
+/// first scaled by a power of two so that the larger is in [1, 2): the squares cannot overflow
+/// (a, b reach 2^(max_exp - 2)) and the smaller one underflows only where it no longer matters.
 template <class T>
 GPUSVD_HD T jacobi_rotation(T a, T b, T g, T &s, T &tau) {
     using R = Real<T>;
@@ -38,18 +31,34 @@ GPUSVD_HD T jacobi_rotation(T a, T b, T g, T &s, T &tau) {
         return T(0);
     }
     const T d = b - a;
-    T t;
-    if (R::abs(d) * jacobi_large_zeta_factor<T>() > R::abs(g)) {
-        t = g / d;  // = 1 / (2 zeta)
-    } else {
-        const T zeta = d / (T(2) * g);
-        t = T(1) / (R::abs(zeta) + R::sqrt(T(1) + zeta * zeta));
-        if (zeta < T(0)) t = -t;  // zeta = -0 (a == b, g < 0) keeps t = +1
+    const T p = R::inv_pow2(R::abs(d) > R::abs(g) ? R::abs(d) : R::abs(g));
+    const T k = T(0.5) * (R::abs(d) * p), gs = R::abs(g) * p;
+    const T q = k * k + gs * gs;
+    const T h = q * R::rsqrt(q);
+    const T w = k + h;
+    const T z = R::rsqrt(T(2) * h * w);
+    const T c = w * z;
+    // sign(t) = sign(zeta); zeta = +-0 (a == b) gives t = +1.
+    const bool neg = d != T(0) && ((d < T(0)) != (g < T(0)));
+    // |g| times the scale undone (z p and p / w are normal): one rounding where s underflows.
+    T sa = R::abs(g) * (z * p);
+    if (!(sa >= R::safe_min())) {
+        // Subnormal s (a column near the underflow threshold next to a large one; c = 1): it has
+        // few digits, and one rounded up overshoots, g changes sign and the pair can flip back
+        // and forth every sweep. Truncated instead, |g| only shrinks, and the rotation vanishes
+        // (s = 0: jacobi_pair's no-op) once it is below the format's reach. Rare: the division
+        // is off the common path.
+        const T ad = R::abs(d);  // nonzero: |g| / |d| underflowed
+        sa = R::abs(g) / ad;
+        if (sa * ad > R::abs(g)) sa -= R::denorm_min();
+        s = neg ? -sa : sa;
+        tau = s * T(0.5);
+        return s;
     }
-    const T r = R::sqrt(T(1) + t * t);
-    s = t / r;
-    tau = t / (T(1) + r);
-    return t;
+    s = neg ? -sa : sa;
+    tau = s * R::rcp(T(1) + c);
+    const T t = R::abs(g) * (p / w);  // not on the critical path: jacobi_pair does not use it
+    return neg ? -t : t;
 }
 
 /// A pair team's view of one matrix: lane r of a team of W handles the entries r + W s of each
@@ -59,6 +68,7 @@ GPUSVD_HD T jacobi_rotation(T a, T b, T g, T &s, T &tau) {
 /// multiple of 128 bytes.
 template <class I>
 struct PairSlots {
+    static constexpr bool kCacheV = false;  // see FixedSlots
     I rows, voff, vrows, na, nv;
     GPUSVD_HD I a_slots() const { return na; }
     GPUSVD_HD I v_slots() const { return nv; }
@@ -100,6 +110,9 @@ template <int NA, int NV>
 struct FixedSlots {
     template <class I>
     struct View {
+        // Load the V entries with A's, before the reductions, so the V update does not wait
+        // for them after the rotation (NV <= NA: at most as many registers again as A's).
+        static constexpr bool kCacheV = NV > 0;
         I ra[NA > 0 ? NA : 1], rv[NV > 0 ? NV : 1];
         GPUSVD_HD static constexpr I a_slots() { return NA; }
         GPUSVD_HD static constexpr I v_slots() { return NV; }
@@ -124,20 +137,23 @@ struct FixedSlots {
 
 /// Tests and, where |cos(x, y)| > tol, rotates the columns x and y with pair team pt. Inactive
 /// pairs (past the last pair, or the dummy) still join the reductions. The lane visits its slots
-/// as ps says, from sa (A part) and sv (V part) on. With na <= CAP the lane's A entries stay in
-/// registers between the dot products and the rotation. Updates off (largest |cos| seen) and
-/// rotated (1 if it rotated).
+/// as ps says, from sa (A part) and sv (V part) on. With na <= CAP the lane's A entries (and,
+/// where Slots::kCacheV, its V entries) stay in registers between the loads and the rotation.
+/// Updates off (largest |cos| seen) and rotated (1 if it rotated).
 template <class T, class I, int CAP, class PairTeam, class Slots>
 GPUSVD_HD void jacobi_pair(const PairTeam &pt, bool active, T *x, T *y, const Slots &ps, I sa, I sv,
                            T tol, T &off, int &rotated) {
     using R = Real<T>;
     constexpr int kCache = CAP > 0 ? CAP : 1;
+    constexpr int kVCache = Slots::kCacheV ? kCache : 1;
     const int W = pt.size(), r = pt.rank();
-    const I na = ps.a_slots();
+    const I na = ps.a_slots(), nv = ps.v_slots();
     auto a_index = [&](I j) { return ps.a_row(r, W, j, sa); };
+    auto v_index = [&](I j) { return ps.v_row(r, W, j, sv); };
     const bool cached = CAP > 0 && na <= CAP;
-    T xc[kCache] = {}, yc[kCache] = {};
-    T a = T(0), b = T(0), g = T(0);
+    T xc[kCache] = {}, yc[kCache] = {}, xv[kVCache] = {}, yv[kVCache] = {};
+    // Two partial sums each: half as long a chain of dependent adds.
+    T a = T(0), b = T(0), g = T(0), a1 = T(0), b1 = T(0), g1 = T(0);
     if (active) {
         if (cached) {
             GPUSVD_UNROLL
@@ -148,9 +164,30 @@ GPUSVD_HD void jacobi_pair(const PairTeam &pt, bool active, T *x, T *y, const Sl
                         xc[j] = x[i];
                         yc[j] = y[i];
                     }
-                    a += xc[j] * xc[j];
-                    b += yc[j] * yc[j];
-                    g += xc[j] * yc[j];
+                }
+            }
+            if (Slots::kCacheV) {
+                GPUSVD_UNROLL
+                for (int j = 0; j < kVCache; ++j) {
+                    if (j < nv) {
+                        const I i = v_index(j);
+                        if (ps.in_v(i)) {
+                            xv[j] = x[i];
+                            yv[j] = y[i];
+                        }
+                    }
+                }
+            }
+            GPUSVD_UNROLL
+            for (int j = 0; j < kCache; j += 2) {
+                if (j >= na) break;
+                a += xc[j] * xc[j];
+                b += yc[j] * yc[j];
+                g += xc[j] * yc[j];
+                if (j + 1 < kCache && j + 1 < na) {
+                    a1 += xc[j + 1] * xc[j + 1];
+                    b1 += yc[j + 1] * yc[j + 1];
+                    g1 += xc[j + 1] * yc[j + 1];
                 }
             }
         } else {
@@ -165,12 +202,11 @@ GPUSVD_HD void jacobi_pair(const PairTeam &pt, bool active, T *x, T *y, const Sl
             }
         }
     }
-    a = pt.sum(a);
-    b = pt.sum(b);
-    g = pt.sum(g);
+    a = pt.sum(a + a1);
+    b = pt.sum(b + b1);
+    g = pt.sum(g + g1);
     if (!active) return;
 
-    // |cos| = |g| / (|x| |y|) <= 1 up to rounding; |x| |y| <= |A|_F^2 cannot overflow (scaled).
     // |cos| = |g| / (|x| |y|) <= 1 up to rounding, by reciprocal square roots: no division on
     // the round's critical path (|g| / |x| <= |y| cannot overflow; a zero column never rotates).
     if (!(a > T(0) && b > T(0))) return;
@@ -182,34 +218,36 @@ GPUSVD_HD void jacobi_pair(const PairTeam &pt, bool active, T *x, T *y, const Sl
     if (s == T(0)) return;  // underflowed (a column near the underflow threshold): a no-op
     rotated = 1;
 
+    auto turn = [&](I i, T xi, T yi) {
+        x[i] = xi - s * (yi + tau * xi);
+        y[i] = yi + s * (xi - tau * yi);
+    };
     if (cached) {
         GPUSVD_UNROLL
         for (int j = 0; j < kCache; ++j) {
             if (j < na) {
                 const I i = a_index(j);
-                if (ps.in_a(i)) {
-                    x[i] = xc[j] - s * (yc[j] + tau * xc[j]);
-                    y[i] = yc[j] + s * (xc[j] - tau * yc[j]);
-                }
+                if (ps.in_a(i)) turn(i, xc[j], yc[j]);
             }
         }
     } else {
         for (I j = 0; j < na; ++j) {
             const I i = a_index(j);
-            if (ps.in_a(i)) {
-                const T xi = x[i], yi = y[i];
-                x[i] = xi - s * (yi + tau * xi);
-                y[i] = yi + s * (xi - tau * yi);
-            }
+            if (ps.in_a(i)) turn(i, x[i], y[i]);
         }
     }
-    const I nv = ps.v_slots();
-    for (I j = 0; j < nv; ++j) {
-        const I i = ps.v_row(r, W, j, sv);
-        if (ps.in_v(i)) {
-            const T xi = x[i], yi = y[i];
-            x[i] = xi - s * (yi + tau * xi);
-            y[i] = yi + s * (xi - tau * yi);
+    if (Slots::kCacheV && cached) {
+        GPUSVD_UNROLL
+        for (int j = 0; j < kVCache; ++j) {
+            if (j < nv) {
+                const I i = v_index(j);
+                if (ps.in_v(i)) turn(i, xv[j], yv[j]);
+            }
+        }
+    } else {
+        for (I j = 0; j < nv; ++j) {
+            const I i = v_index(j);
+            if (ps.in_v(i)) turn(i, x[i], y[i]);
         }
     }
 }

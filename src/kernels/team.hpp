@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #if defined(__CUDACC__)
 #define GPUSVD_HD __host__ __device__ __forceinline__
@@ -53,6 +54,7 @@ template <>
 struct Real<float> {
     GPUSVD_HD static float eps() { return 5.9604645e-08f; }        // LAPACK slamch('E'): 2^-24
     GPUSVD_HD static float safe_min() { return 1.17549435e-38f; }  // slamch('S')
+    GPUSVD_HD static float denorm_min() { return 0x1p-149f; }
     GPUSVD_HD static float ulp() { return 1.1920929e-07f; }        // slamch('P'): 2^-23
     GPUSVD_HD static int max_exp() { return 128; }                 // overflow threshold 2^128
     GPUSVD_HD static float nan() { return NAN; }
@@ -64,8 +66,27 @@ struct Real<float> {
         return 1.0f / ::sqrtf(x);
 #endif
     }
+    GPUSVD_HD static float rcp(float x) {
+#if defined(__CUDA_ARCH__)
+        return __frcp_rn(x);
+#else
+        return 1.0f / x;
+#endif
+    }
     GPUSVD_HD static float abs(float x) { return ::fabsf(x); }
     GPUSVD_HD static float ldexp(float x, int e) { return ::ldexpf(x, e); }
+    /// 2^-e for x in [2^e, 2^(e+1)), x > 0 finite, from the exponent bits (no libm call): x 2^-e
+    /// in [1, 2); a subnormal x gets 2^127 (x 2^127 < 2), x >= 2^126 gets 2^-126 (x 2^-126 < 4).
+    GPUSVD_HD static float inv_pow2(float x) {
+        uint32_t bits;
+        std::memcpy(&bits, &x, sizeof bits);
+        uint32_t e = (bits >> 23) & 0xffu;
+        if (e > 253u) e = 253u;
+        bits = (254u - e) << 23;
+        float p;
+        std::memcpy(&p, &bits, sizeof p);
+        return p;
+    }
     GPUSVD_HD static int exponent(float x) {  // x = f 2^e with f in [0.5, 1)
         int e = 0;
         ::frexpf(x, &e);
@@ -76,6 +97,7 @@ template <>
 struct Real<double> {
     GPUSVD_HD static double eps() { return 1.1102230246251565e-16; }  // dlamch('E'): 2^-53
     GPUSVD_HD static double safe_min() { return 2.2250738585072014e-308; }
+    GPUSVD_HD static double denorm_min() { return 0x1p-1074; }
     GPUSVD_HD static double ulp() { return 2.220446049250313e-16; }  // dlamch('P'): 2^-52
     GPUSVD_HD static int max_exp() { return 1024; }
     GPUSVD_HD static double nan() { return double(NAN); }
@@ -87,8 +109,25 @@ struct Real<double> {
         return 1.0 / ::sqrt(x);
 #endif
     }
+    GPUSVD_HD static double rcp(double x) {
+#if defined(__CUDA_ARCH__)
+        return __drcp_rn(x);
+#else
+        return 1.0 / x;
+#endif
+    }
     GPUSVD_HD static double abs(double x) { return ::fabs(x); }
     GPUSVD_HD static double ldexp(double x, int e) { return ::ldexp(x, e); }
+    GPUSVD_HD static double inv_pow2(double x) {  // as Real<float>'s: 2^1023 .. 2^-1022
+        uint64_t bits;
+        std::memcpy(&bits, &x, sizeof bits);
+        uint64_t e = (bits >> 52) & 0x7ffu;
+        if (e > 2045u) e = 2045u;
+        bits = (2046u - e) << 52;
+        double p;
+        std::memcpy(&p, &bits, sizeof p);
+        return p;
+    }
     GPUSVD_HD static int exponent(double x) {
         int e = 0;
         ::frexp(x, &e);
