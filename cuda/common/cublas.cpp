@@ -197,11 +197,11 @@ cublasStatus_t gemm_batched(cublasHandle_t b, cublasOperation_t ta, cublasOperat
     return typed<T>().gemm_b(b, ta, tb, m, n, k, &one, A, lda, B, ldb, &zero, C, ldc, batch);
 }
 template <class T>
-cublasStatus_t trsm_upper(cublasHandle_t b, cublasSideMode_t side, int64_t m, int64_t n,
-                          const T *R, int64_t ldr, T *B, int64_t ldb) {
+cublasStatus_t trsm_upper(cublasHandle_t b, cublasSideMode_t side, int64_t m, int64_t n, const T *R,
+                          int64_t ldr, T *B, int64_t ldb) {
     const T one = 1;
-    return typed<T>().trsm(b, side, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N,
-                           CUBLAS_DIAG_NON_UNIT, m, n, &one, R, ldr, B, ldb);
+    return typed<T>().trsm(b, side, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, m, n,
+                           &one, R, ldr, B, ldb);
 }
 template <class T>
 cublasStatus_t trmm_right_upper_inplace(cublasHandle_t b, int64_t m, int64_t n, const T *R,

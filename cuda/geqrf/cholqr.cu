@@ -198,8 +198,9 @@ __global__ void __launch_bounds__(kCholThreads)
 constexpr int kFinishThreads = 1024;
 
 template <class T>
-__global__ void __launch_bounds__(kFinishThreads) finish_kernel(int64_t m, int64_t k, T *R, int64_t ldr, const int *dead,
-                              const int *exps, int *info) {
+__global__ void __launch_bounds__(kFinishThreads)
+    finish_kernel(int64_t m, int64_t k, T *R, int64_t ldr, const int *dead, const int *exps,
+                  int *info) {
     __shared__ int first;
     if (threadIdx.x == 0) first = INT_MAX;
     __syncthreads();

@@ -243,7 +243,8 @@ private:
     bool solve(T *W, int w) {
         if (w <= kSolveRowsMax)
             return check(solve_right_upper<T>(m_, w, L_.Rs, w, W, lda_, st_), "solving W Rs^-1");
-        return blas_ok(blas::trsm_upper<T>(b_, CUBLAS_SIDE_RIGHT, m_, w, L_.Rs, w, W, lda_), "TRSM W Rs^-1");
+        return blas_ok(blas::trsm_upper<T>(b_, CUBLAS_SIDE_RIGHT, m_, w, L_.Rs, w, W, lda_),
+                       "TRSM W Rs^-1");
     }
 
     // G = W^T W (upper triangle), W m x w.

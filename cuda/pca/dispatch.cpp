@@ -71,8 +71,8 @@ gpusvdStatus_t pca_run(gpusvdHandle_t h, const char *routine, const PcaArgs<T> &
     if (e == cudaSuccess) e = pca_centre<T>(m, n, a.X, a.ldx, amax, sums, mean_s, scale, Xc, s);
     if (e != cudaSuccess) return cuda_fail(h, routine, "centring the data", e);
     bool q_formed = true;
-    gpusvdStatus_t st = geqrf_tall<T>(h, routine, true, m, n, Xc, m, R, n, qinfo, L.qr, L.qr_bytes,
-                                      s, &q_formed);
+    gpusvdStatus_t st =
+        geqrf_tall<T>(h, routine, true, m, n, Xc, m, R, n, qinfo, L.qr, L.qr_bytes, s, &q_formed);
     if (st != GPUSVD_STATUS_SUCCESS) return st;
     const double tol = h->jacobi_tol > 0
                            ? h->jacobi_tol
