@@ -269,6 +269,36 @@ TYPED_TEST(TeamJacobiTest, RotationEdgeCases) {
     }
 }
 
+TYPED_TEST(TeamJacobiTest, RotationUnderflowTruncatesAndInvPow2Range) {
+    using T = TypeParam;
+    using L = std::numeric_limits<T>;
+    // g / (b - a) below the normal range: s is truncated (never rounded up past it, which made
+    // g change sign and pairs flip every sweep), tau = s / 2, and it vanishes below denorm_min.
+    const T b = T(1), g = L::min() * T(0.3) + L::denorm_min() * T(0.75);
+    T s, tau;
+    gk::jacobi_rotation(T(0), b, g, s, tau);
+    EXPECT_GT(s, T(0));
+    EXPECT_LE(s, g);
+    EXPECT_GT(s, g - L::denorm_min());
+    EXPECT_EQ(tau, s * T(0.5));
+    gk::jacobi_rotation(T(0), T(4), L::denorm_min() * T(3), s, tau);  // g / d = 0.75 denorm_min
+    EXPECT_EQ(s, T(0));  // rounding to nearest would give denorm_min
+    gk::jacobi_rotation(T(0), b, -g, s, tau);
+    EXPECT_LT(s, T(0));
+    // inv_pow2: x 2^-e in [1, 2) over the normal range, < 2 for subnormals, < 4 at the top.
+    for (T x : {T(1), T(1.5), T(3), T(0.75), L::min(), L::max(), L::max() / T(3), L::denorm_min(),
+                L::min() / T(3), L::epsilon()}) {
+        const T p = gk::Real<T>::inv_pow2(x), v = x * p;
+        EXPECT_GT(v, T(0)) << x;
+        EXPECT_LT(v, x >= std::ldexp(T(1), L::max_exponent - 2) ? T(4) : T(2)) << x;
+        if (x >= L::min() && x < std::ldexp(T(1), L::max_exponent - 2)) {
+            EXPECT_GE(v, T(1)) << x;
+        }
+        int e = 0;
+        EXPECT_EQ(std::frexp(p, &e), T(0.5)) << "a power of two";
+    }
+}
+
 TYPED_TEST(TeamJacobiTest, ScalingKeepsSumsOfSquaresFinite) {
     using T = TypeParam;
     // Largest entries at the overflow threshold's edge and at the subnormal range: the power of

@@ -45,6 +45,20 @@ struct SerialTeam {
     }
 };
 
+/// Real<T>::inv_pow2 for an IEEE format with MANT mantissa bits and exponent bias BIAS (U: its
+/// bits as an unsigned integer).
+template <class U, int MANT, unsigned BIAS, class T>
+GPUSVD_HD T inv_pow2_bits(T x) {
+    U bits;
+    std::memcpy(&bits, &x, sizeof bits);
+    U e = (bits >> MANT) & U(2 * BIAS + 1);
+    if (e > U(2 * BIAS - 1)) e = U(2 * BIAS - 1);
+    bits = (U(2 * BIAS) - e) << MANT;
+    T p;
+    std::memcpy(&p, &bits, sizeof p);
+    return p;
+}
+
 /// Constants of the working precision, usable on host and device (no numeric_limits there).
 template <class T>
 struct Real;
@@ -77,16 +91,7 @@ struct Real<float> {
     GPUSVD_HD static float ldexp(float x, int e) { return ::ldexpf(x, e); }
     /// 2^-e for x in [2^e, 2^(e+1)), x > 0 finite, from the exponent bits (no libm call): x 2^-e
     /// in [1, 2); a subnormal x gets 2^127 (x 2^127 < 2), x >= 2^126 gets 2^-126 (x 2^-126 < 4).
-    GPUSVD_HD static float inv_pow2(float x) {
-        uint32_t bits;
-        std::memcpy(&bits, &x, sizeof bits);
-        uint32_t e = (bits >> 23) & 0xffu;
-        if (e > 253u) e = 253u;
-        bits = (254u - e) << 23;
-        float p;
-        std::memcpy(&p, &bits, sizeof p);
-        return p;
-    }
+    GPUSVD_HD static float inv_pow2(float x) { return inv_pow2_bits<uint32_t, 23, 127>(x); }
     GPUSVD_HD static int exponent(float x) {  // x = f 2^e with f in [0.5, 1)
         int e = 0;
         ::frexpf(x, &e);
@@ -119,14 +124,7 @@ struct Real<double> {
     GPUSVD_HD static double abs(double x) { return ::fabs(x); }
     GPUSVD_HD static double ldexp(double x, int e) { return ::ldexp(x, e); }
     GPUSVD_HD static double inv_pow2(double x) {  // as Real<float>'s: 2^1023 .. 2^-1022
-        uint64_t bits;
-        std::memcpy(&bits, &x, sizeof bits);
-        uint64_t e = (bits >> 52) & 0x7ffu;
-        if (e > 2045u) e = 2045u;
-        bits = (2046u - e) << 52;
-        double p;
-        std::memcpy(&p, &bits, sizeof p);
-        return p;
+        return inv_pow2_bits<uint64_t, 52, 1023>(x);
     }
     GPUSVD_HD static int exponent(double x) {
         int e = 0;
