@@ -135,17 +135,21 @@ GPUSVD_HD void larfg3(int n, T &alpha, T &x2, T &x3, T &tau) {
     }
     // Common case: the sum of squares neither overflows (inf fails the test) nor sits near
     // underflow (squares lost to underflow, each below safe_min * ulp, then change it by less
-    // than ulp^2 relative), so one square root gives |(alpha, x2, x3)|: dlapy2 twice costs two
-    // more divisions and a square root on the bulge chase's critical path. Same value up to
-    // rounding.
+    // than ulp^2 relative). Then one reciprocal square root r = 1/|(alpha, x2, x3)| gives
+    // everything: beta = -sign(alpha) |x| and tau = (beta - alpha) / beta = 1 + |alpha| r, and
+    // 1 / (alpha - beta) = sign(alpha) / (|alpha| + |x|) takes one reciprocal. The bulge chase
+    // waits on this every step: dlapy2 twice and dlarfg's two divisions cost three divisions and
+    // two square roots in a row. Same values up to a few ulps, which leave H - tau v v^T
+    // orthogonal to O(eps).
     const T ss = alpha * alpha + x2 * x2 + x3 * x3;
     if (ss >= Real<T>::safe_min() / Real<T>::ulp() && ss < Limits<T>::overflow()) {
-        const T beta = -sign(std::sqrt(ss), alpha);
-        tau = (beta - alpha) / beta;
-        const T scal = T(1) / (alpha - beta);
+        const T r = Real<T>::rsqrt(ss), aa = std::fabs(alpha);
+        const T xn = ss * r;
+        tau = T(1) + aa * r;
+        const T scal = sign(Real<T>::rcp(aa + xn), alpha);
         x2 *= scal;
         x3 *= scal;
-        alpha = beta;
+        alpha = -sign(xn, alpha);
         return;
     }
     T xnorm = n == 3 ? lapy2(x2, x3) : std::fabs(x2);
