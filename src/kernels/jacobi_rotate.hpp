@@ -135,6 +135,20 @@ struct FixedSlots {
     }
 };
 
+/// f(j, i) for each slot j < min(N, count) whose row i = index(j) passes in(i), unrolled: the
+/// visits of a lane's register-cached entries (j a constant after unrolling, so the arrays that
+/// f indexes with it stay in registers).
+template <int N, class I, class Index, class In, class F>
+GPUSVD_HD void for_cached_slots(I count, Index index, In in, F f) {
+    GPUSVD_UNROLL
+    for (int j = 0; j < N; ++j) {
+        if (j < count) {
+            const I i = index(j);
+            if (in(i)) f(j, i);
+        }
+    }
+}
+
 /// Tests and, where |cos(x, y)| > tol, rotates the columns x and y with pair team pt. Inactive
 /// pairs (past the last pair, or the dummy) still join the reductions. The lane visits its slots
 /// as ps says, from sa (A part) and sv (V part) on. With na <= CAP the lane's A entries (and,
@@ -150,34 +164,23 @@ GPUSVD_HD void jacobi_pair(const PairTeam &pt, bool active, T *x, T *y, const Sl
     const I na = ps.a_slots(), nv = ps.v_slots();
     auto a_index = [&](I j) { return ps.a_row(r, W, j, sa); };
     auto v_index = [&](I j) { return ps.v_row(r, W, j, sv); };
+    auto in_a = [&](I i) { return ps.in_a(i); };
+    auto in_v = [&](I i) { return ps.in_v(i); };
     const bool cached = CAP > 0 && na <= CAP;
     T xc[kCache] = {}, yc[kCache] = {}, xv[kVCache] = {}, yv[kVCache] = {};
     // Two partial sums each: half as long a chain of dependent adds.
     T a = T(0), b = T(0), g = T(0), a1 = T(0), b1 = T(0), g1 = T(0);
     if (active) {
         if (cached) {
-            GPUSVD_UNROLL
-            for (int j = 0; j < kCache; ++j) {
-                if (j < na) {
-                    const I i = a_index(j);
-                    if (ps.in_a(i)) {
-                        xc[j] = x[i];
-                        yc[j] = y[i];
-                    }
-                }
-            }
-            if (Slots::kCacheV) {
-                GPUSVD_UNROLL
-                for (int j = 0; j < kVCache; ++j) {
-                    if (j < nv) {
-                        const I i = v_index(j);
-                        if (ps.in_v(i)) {
-                            xv[j] = x[i];
-                            yv[j] = y[i];
-                        }
-                    }
-                }
-            }
+            for_cached_slots<kCache>(na, a_index, in_a, [&](int j, I i) {
+                xc[j] = x[i];
+                yc[j] = y[i];
+            });
+            if (Slots::kCacheV)
+                for_cached_slots<kVCache>(nv, v_index, in_v, [&](int j, I i) {
+                    xv[j] = x[i];
+                    yv[j] = y[i];
+                });
             GPUSVD_UNROLL
             for (int j = 0; j < kCache; j += 2) {
                 if (j >= na) break;
@@ -223,13 +226,7 @@ GPUSVD_HD void jacobi_pair(const PairTeam &pt, bool active, T *x, T *y, const Sl
         y[i] = yi + s * (xi - tau * yi);
     };
     if (cached) {
-        GPUSVD_UNROLL
-        for (int j = 0; j < kCache; ++j) {
-            if (j < na) {
-                const I i = a_index(j);
-                if (ps.in_a(i)) turn(i, xc[j], yc[j]);
-            }
-        }
+        for_cached_slots<kCache>(na, a_index, in_a, [&](int j, I i) { turn(i, xc[j], yc[j]); });
     } else {
         for (I j = 0; j < na; ++j) {
             const I i = a_index(j);
@@ -237,13 +234,7 @@ GPUSVD_HD void jacobi_pair(const PairTeam &pt, bool active, T *x, T *y, const Sl
         }
     }
     if (Slots::kCacheV && cached) {
-        GPUSVD_UNROLL
-        for (int j = 0; j < kVCache; ++j) {
-            if (j < nv) {
-                const I i = v_index(j);
-                if (ps.in_v(i)) turn(i, xv[j], yv[j]);
-            }
-        }
+        for_cached_slots<kVCache>(nv, v_index, in_v, [&](int j, I i) { turn(i, xv[j], yv[j]); });
     } else {
         for (I j = 0; j < nv; ++j) {
             const I i = v_index(j);
