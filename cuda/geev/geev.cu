@@ -69,11 +69,31 @@ __device__ void store(const Team &t, const GeevProblem<T> &p, int64_t b, const G
     t.sync();  // the next matrix may overwrite the working set
 }
 
+/// Blocks of 256 per SM the register allocation must allow, where shared memory leaves room for
+/// more warps than registers would: the lockstep state of the narrow teams takes double
+/// values-only to 115 registers (16 warps per SM instead of 24), which costs the small n that
+/// 8 lanes serve (n <= 20: shared memory holds 13 or more warps' matrices). Values-only: 8 lanes
+/// 3 blocks (80 registers) in double, 4 (64) in float; 16 lanes serve double n = 21..27, held
+/// to 18 warps by shared memory, so they keep their registers (1), but float n = 16..32 (3);
+/// a warp per matrix 3, so all 25 double 30x30 matrices that fit in shared memory run. With
+/// vectors 2 (128 registers).
+template <class T, bool kVec, int W>
+constexpr int geev_warp_min_blocks() {
+    if (kVec) return 2;
+    if (W == 8) return sizeof(T) == 8 ? 3 : 4;
+    if (W == 16) return sizeof(T) == 8 ? 1 : 3;
+    return 3;
+}
+
 /// W lanes per matrix (a warp or a part of one), mats matrices per block, each in its own slice
 /// of shared memory. kVec: p.wantvr at compile time, so the values-only kernel carries none of
 /// the vector phases' registers (double: 80 instead of 118, so 25 warps per SM instead of 16).
+/// A warp's 32 / W matrices start together and run their QR iterations in lockstep: each round
+/// every unfinished matrix takes one lahqr_advance, so their bulge steps issue as one
+/// instruction stream whatever sweep each is in (a plain loop per matrix would leave a team
+/// that deflated early idle until every team of the warp left its own iteration loop).
 template <class T, bool kVec, int W>
-__global__ void __launch_bounds__(256)
+__global__ void __launch_bounds__(256, geev_warp_min_blocks<T, kVec, W>())
     geev_warp_kernel(GeevProblem<T> p, int ld, int mats, size_t matrix_bytes) {
     extern __shared__ __align__(16) unsigned char smem[];
     const int group = threadIdx.x / W;
@@ -81,11 +101,27 @@ __global__ void __launch_bounds__(256)
     const GeevWork<T> w =
         shared_work<T>(reinterpret_cast<T *>(smem + group * matrix_bytes), kVec, n, ld);
     const kernels::TileTeam<W> t;
-    for (int64_t b = int64_t(blockIdx.x) * mats + group; b < p.batch;
-         b += int64_t(gridDim.x) * mats) {
-        load(t, p, b, w.H);
-        const int info = kernels::geev::geev_team(t, kVec, n, w);
-        store(t, p, b, w, info, kVec);
+    const int first = group & ~(32 / W - 1);  // the warp's first group: uniform trip counts
+    for (int64_t b0 = int64_t(blockIdx.x) * mats + first; b0 < p.batch;
+         b0 += int64_t(gridDim.x) * mats) {
+        const int64_t b = b0 + (group - first);
+        if (W == 32) {  // one matrix: the plain loops of geev_team
+            load(t, p, b, w.H);
+            store(t, p, b, w, kernels::geev::geev_team(t, kVec, n, w), kVec);
+            continue;
+        }
+        kernels::geev::GeevRun<T> r;
+        if (b < p.batch) {
+            load(t, p, b, w.H);
+            r = kernels::geev::geev_begin(t, kVec, n, w);
+        }
+        using Loop = kernels::geev::HqrLoop<T>;
+        while (__any_sync(0xffffffffu, r.qr.phase != Loop::kDone))
+            if (r.qr.phase != Loop::kDone) kernels::geev::lahqr_advance<(W < 16 ? 2 : 32 / W)>(t, r.qr);
+        if (b < p.batch) {
+            const int info = kernels::geev::geev_finish(t, kVec, n, w, r);
+            store(t, p, b, w, info, kVec);
+        }
     }
 }
 

@@ -46,15 +46,16 @@ inline size_t geev_shared_elems(bool wantvr, int64_t n) {
 }
 
 /// Lanes per matrix of the warp path. A team's scalar work (shifts, reflectors, deflation
-/// tests) costs the same instructions for 8 lanes as for 32, so small matrices share a warp:
-/// its groups then diverge (each its own iteration), which the sm_70+ scheduler interleaves.
-/// Past these sizes the narrower teams' longer row loops and fewer resident warps (a warp's
-/// matrices share its shared memory slice) cost more than they save. H100, 500k values only,
-/// ms for 8 / 16 / 32 lanes: double n = 5: 6.8 / 11.2 / 18.2, n = 15: 36.6 / 43.5 / 70.0,
-/// n = 20: 76.0 / 74.4 / 106, n = 30: 291 / 221 / 197; float n = 30: 107 / 90.6 / 109.
+/// tests) costs the same instructions for 8 lanes as for 32, so small matrices share a warp, and
+/// the warp advances its matrices in lockstep (one search or bulge step each per round, so their
+/// steps issue as one instruction stream). Past these sizes the narrower teams' longer row loops
+/// and fewer resident warps (a warp's matrices share its shared memory slice) cost more than
+/// they save. H100, 500k values only, lockstep, ms for 8 / 16 / 32 lanes: double n = 5: 8.6 /
+/// 12.5 / 16.0, n = 20: 73.4 / 78.0 / 88.6, n = 25: 133 / 108 / 121, n = 30: 247 / 187 / 168;
+/// float n = 30: 112 / 99.4 / 116 (2026-11-25, before the narrow kernels' register bounds).
 inline int geev_team_width(size_t elem, int64_t n) {
-    if (n <= 15) return 8;
-    return n <= (elem <= 4 ? 32 : 24) ? 16 : 32;
+    if (n <= (elem <= 4 ? 15 : 20)) return 8;
+    return n <= (elem <= 4 ? 32 : 27) ? 16 : 32;
 }
 
 inline size_t geev_sat_mul(size_t a, size_t b) {

@@ -37,258 +37,323 @@ GPUSVD_HD bool negligible_subdiagonal(Mat<T> H, int k, int ilo, int ihi, T smlnu
     return ba * (ab / s) <= std::fmax(smlnum, ulp * (bb * (aa / s)));
 }
 
-/// First column of (H - s1)(H - s2) restricted to rows m..m+2, scaled to unit 1-norm: the
-/// double-shift sweep's starting vector at row m.
+/// First column of (H - s1)(H - s2) restricted to rows m..m+2, scaled by 1/s for safety
+/// (dlahqr's s = |h(m,m) - s2| + |Im s2| + |h(m+1,m)|) but not yet to unit 1-norm.
 template <class T>
-GPUSVD_HD void shift_vector(Mat<T> H, int m, T rt1r, T rt1i, T rt2r, T rt2i, T &v1, T &v2, T &v3) {
+GPUSVD_HD void shift_vector_scaled(Mat<T> H, int m, T rt1r, T rt1i, T rt2r, T rt2i, T &v1, T &v2,
+                                   T &v3) {
     const T hmm = H(m, m), hm1m = H(m + 1, m);
-    T s = std::fabs(hmm - rt2r) + std::fabs(rt2i) + std::fabs(hm1m);
-    const T h21s = hm1m / s;
-    v1 = h21s * H(m, m + 1) + (hmm - rt1r) * ((hmm - rt2r) / s) - rt1i * (rt2i / s);
+    const T rs = T(1) / (std::fabs(hmm - rt2r) + std::fabs(rt2i) + std::fabs(hm1m));
+    const T h21s = hm1m * rs;
+    v1 = h21s * H(m, m + 1) + (hmm - rt1r) * ((hmm - rt2r) * rs) - rt1i * (rt2i * rs);
     v2 = h21s * (hmm + H(m + 1, m + 1) - rt1r - rt2r);
     v3 = h21s * H(m + 2, m + 1);
-    s = std::fabs(v1) + std::fabs(v2) + std::fabs(v3);
-    v1 /= s, v2 /= s, v3 /= s;
 }
 
-/// dlahqr's test that H(m, m-1) is small enough for the sweep to start at m > l.
+/// The double-shift sweep's starting vector at row m: shift_vector_scaled to unit 1-norm.
+template <class T>
+GPUSVD_HD void shift_vector(Mat<T> H, int m, T rt1r, T rt1i, T rt2r, T rt2i, T &v1, T &v2, T &v3) {
+    shift_vector_scaled(H, m, rt1r, rt1i, rt2r, rt2i, v1, v2, v3);
+    const T rs = T(1) / (std::fabs(v1) + std::fabs(v2) + std::fabs(v3));
+    v1 *= rs, v2 *= rs, v3 *= rs;
+}
+
+/// dlahqr's test that H(m, m-1) is small enough for the sweep to start at m > l. Both sides
+/// are linear in v, so it needs no unit 1-norm (every member tries several m per search).
 template <class T>
 GPUSVD_HD bool sweep_can_start(Mat<T> H, int m, T rt1r, T rt1i, T rt2r, T rt2i, T ulp) {
     T v1, v2, v3;
-    shift_vector(H, m, rt1r, rt1i, rt2r, rt2i, v1, v2, v3);
+    shift_vector_scaled(H, m, rt1r, rt1i, rt2r, rt2i, v1, v2, v3);
     const T h00 = std::fabs(H(m, m - 1)) * (std::fabs(v2) + std::fabs(v3));
     const T h01 = ulp * std::fabs(v1) *
                   (std::fabs(H(m - 1, m - 1)) + std::fabs(H(m, m)) + std::fabs(H(m + 1, m + 1)));
     return h00 <= h01;
 }
 
-/// Schur form of the Hessenberg H (rows/columns ilo..ihi active, 0-based inclusive). wantt: H
-/// becomes the quasi-triangular T with standardised 2x2 blocks; wantz: the transformations are
-/// applied to rows ilo..ihi of Z. wr/wi get all n eigenvalues (pairs positive imaginary part
-/// first). Returns 0, or i+1 > 0 when the iteration failed at active index i (dlahqr's INFO:
-/// eigenvalues i+1..n-1, 0-based, have converged). itmax > 0 replaces dlahqr's iteration cap
-/// (tests use it to reach the failure path). Ends with a sync.
+/// Applies the reflector I - tau (1, v2, v3)(1, v2, v3)^T (only (1, v2) when nr == 2; t1 = tau,
+/// t2 = tau v2, t3 = tau v3) to the triples x[j sj + r sr], r < nr, for j = first..last: a
+/// member per j, U of them loaded before any is stored (a narrow team has several per member,
+/// and their loads would otherwise wait for the previous stores, as x may alias).
+template <int U, class T, class Team>
+GPUSVD_HD void reflect3(const Team &t, T *x, int sj, int sr, int first, int last, int nr, T v2,
+                        T v3, T t1, T t2, T t3) {
+    const int size = t.size();
+    for (int j0 = first + t.rank(); j0 <= last; j0 += U * size) {
+        T a[U], b[U], c[U];
+        GPUSVD_UNROLL
+        for (int u = 0; u < U; ++u) {
+            const T *e = x + (j0 + u * size) * sj;
+            const bool in = j0 + u * size <= last;
+            a[u] = in ? e[0] : T(0);
+            b[u] = in ? e[sr] : T(0);
+            c[u] = in && nr == 3 ? e[2 * sr] : T(0);
+        }
+        GPUSVD_UNROLL
+        for (int u = 0; u < U; ++u) {
+            if (j0 + u * size > last) continue;
+            T *e = x + (j0 + u * size) * sj;
+            if (nr == 3) {
+                const T sum = a[u] + v2 * b[u] + v3 * c[u];
+                e[0] = a[u] - sum * t1;
+                e[sr] = b[u] - sum * t2;
+                e[2 * sr] = c[u] - sum * t3;
+            } else {
+                const T sum = a[u] + v2 * b[u];
+                e[0] = a[u] - sum * t1;
+                e[sr] = b[u] - sum * t2;
+            }
+        }
+    }
+}
+
+/// dlahqr's loop state for one matrix. lahqr() advances it a deflation search (with the shifts
+/// of the next sweep) or one bulge-chasing step at a time, so that the teams of one warp can
+/// advance their own matrices in lockstep (cuda/geev/geev.cu): whatever search, sweep or
+/// eigenvalue each matrix is at, one advance is at most one search plus one step, and the
+/// steps of all the warp's matrices issue as the same instructions.
+template <class T>
+struct HqrLoop {
+    enum Phase { kSearch, kChase, kDone };
+    Mat<T> H, Z;
+    T *wr, *wi;
+    bool wantt, wantz;
+    int ilo, ihi, itmax;
+    int phase = kDone;
+    int info = 0;       // lahqr's return value once phase is kDone
+    int i = 0, l = 0;   // the active block is rows/columns l..i (dlahqr's I and L)
+    int its = 0;        // sweeps since the last deflation
+    int kdefl = 0;      // sweeps since the last deflation, for the exceptional shifts
+    int i1 = 0, i2 = 0; // columns/rows of H that the sweep updates
+    int m = 0, k = 0;   // the sweep started at row m; its next step is at row k
+    T v1 = T(0), v2 = T(0), v3 = T(0);  // the first step's reflector vector (k == m)
+};
+
+/// Starts the Schur form of the Hessenberg H (rows/columns ilo..ihi active, 0-based inclusive).
+/// wantt: H becomes the quasi-triangular T with standardised 2x2 blocks; wantz: the
+/// transformations are applied to rows ilo..ihi of Z. wr/wi get all n eigenvalues (pairs
+/// positive imaginary part first). itmax > 0 replaces dlahqr's iteration cap (tests use it to
+/// reach the failure path).
 template <class T, class Team>
-GPUSVD_HD int lahqr(const Team &t, bool wantt, bool wantz, int n, int ilo, int ihi, Mat<T> H,
-                    T *wr, T *wi, Mat<T> Z, int itmax = 0) {
-    if (n == 0) return 0;
+GPUSVD_HD HqrLoop<T> lahqr_start(const Team &t, bool wantt, bool wantz, int n, int ilo, int ihi,
+                                 Mat<T> H, T *wr, T *wi, Mat<T> Z, int itmax = 0) {
+    HqrLoop<T> s;
+    s.H = H, s.Z = Z, s.wr = wr, s.wi = wi;
+    s.wantt = wantt, s.wantz = wantz;
+    s.ilo = ilo, s.ihi = ihi;
+    if (n == 0) return s;
     const int rank = t.rank(), size = t.size();
     for (int i = rank; i < n; i += size)
         if (i < ilo || i > ihi) wr[i] = H(i, i), wi[i] = T(0);
     if (ilo == ihi) {
         if (rank == 0) wr[ilo] = H(ilo, ilo), wi[ilo] = T(0);
-        t.sync();
-        return 0;
+        return s;
     }
     const int nh = ihi - ilo + 1;
+    // dlahqr's cap: 30 * max(10, nh) iterations for each eigenvalue (or pair) to deflate.
+    s.itmax = itmax > 0 ? itmax : 30 * (nh > 10 ? nh : 10);
+    s.i2 = n - 1;
+    s.i = ihi;
+    s.l = ilo;
+    s.phase = HqrLoop<T>::kSearch;
+    return s;
+}
+
+/// Deflation at the bottom of the active block (l >= i-1): one real eigenvalue, or a 2x2 block
+/// standardised by dlanv2 with the rest of H and Z rotated to match. Then the next block.
+template <class T, class Team>
+GPUSVD_HD void lahqr_deflate(const Team &t, HqrLoop<T> &s) {
+    const int rank = t.rank(), size = t.size();
+    const int i = s.i;
+    const Mat<T> H = s.H, Z = s.Z;
+    if (s.l == i) {
+        if (rank == 0) s.wr[i] = H(i, i), s.wi[i] = T(0);
+    } else {
+        T a = H(i - 1, i - 1), b = H(i - 1, i), c = H(i, i - 1), d = H(i, i);
+        T rt1r, rt1i, rt2r, rt2i, cs, sn;
+        lanv2(a, b, c, d, rt1r, rt1i, rt2r, rt2i, cs, sn);
+        t.sync();  // everyone has read the block
+        if (rank == 0) {
+            H(i - 1, i - 1) = a, H(i - 1, i) = b, H(i, i - 1) = c, H(i, i) = d;
+            s.wr[i - 1] = rt1r, s.wi[i - 1] = rt1i, s.wr[i] = rt2r, s.wi[i] = rt2i;
+        }
+        if (s.wantt) {
+            for (int j = i + 1 + rank; j <= s.i2; j += size) {  // rows i-1, i right of the block
+                const T x = H(i - 1, j), y = H(i, j);
+                H(i - 1, j) = cs * x + sn * y;
+                H(i, j) = cs * y - sn * x;
+            }
+            for (int j = s.i1 + rank; j < i - 1; j += size) {  // columns i-1, i above it
+                const T x = H(j, i - 1), y = H(j, i);
+                H(j, i - 1) = cs * x + sn * y;
+                H(j, i) = cs * y - sn * x;
+            }
+        }
+        if (s.wantz) {
+            for (int j = s.ilo + rank; j <= s.ihi; j += size) {
+                const T x = Z(j, i - 1), y = Z(j, i);
+                Z(j, i - 1) = cs * x + sn * y;
+                Z(j, i) = cs * y - sn * x;
+            }
+        }
+        t.sync();
+    }
+    s.kdefl = 0;
+    s.its = 0;
+    s.i = s.l - 1;
+    s.l = s.ilo;
+    if (s.i < s.ilo) s.phase = HqrLoop<T>::kDone;
+}
+
+/// The head of one dlahqr iteration: the deflation search, then either a deflation or the
+/// shifts and starting row of the next sweep (phase kChase). Fails the iteration (info = i+1:
+/// eigenvalues i+1..n-1, 0-based, have converged) after itmax + 1 sweeps without deflation.
+template <class T, class Team>
+GPUSVD_HD void lahqr_search(const Team &t, HqrLoop<T> &s) {
+    if (s.its > s.itmax) {
+        s.info = s.i + 1;
+        s.phase = HqrLoop<T>::kDone;
+        return;
+    }
+    const int rank = t.rank(), size = t.size();
+    const Mat<T> H = s.H;
+    const int i = s.i, ilo = s.ilo, ihi = s.ihi;
     const T ulp = Real<T>::ulp();
-    const T smlnum = Real<T>::safe_min() * (T(nh) / ulp);
+    const T smlnum = Real<T>::safe_min() * (T(ihi - ilo + 1) / ulp);
     const T dat1 = T(0.75), dat2 = T(-0.4375);
     const int kexsh = 10;
-    const int iloz = ilo, ihiz = ihi;
-    int i1 = 0, i2 = n - 1;
-    // dlahqr's cap: 30 * max(10, nh) iterations for each eigenvalue (or pair) to deflate.
-    if (itmax <= 0) itmax = 30 * (nh > 10 ? nh : 10);
-    int kdefl = 0;
 
-    int i = ihi;
-    while (i >= ilo) {
-        int l = ilo;
-        bool split = false;
-        for (int its = 0; its <= itmax; ++its) {
-            // Look for a single small subdiagonal element: the largest such k. Members test
-            // their own k's (a serial team: dlahqr's downward scan), then agree on the max.
-            int kc = l;
-            for (int k = i - rank; k > l; k -= size)
-                if (negligible_subdiagonal(H, k, ilo, ihi, smlnum, ulp)) {
-                    kc = k;
-                    break;
-                }
-            l = t.max(kc);
-            if (l > ilo) {  // H(l, l-1) is negligible
-                t.sync();
-                if (rank == 0) H(l, l - 1) = T(0);
-                t.sync();
-            }
-            if (l >= i - 1) {
-                split = true;
-                break;
-            }
-            ++kdefl;
-            if (!wantt) i1 = l, i2 = i;
-
-            T h11, h12, h21, h22;
-            if (kdefl % (2 * kexsh) == 0) {  // exceptional shift from the bottom
-                const T s = std::fabs(H(i, i - 1)) + std::fabs(H(i - 1, i - 2));
-                h11 = dat1 * s + H(i, i);
-                h12 = dat2 * s;
-                h21 = s;
-                h22 = h11;
-            } else if (kdefl % kexsh == 0) {  // exceptional shift from the top
-                const T s = std::fabs(H(l + 1, l)) + std::fabs(H(l + 2, l + 1));
-                h11 = dat1 * s + H(l, l);
-                h12 = dat2 * s;
-                h21 = s;
-                h22 = h11;
-            } else {  // Francis double shift
-                h11 = H(i - 1, i - 1);
-                h21 = H(i, i - 1);
-                h12 = H(i - 1, i);
-                h22 = H(i, i);
-            }
-            T rt1r, rt1i, rt2r, rt2i;
-            {
-                const T s = std::fabs(h11) + std::fabs(h12) + std::fabs(h21) + std::fabs(h22);
-                if (s == T(0)) {
-                    rt1r = rt1i = rt2r = rt2i = T(0);
-                } else {
-                    h11 /= s, h21 /= s, h12 /= s, h22 /= s;
-                    const T tr = (h11 + h22) / T(2);
-                    const T det = (h11 - tr) * (h22 - tr) - h12 * h21;
-                    const T rtdisc = std::sqrt(std::fabs(det));
-                    if (det >= T(0)) {  // complex conjugate shifts
-                        rt1r = tr * s;
-                        rt2r = rt1r;
-                        rt1i = rtdisc * s;
-                        rt2i = -rt1i;
-                    } else {  // real shifts: use the one closer to h22 twice
-                        rt1r = tr + rtdisc;
-                        rt2r = tr - rtdisc;
-                        if (std::fabs(rt1r - h22) <= std::fabs(rt2r - h22)) {
-                            rt1r *= s;
-                            rt2r = rt1r;
-                        } else {
-                            rt2r *= s;
-                            rt1r = rt2r;
-                        }
-                        rt1i = rt2i = T(0);
-                    }
-                }
-            }
-
-            // Look for two consecutive small subdiagonal elements: start the sweep at the largest
-            // such m (m = l if none), found as k above; everyone then forms that m's vector.
-            int mc = l;
-            for (int m = i - 2 - rank; m > l; m -= size)
-                if (sweep_can_start(H, m, rt1r, rt1i, rt2r, rt2i, ulp)) {
-                    mc = m;
-                    break;
-                }
-            const int m = t.max(mc);
-            T v1, v2, v3;
-            shift_vector(H, m, rt1r, rt1i, rt2r, rt2i, v1, v2, v3);
-
-            // Double-shift QR sweep: chase the bulge from row m down to row i. Everyone must
-            // be done reading H for the tests and shifts above before (B) writes it.
-            t.sync();
-            for (int k = m; k <= i - 1; ++k) {
-                const int nr = (i - k + 1) < 3 ? (i - k + 1) : 3;
-                if (k > m) {
-                    v1 = H(k, k - 1);
-                    v2 = H(k + 1, k - 1);
-                    v3 = nr == 3 ? H(k + 2, k - 1) : T(0);
-                }
-                T t1;
-                larfg3(nr, v1, v2, v3, t1);  // v1 is now beta
-                const T t2 = t1 * v2;
-                const T t3 = nr == 3 ? t1 * v3 : T(0);
-                // (B) rows k..k+nr-1, columns k..i2: a member per column.
-                for (int j = k + rank; j <= i2; j += size) {
-                    if (nr == 3) {
-                        const T sum = H(k, j) + v2 * H(k + 1, j) + v3 * H(k + 2, j);
-                        H(k, j) -= sum * t1;
-                        H(k + 1, j) -= sum * t2;
-                        H(k + 2, j) -= sum * t3;
-                    } else {
-                        const T sum = H(k, j) + v2 * H(k + 1, j);
-                        H(k, j) -= sum * t1;
-                        H(k + 1, j) -= sum * t2;
-                    }
-                }
-                t.sync();
-                // (C) column k-1 (rank 0), columns k..k+nr-1 of H and Z: a member per row.
-                if (rank == 0) {
-                    if (k > m) {
-                        H(k, k - 1) = v1;
-                        H(k + 1, k - 1) = T(0);
-                        if (k < i - 1) H(k + 2, k - 1) = T(0);
-                    } else if (m > l) {
-                        // Not -H(k,k-1): that goes wrong when v2 and v3 underflow.
-                        H(k, k - 1) *= (T(1) - t1);
-                    }
-                }
-                const int jmax = nr == 3 ? (k + 3 < i ? k + 3 : i) : i;
-                for (int j = i1 + rank; j <= jmax; j += size) {
-                    if (nr == 3) {
-                        const T sum = H(j, k) + v2 * H(j, k + 1) + v3 * H(j, k + 2);
-                        H(j, k) -= sum * t1;
-                        H(j, k + 1) -= sum * t2;
-                        H(j, k + 2) -= sum * t3;
-                    } else {
-                        const T sum = H(j, k) + v2 * H(j, k + 1);
-                        H(j, k) -= sum * t1;
-                        H(j, k + 1) -= sum * t2;
-                    }
-                }
-                if (wantz) {
-                    for (int j = iloz + rank; j <= ihiz; j += size) {
-                        if (nr == 3) {
-                            const T sum = Z(j, k) + v2 * Z(j, k + 1) + v3 * Z(j, k + 2);
-                            Z(j, k) -= sum * t1;
-                            Z(j, k + 1) -= sum * t2;
-                            Z(j, k + 2) -= sum * t3;
-                        } else {
-                            const T sum = Z(j, k) + v2 * Z(j, k + 1);
-                            Z(j, k) -= sum * t1;
-                            Z(j, k + 1) -= sum * t2;
-                        }
-                    }
-                }
-                t.sync();
-            }
+    // Look for a single small subdiagonal element: the largest such k. Members test their own
+    // k's (a serial team: dlahqr's downward scan), then agree on the max.
+    int kc = s.l;
+    for (int k = i - rank; k > s.l; k -= size)
+        if (negligible_subdiagonal(H, k, ilo, ihi, smlnum, ulp)) {
+            kc = k;
+            break;
         }
-        if (!split) {  // no deflation within itmax iterations
-            t.sync();
-            return i + 1;
-        }
-
-        if (l == i) {  // one real eigenvalue has converged
-            if (rank == 0) wr[i] = H(i, i), wi[i] = T(0);
-        } else {  // l == i-1: a 2x2 block; standardise it (dlanv2) and rotate the rest
-            T a = H(i - 1, i - 1), b = H(i - 1, i), c = H(i, i - 1), d = H(i, i);
-            T rt1r, rt1i, rt2r, rt2i, cs, sn;
-            lanv2(a, b, c, d, rt1r, rt1i, rt2r, rt2i, cs, sn);
-            t.sync();  // everyone has read the block
-            if (rank == 0) {
-                H(i - 1, i - 1) = a, H(i - 1, i) = b, H(i, i - 1) = c, H(i, i) = d;
-                wr[i - 1] = rt1r, wi[i - 1] = rt1i, wr[i] = rt2r, wi[i] = rt2i;
-            }
-            if (wantt) {
-                for (int j = i + 1 + rank; j <= i2; j += size) {  // rows i-1, i right of the block
-                    const T x = H(i - 1, j), y = H(i, j);
-                    H(i - 1, j) = cs * x + sn * y;
-                    H(i, j) = cs * y - sn * x;
-                }
-                for (int j = i1 + rank; j < i - 1; j += size) {  // columns i-1, i above it
-                    const T x = H(j, i - 1), y = H(j, i);
-                    H(j, i - 1) = cs * x + sn * y;
-                    H(j, i) = cs * y - sn * x;
-                }
-            }
-            if (wantz) {
-                for (int j = iloz + rank; j <= ihiz; j += size) {
-                    const T x = Z(j, i - 1), y = Z(j, i);
-                    Z(j, i - 1) = cs * x + sn * y;
-                    Z(j, i) = cs * y - sn * x;
-                }
-            }
-            t.sync();
-        }
-        kdefl = 0;
-        i = l - 1;
+    const int l = s.l = t.max(kc);
+    if (l > ilo) {  // H(l, l-1) is negligible
+        t.sync();
+        if (rank == 0) H(l, l - 1) = T(0);
+        t.sync();
     }
+    if (l >= i - 1) {
+        lahqr_deflate(t, s);
+        return;
+    }
+    ++s.kdefl;
+    if (!s.wantt) s.i1 = l, s.i2 = i;
+
+    T h11, h12, h21, h22;
+    if (s.kdefl % (2 * kexsh) == 0) {  // exceptional shift from the bottom
+        const T e = std::fabs(H(i, i - 1)) + std::fabs(H(i - 1, i - 2));
+        h11 = dat1 * e + H(i, i);
+        h12 = dat2 * e;
+        h21 = e;
+        h22 = h11;
+    } else if (s.kdefl % kexsh == 0) {  // exceptional shift from the top
+        const T e = std::fabs(H(l + 1, l)) + std::fabs(H(l + 2, l + 1));
+        h11 = dat1 * e + H(l, l);
+        h12 = dat2 * e;
+        h21 = e;
+        h22 = h11;
+    } else {  // Francis double shift
+        h11 = H(i - 1, i - 1);
+        h21 = H(i, i - 1);
+        h12 = H(i - 1, i);
+        h22 = H(i, i);
+    }
+    T rt1r, rt1i, rt2r, rt2i;
+    {
+        const T e = std::fabs(h11) + std::fabs(h12) + std::fabs(h21) + std::fabs(h22);
+        if (e == T(0)) {
+            rt1r = rt1i = rt2r = rt2i = T(0);
+        } else {
+            const T re = T(1) / e;
+            h11 *= re, h21 *= re, h12 *= re, h22 *= re;
+            const T tr = (h11 + h22) * T(0.5);
+            const T det = (h11 - tr) * (h22 - tr) - h12 * h21;
+            const T rtdisc = std::sqrt(std::fabs(det));
+            if (det >= T(0)) {  // complex conjugate shifts
+                rt1r = tr * e;
+                rt2r = rt1r;
+                rt1i = rtdisc * e;
+                rt2i = -rt1i;
+            } else {  // real shifts: use the one closer to h22 twice
+                rt1r = tr + rtdisc;
+                rt2r = tr - rtdisc;
+                if (std::fabs(rt1r - h22) <= std::fabs(rt2r - h22)) {
+                    rt1r *= e;
+                    rt2r = rt1r;
+                } else {
+                    rt2r *= e;
+                    rt1r = rt2r;
+                }
+                rt1i = rt2i = T(0);
+            }
+        }
+    }
+
+    // Look for two consecutive small subdiagonal elements: start the sweep at the largest such
+    // m (m = l if none), found as k above; everyone then forms that m's vector.
+    int mc = l;
+    for (int m = i - 2 - rank; m > l; m -= size)
+        if (sweep_can_start(H, m, rt1r, rt1i, rt2r, rt2i, ulp)) {
+            mc = m;
+            break;
+        }
+    s.m = s.k = t.max(mc);
+    shift_vector(H, s.m, rt1r, rt1i, rt2r, rt2i, s.v1, s.v2, s.v3);
+    ++s.its;
+    s.phase = HqrLoop<T>::kChase;
+    // Everyone must be done reading H for the tests and shifts before the sweep writes it.
     t.sync();
-    return 0;
+}
+
+/// One bulge-chasing step of the double-shift sweep (at row k, from m down to i-1). U: rows or
+/// columns per member in flight (reflect3).
+template <int U = 1, class T, class Team>
+GPUSVD_HD void lahqr_step(const Team &t, HqrLoop<T> &s) {
+    const int rank = t.rank();
+    const Mat<T> H = s.H, Z = s.Z;
+    const int k = s.k, i = s.i, m = s.m;
+    const int nr = (i - k + 1) < 3 ? (i - k + 1) : 3;
+    T v1 = s.v1, v2 = s.v2, v3 = s.v3;
+    if (k > m) {
+        v1 = H(k, k - 1);
+        v2 = H(k + 1, k - 1);
+        v3 = nr == 3 ? H(k + 2, k - 1) : T(0);
+    }
+    T t1;
+    larfg3(nr, v1, v2, v3, t1);  // v1 is now beta
+    const T t2 = t1 * v2;
+    const T t3 = nr == 3 ? t1 * v3 : T(0);
+    // (B) rows k..k+nr-1, columns k..i2: a member per column.
+    reflect3<U>(t, &H(k, 0), H.ld, 1, k, s.i2, nr, v2, v3, t1, t2, t3);
+    t.sync();
+    // (C) column k-1 (rank 0), columns k..k+nr-1 of H and Z: a member per row.
+    if (rank == 0) {
+        if (k > m) {
+            H(k, k - 1) = v1;
+            H(k + 1, k - 1) = T(0);
+            if (k < i - 1) H(k + 2, k - 1) = T(0);
+        } else if (m > s.l) {
+            // Not -H(k,k-1): that goes wrong when v2 and v3 underflow.
+            H(k, k - 1) *= (T(1) - t1);
+        }
+    }
+    const int jmax = nr == 3 ? (k + 3 < i ? k + 3 : i) : i;
+    reflect3<U>(t, &H(0, k), 1, H.ld, s.i1, jmax, nr, v2, v3, t1, t2, t3);
+    if (s.wantz) reflect3<U>(t, &Z(0, k), 1, Z.ld, s.ilo, s.ihi, nr, v2, v3, t1, t2, t3);
+    t.sync();
+    if (++s.k > i - 1) s.phase = HqrLoop<T>::kSearch;
+}
+
+/// At most one search and one step: what one matrix does per lockstep round. A driver calls
+/// it until phase is kDone, then syncs (geev_finish).
+template <int U = 1, class T, class Team>
+GPUSVD_HD void lahqr_advance(const Team &t, HqrLoop<T> &s) {
+    if (s.phase == HqrLoop<T>::kSearch) lahqr_search(t, s);
+    if (s.phase == HqrLoop<T>::kChase) lahqr_step<U>(t, s);
 }
 
 }  // namespace geev

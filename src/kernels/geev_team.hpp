@@ -27,17 +27,25 @@ struct GeevWork {
     T *work;       // 3n: Householder scalars, then the back-substitution vectors
 };
 
-/// dgeev on w.H (n >= 0). Returns info, the same on every member: 0; i > 0 when the QR
-/// iteration failed (dgeev's meaning: eigenvalues i..n-1, 0-based, converged; the others are
-/// NaN here, as is Z); GPUSVD_INFO_NONFINITE when H holds NaN or Inf (all outputs NaN).
-/// Complex pairs are adjacent with the positive imaginary part first; each vector has unit
-/// 2-norm and its largest component real. qr_itmax > 0 overrides the QR iteration cap (tests).
-/// Ends with a sync.
+/// One matrix's dgeev between geev_begin and geev_finish: what the QR iteration needs and what
+/// the finish undoes.
+template <class T>
+struct GeevRun {
+    HqrLoop<T> qr;         // advanced by lahqr_advance until qr.phase is kDone
+    int ilo = 0, ihi = -1; // balancing's active block
+    int info = 0;          // GPUSVD_INFO_NONFINITE when H held NaN or Inf
+    bool scalea = false;   // H was scaled by cscale / anrm
+    T anrm = T(0), cscale = T(1);
+};
+
+/// dgeev up to the QR iteration: the NaN/Inf check, scaling, balancing, Hessenberg reduction
+/// and (vectors) the accumulated Householder reflectors; then lahqr_start.
 template <class T, class Team>
-GPUSVD_HD int geev_team(const Team &t, bool wantvr, int n, const GeevWork<T> &w,
-                        int qr_itmax = 0) {
+GPUSVD_HD GeevRun<T> geev_begin(const Team &t, bool wantvr, int n, const GeevWork<T> &w,
+                                int qr_itmax = 0) {
     const int rank = t.rank(), size = t.size();
-    if (n <= 0) return 0;
+    GeevRun<T> r;
+    if (n <= 0) return r;
     Mat<T> H = w.H, Z = w.Z;
 
     T anrm = T(0);
@@ -56,50 +64,79 @@ GPUSVD_HD int geev_team(const Team &t, bool wantvr, int n, const GeevWork<T> &w,
         if (wantvr)
             for (int j = 0; j < n; ++j)
                 for (int i = rank; i < n; i += size) Z(i, j) = nan;
-        t.sync();
-        return GPUSVD_INFO_NONFINITE;
+        r.info = GPUSVD_INFO_NONFINITE;
+        return r;
     }
-    anrm = t.max(anrm);
+    r.anrm = anrm = t.max(anrm);
 
     // Scale A to a range where the algorithm is safe (dgeev's smlnum/bignum).
     const T smlnum = std::sqrt(Real<T>::safe_min()) / Real<T>::ulp();
     const T bignum = T(1) / smlnum;
-    bool scalea = false;
-    T cscale = T(1);
     if (anrm > T(0) && anrm < smlnum) {
-        scalea = true;
-        cscale = smlnum;
+        r.scalea = true;
+        r.cscale = smlnum;
     } else if (anrm > bignum) {
-        scalea = true;
-        cscale = bignum;
+        r.scalea = true;
+        r.cscale = bignum;
     }
     // The scan read only this member's entries, which is all scale_matrix writes.
-    if (scalea) scale_matrix(t, n, n, H, anrm, cscale);
+    if (r.scalea) scale_matrix(t, n, n, H, anrm, r.cscale);
 
-    int ilo, ihi;
-    gebal(t, n, H, w.scale, ilo, ihi);
-    gehd2(t, n, ilo, ihi, H, w.work);
-    if (wantvr) orghr(t, n, ilo, ihi, H, w.work, Z);
+    gebal(t, n, H, w.scale, r.ilo, r.ihi);
+    gehd2(t, n, r.ilo, r.ihi, H, w.work);
+    if (wantvr) orghr(t, n, r.ilo, r.ihi, H, w.work, Z);
     clear_below_subdiagonal(t, n, H);
-    const int info = lahqr(t, wantvr, wantvr, n, ilo, ihi, H, w.wr, w.wi, Z, qr_itmax);
+    r.qr = lahqr_start(t, wantvr, wantvr, n, r.ilo, r.ihi, H, w.wr, w.wi, Z, qr_itmax);
+    return r;
+}
+
+/// dgeev after the QR iteration (r.qr done): eigenvectors, back-transformation, normalisation
+/// and unscaling. Returns info, the same on every member (see geev_team). Ends with a sync.
+template <class T, class Team>
+GPUSVD_HD int geev_finish(const Team &t, bool wantvr, int n, const GeevWork<T> &w,
+                          const GeevRun<T> &r) {
+    const int rank = t.rank(), size = t.size();
+    t.sync();
+    if (n <= 0 || r.info != 0) return r.info;
+    const int info = r.qr.info;
+    Mat<T> Z = w.Z;
     if (info > 0) {
         const T nan = Real<T>::nan();
-        for (int i = ilo + rank; i < info; i += size) w.wr[i] = nan, w.wi[i] = nan;
+        for (int i = r.ilo + rank; i < info; i += size) w.wr[i] = nan, w.wi[i] = nan;
         if (wantvr)
             for (int j = 0; j < n; ++j)
                 for (int i = rank; i < n; i += size) Z(i, j) = nan;
         t.sync();
     } else if (wantvr) {
-        trevc(t, n, H, Z, w.work);
-        gebak(t, n, ilo, ihi, w.scale, Z);
+        trevc(t, n, w.H, Z, w.work);
+        gebak(t, n, r.ilo, r.ihi, w.scale, Z);
         normalize_vectors(t, n, w.wi, Z);
     }
-    if (scalea) {  // NaN entries of a failed iteration stay NaN
-        scale_vector(t, n, w.wr, cscale, anrm);
-        scale_vector(t, n, w.wi, cscale, anrm);
+    if (r.scalea) {  // NaN entries of a failed iteration stay NaN
+        scale_vector(t, n, w.wr, r.cscale, r.anrm);
+        scale_vector(t, n, w.wi, r.cscale, r.anrm);
     }
     t.sync();
     return info;
+}
+
+/// dgeev on w.H (n >= 0). Returns info, the same on every member: 0; i > 0 when the QR
+/// iteration failed (dgeev's meaning: eigenvalues i..n-1, 0-based, converged; the others are
+/// NaN here, as is Z); GPUSVD_INFO_NONFINITE when H holds NaN or Inf (all outputs NaN).
+/// Complex pairs are adjacent with the positive imaginary part first; each vector has unit
+/// 2-norm and its largest component real. qr_itmax > 0 overrides the QR iteration cap (tests).
+/// Ends with a sync.
+template <class T, class Team>
+GPUSVD_HD int geev_team(const Team &t, bool wantvr, int n, const GeevWork<T> &w,
+                        int qr_itmax = 0) {
+    GeevRun<T> r = geev_begin(t, wantvr, n, w, qr_itmax);
+    // The same searches and steps as lahqr_advance, as nested loops: with a single matrix in
+    // flight there is nothing to keep in lockstep, and the step loop needs fewer registers.
+    while (r.qr.phase == HqrLoop<T>::kSearch) {
+        lahqr_search(t, r.qr);
+        while (r.qr.phase == HqrLoop<T>::kChase) lahqr_step(t, r.qr);
+    }
+    return geev_finish(t, wantvr, n, w, r);
 }
 
 }  // namespace geev
