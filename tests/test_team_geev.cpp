@@ -769,12 +769,24 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
     // Small matrices share a warp; the team width can be forced (tuning), anything else ignored.
     EXPECT_EQ(plan(8, false, 5).team, 8);
     EXPECT_EQ(plan(8, false, 15).team, 8);
-    EXPECT_EQ(plan(8, false, 20).team, 8);
-    EXPECT_EQ(plan(8, false, 21).team, 16);
+    EXPECT_EQ(plan(8, false, 16).team, 16);
     EXPECT_EQ(plan(8, false, 27).team, 16);
     EXPECT_EQ(plan(8, false, 28).team, 32);
     EXPECT_EQ(plan(4, false, 15).team, 8);
     EXPECT_EQ(plan(4, false, 16).team, 16);
+    // Lockstep where it was measured to win: double values-only, 16 lanes, n >= 21.
+    EXPECT_FALSE(plan(8, false, 20).lockstep);
+    EXPECT_TRUE(plan(8, false, 21).lockstep);
+    EXPECT_TRUE(plan(8, false, 27).lockstep);
+    EXPECT_FALSE(plan(8, false, 28).lockstep) << "a warp per matrix has nothing to keep in step";
+    EXPECT_FALSE(plan(8, true, 25).lockstep);
+    EXPECT_FALSE(plan(4, false, 25).lockstep);
+    EXPECT_FALSE(plan(8, false, 5).lockstep);
+    for (int l : {0, 1}) {
+        EXPECT_EQ(gg::geev_plan(8, false, 5, 1000, optin, per_sm, 1024, 0, l).lockstep, l == 1);
+        EXPECT_EQ(gg::geev_plan(4, true, 25, 1000, optin, per_sm, 1024, 0, l).lockstep, l == 1);
+        EXPECT_FALSE(gg::geev_plan(8, false, 40, 1000, optin, per_sm, 1024, 0, l).lockstep);
+    }
     EXPECT_EQ(plan(4, false, 30).team, 16);
     EXPECT_EQ(plan(4, false, 33).team, 32);
     for (int w : {8, 16, 32}) {
