@@ -604,121 +604,6 @@ TYPED_TEST(TeamGeevTest, Larfg3MatchesLapack) {
             }
 }
 
-/// The lockstep driver of the narrow warp kernels (cuda/geev/geev.cu): geev_begin, rounds of
-/// lahqr_advance over every unfinished matrix, geev_finish. Matrices that finish at different
-/// rounds (diagonal: no sweep; random; companion; NaN: none; a tiny iteration cap: failure)
-/// must come out bitwise as the plain loops of geev_team leave them, with U = 1, 2 and 4 rows or
-/// columns per member in flight, on a serial team and on thread teams.
-template <typename T, int U, class Team>
-void lockstep(const Team &t, int n, bool vectors, std::vector<kg::GeevWork<T>> &w,
-              const std::vector<int> &itmax, std::vector<int> &info) {
-    std::vector<kg::GeevRun<T>> r;
-    for (size_t q = 0; q < w.size(); ++q) r.push_back(kg::geev_begin(t, vectors, n, w[q], itmax[q]));
-    for (bool busy = true; busy;) {
-        busy = false;
-        for (auto &x : r)
-            if (x.qr.phase != kg::HqrLoop<T>::kDone) {
-                kg::lahqr_advance<U>(t, x.qr);
-                busy = true;
-            }
-    }
-    for (size_t q = 0; q < w.size(); ++q) info[q] = kg::geev_finish(t, vectors, n, w[q], r[q]);
-}
-
-template <typename T, int U>
-void check_lockstep(Rng &rng, int n, bool vectors, int members) {
-    SCOPED_TRACE(testing::Message() << "n = " << n << ", U = " << U << ", " << members
-                                    << " members" << (vectors ? " VEC" : " NOVEC"));
-    std::vector<std::vector<T>> A;
-    A.push_back(gaussian<T>(rng, n, n));
-    A.push_back(std::vector<T>(sz(n * n), T(0)));
-    for (int i = 0; i < n; ++i) A.back()[sz(i + i * n)] = T(i + 1);
-    A.push_back(gaussian<T>(rng, n, n));
-    A.back()[sz(n / 2)] = nan_v<T>();
-    A.push_back(gaussian<T>(rng, n, n));  // companion-like: ones on the subdiagonal
-    for (int j = 0; j + 1 < n; ++j)
-        for (int i = 0; i < n - 1; ++i) A.back()[sz(i + j * n)] = T(i == j + 1);
-    A.push_back(gaussian<T>(rng, n, n));
-    const std::vector<int> itmax = {0, 0, 0, 0, 2};  // the last one fails (NonConvergence...)
-    const int ld = n + 1, mats = static_cast<int>(A.size());
-    struct Set {
-        std::vector<T> H, Z, wr, wi, scale, work;
-        kg::GeevWork<T> w;
-    };
-    auto make = [&](int q) {
-        Set s;
-        s.H.assign(sz(ld * n), T(0));
-        s.Z.assign(sz(ld * n), T(0));
-        s.wr.assign(sz(n), T(0)), s.wi.assign(sz(n), T(0));
-        s.scale.assign(sz(n), T(0)), s.work.assign(sz(3 * n), T(0));
-        for (int j = 0; j < n; ++j)
-            for (int i = 0; i < n; ++i) s.H[sz(i + j * ld)] = A[sz(q)][sz(i + j * n)];
-        s.w = {{s.H.data(), ld}, {vectors ? s.Z.data() : nullptr, ld}, s.wr.data(),
-               s.wi.data(),      s.scale.data(),                       s.work.data()};
-        return s;
-    };
-    std::vector<Set> plain, lock;
-    std::vector<kg::GeevWork<T>> pw, lw;
-    for (int q = 0; q < mats; ++q) plain.push_back(make(q)), lock.push_back(make(q));
-    for (int q = 0; q < mats; ++q) pw.push_back(plain[sz(q)].w), lw.push_back(lock[sz(q)].w);
-    // The reference runs on the same team: a sum over members rounds by the team's size.
-    auto plain_loops = [&](const auto &t, std::vector<int> &info) {
-        for (int q = 0; q < mats; ++q) info[sz(q)] = kg::geev_team(t, vectors, n, pw[sz(q)], itmax[sz(q)]);
-    };
-    std::vector<int> plain_info(sz(mats), -777), lock_info(sz(mats), -777);
-    if (members == 0) {
-        plain_loops(gpusvd::kernels::SerialTeam{}, plain_info);
-        lockstep<T, U>(gpusvd::kernels::SerialTeam{}, n, vectors, lw, itmax, lock_info);
-    } else {
-        for (int pass = 0; pass < 2; ++pass) {
-            ThreadTeam::Shared shared(members);
-            std::vector<std::vector<int>> infos(sz(members), std::vector<int>(sz(mats), -777));
-            std::vector<std::thread> threads;
-            for (int m = 0; m < members; ++m)
-                threads.emplace_back([&, m] {
-                    if (pass == 0)
-                        plain_loops(ThreadTeam(&shared, m), infos[sz(m)]);
-                    else
-                        lockstep<T, U>(ThreadTeam(&shared, m), n, vectors, lw, itmax, infos[sz(m)]);
-                });
-            for (auto &th : threads) th.join();
-            ASSERT_FALSE(shared.broken) << "team members diverged or a barrier timed out";
-            for (int m = 1; m < members; ++m) EXPECT_EQ(infos[sz(m)], infos[0]) << "member " << m;
-            (pass == 0 ? plain_info : lock_info) = infos[0];
-        }
-    }
-    EXPECT_EQ(lock_info, plain_info);
-    EXPECT_EQ(plain_info[2], GPUSVD_INFO_NONFINITE);
-    if (n >= 11) {
-        EXPECT_GT(plain_info[4], 0) << "a cap of 2 iterations fails";
-    }
-    for (int q = 0; q < mats; ++q) {
-        SCOPED_TRACE(testing::Message() << "matrix " << q);
-        const Set &a = plain[sz(q)], &b = lock[sz(q)];
-        EXPECT_EQ(0, std::memcmp(a.wr.data(), b.wr.data(), sz(n) * sizeof(T)));
-        EXPECT_EQ(0, std::memcmp(a.wi.data(), b.wi.data(), sz(n) * sizeof(T)));
-        EXPECT_EQ(0, std::memcmp(a.H.data(), b.H.data(), a.H.size() * sizeof(T)));
-        if (vectors) {
-            EXPECT_EQ(0, std::memcmp(a.Z.data(), b.Z.data(), a.Z.size() * sizeof(T)));
-        }
-    }
-}
-
-TYPED_TEST(TeamGeevTest, LockstepAdvanceMatchesPlainLoops) {
-    using T = TypeParam;
-    Rng rng(412);
-    for (bool vectors : {false, true})
-        for (int n : {1, 2, 5, 11, 30}) {
-            check_lockstep<T, 1>(rng, n, vectors, 0);
-            check_lockstep<T, 2>(rng, n, vectors, 0);
-            check_lockstep<T, 4>(rng, n, vectors, 0);
-        }
-    for (int members : {3, 8}) {
-        check_lockstep<T, 2>(rng, 13, true, members);
-        check_lockstep<T, 4>(rng, 9, false, members);
-    }
-}
-
 /// The team sizes the kernels use: 8, 16 and 32 lanes (the warp path's TileTeam) and the block
 /// path's threads (plan.hpp).
 TYPED_TEST(TeamGeevTest, KernelTeamSizes) {
@@ -774,20 +659,7 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
     EXPECT_EQ(plan(8, false, 28).team, 32);
     EXPECT_EQ(plan(4, false, 15).team, 8);
     EXPECT_EQ(plan(4, false, 16).team, 16);
-    // Lockstep where it was measured to win: double values-only, 16 lanes, n >= 21.
-    EXPECT_FALSE(plan(8, false, 20).lockstep);
-    EXPECT_TRUE(plan(8, false, 21).lockstep);
-    EXPECT_TRUE(plan(8, false, 27).lockstep);
-    EXPECT_FALSE(plan(8, false, 28).lockstep) << "a warp per matrix has nothing to keep in step";
-    EXPECT_FALSE(plan(8, true, 25).lockstep);
-    EXPECT_FALSE(plan(4, false, 25).lockstep);
-    EXPECT_FALSE(plan(8, false, 5).lockstep);
-    for (int l : {0, 1}) {
-        EXPECT_EQ(gg::geev_plan(8, false, 5, 1000, optin, per_sm, 1024, 0, l).lockstep, l == 1);
-        EXPECT_EQ(gg::geev_plan(4, true, 25, 1000, optin, per_sm, 1024, 0, l).lockstep, l == 1);
-        EXPECT_FALSE(gg::geev_plan(8, false, 40, 1000, optin, per_sm, 1024, 0, l).lockstep);
-    }
-    EXPECT_EQ(plan(4, false, 30).team, 16);
+    EXPECT_EQ(plan(4, false, 32).team, 16);
     EXPECT_EQ(plan(4, false, 33).team, 32);
     for (int w : {8, 16, 32}) {
         const gg::GeevPlan p = gg::geev_plan(8, false, 30, 1000, optin, per_sm, 1024, w);

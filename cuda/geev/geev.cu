@@ -70,29 +70,23 @@ __device__ void store(const Team &t, const GeevProblem<T> &p, int64_t b, const G
 }
 
 /// Blocks of 256 per SM the register allocation must allow, where shared memory leaves room for
-/// more warps than registers would. Values-only plain loops: 3 blocks (80 registers) in double,
-/// 4 (64) in float, what they take anyway. The lockstep state would take double values-only to
-/// 115 registers; lockstep 8 lanes are held to 3 / 4 too (small n: registers decide the
-/// residency); lockstep 16 lanes serve double n = 21..27, held by shared memory to 18 warps, so
-/// they keep their registers (1). A warp per matrix: 3, so all 25 double 30x30 matrices that fit
-/// in shared memory run. With vectors 2 (128 registers).
-template <class T, bool kVec, int W, bool kLock>
+/// more warps than registers would (small n): values-only 3 blocks (80 registers) in double, 4
+/// (64) with 8 or 16 lanes in float; a warp per matrix 3, so all 25 double 30x30 matrices that
+/// fit in shared memory run. With vectors 2 (128 registers).
+template <class T, bool kVec, int W>
 constexpr int geev_warp_min_blocks() {
     if (kVec) return 2;
-    if (kLock && W == 16 && sizeof(T) == 8) return 1;
     return sizeof(T) == 8 || W == 32 ? 3 : 4;
 }
 
 /// W lanes per matrix (a warp or a part of one), mats matrices per block, each in its own slice
 /// of shared memory. kVec: p.wantvr at compile time, so the values-only kernel carries none of
 /// the vector phases' registers (double: 80 instead of 118, so 25 warps per SM instead of 16).
-/// kLock (W < 32): a warp's 32 / W matrices start together and run their QR iterations in
-/// lockstep: each round every unfinished matrix takes one lahqr_advance, so their bulge steps
-/// issue as one instruction stream whatever sweep each is in. Without it each team runs the
-/// plain loops of geev_team and the scheduler interleaves the diverged teams (fewer registers,
-/// no per-round search test; plan.hpp says where each wins).
-template <class T, bool kVec, int W, bool kLock>
-__global__ void __launch_bounds__(256, geev_warp_min_blocks<T, kVec, W, kLock>())
+/// The teams of one warp run their own loops; the scheduler interleaves the diverged teams.
+/// (Advancing a warp's matrices in lockstep, a search or bulge step each per round, was measured
+/// slower at every size: README, issue 4.)
+template <class T, bool kVec, int W>
+__global__ void __launch_bounds__(256, geev_warp_min_blocks<T, kVec, W>())
     geev_warp_kernel(GeevProblem<T> p, int ld, int mats, size_t matrix_bytes) {
     extern __shared__ __align__(16) unsigned char smem[];
     const int group = threadIdx.x / W;
@@ -100,48 +94,23 @@ __global__ void __launch_bounds__(256, geev_warp_min_blocks<T, kVec, W, kLock>()
     const GeevWork<T> w =
         shared_work<T>(reinterpret_cast<T *>(smem + group * matrix_bytes), kVec, n, ld);
     const kernels::TileTeam<W> t;
-    if (!kLock) {
-        for (int64_t b = int64_t(blockIdx.x) * mats + group; b < p.batch;
-             b += int64_t(gridDim.x) * mats) {
-            load(t, p, b, w.H);
-            store(t, p, b, w, kernels::geev::geev_team(t, kVec, n, w), kVec);
-        }
-        return;
-    }
-    const int first = group & ~(32 / W - 1);  // the warp's first group: uniform trip counts
-    for (int64_t b0 = int64_t(blockIdx.x) * mats + first; b0 < p.batch;
-         b0 += int64_t(gridDim.x) * mats) {
-        const int64_t b = b0 + (group - first);
-        kernels::geev::GeevRun<T> r;
-        if (b < p.batch) {
-            load(t, p, b, w.H);
-            r = kernels::geev::geev_begin(t, kVec, n, w);
-        }
-        using Loop = kernels::geev::HqrLoop<T>;
-        while (__any_sync(0xffffffffu, r.qr.phase != Loop::kDone))
-            if (r.qr.phase != Loop::kDone)
-                kernels::geev::lahqr_advance<(W < 16 ? 2 : 32 / W)>(t, r.qr);
-        if (b < p.batch) {
-            const int info = kernels::geev::geev_finish(t, kVec, n, w, r);
-            store(t, p, b, w, info, kVec);
-        }
+    for (int64_t b = int64_t(blockIdx.x) * mats + group; b < p.batch;
+         b += int64_t(gridDim.x) * mats) {
+        load(t, p, b, w.H);
+        store(t, p, b, w, kernels::geev::geev_team(t, kVec, n, w), kVec);
     }
 }
 
 template <class T, bool kVec>
-decltype(&geev_warp_kernel<T, kVec, 32, false>) warp_kernel(int team, bool lockstep) {
-    if (team == 8)
-        return lockstep ? geev_warp_kernel<T, kVec, 8, true> : geev_warp_kernel<T, kVec, 8, false>;
-    if (team == 16)
-        return lockstep ? geev_warp_kernel<T, kVec, 16, true>
-                        : geev_warp_kernel<T, kVec, 16, false>;
-    return geev_warp_kernel<T, kVec, 32, false>;
+decltype(&geev_warp_kernel<T, kVec, 32>) warp_kernel(int team) {
+    return team == 8    ? geev_warp_kernel<T, kVec, 8>
+           : team == 16 ? geev_warp_kernel<T, kVec, 16>
+                        : geev_warp_kernel<T, kVec, 32>;
 }
 
 template <class T>
-decltype(&geev_warp_kernel<T, false, 32, false>) warp_kernel(bool vectors, int team,
-                                                             bool lockstep) {
-    return vectors ? warp_kernel<T, true>(team, lockstep) : warp_kernel<T, false>(team, lockstep);
+decltype(&geev_warp_kernel<T, false, 32>) warp_kernel(bool vectors, int team) {
+    return vectors ? warp_kernel<T, true>(team) : warp_kernel<T, false>(team);
 }
 
 /// A block per matrix in shared memory.
@@ -188,32 +157,26 @@ __global__ void geev_zero_info_kernel(int *info, int64_t batch) {
         info[b] = 0;
 }
 
-int env_int(const char *name, int fallback) {
-    const char *e = std::getenv(name);
-    return e ? std::atoi(e) : fallback;
-}
-
 template <class T>
 GeevPlan plan_for(bool wantvr, int64_t n, int64_t batch) {
     static const int warp_threads = [] {
         int m = 1024;
         for (bool v : {false, true})
-            for (int w : {8, 16, 32})
-                for (bool l : {false, true}) m = std::min(m, max_threads(warp_kernel<T>(v, w, l)));
+            for (int w : {8, 16, 32}) m = std::min(m, max_threads(warp_kernel<T>(v, w)));
         return m;
     }();
-    // Tuning: GPUSVD_GEEV_TEAM=8|16|32 lanes per matrix of the warp path (default by n),
-    // GPUSVD_GEEV_LOCKSTEP=0|1 for the narrow teams (default: geev_lockstep's rule).
-    static const int team = env_int("GPUSVD_GEEV_TEAM", 0);
-    static const int lockstep = env_int("GPUSVD_GEEV_LOCKSTEP", -1);
+    // GPUSVD_GEEV_TEAM=8|16|32: lanes per matrix of the warp path (tuning; default by n).
+    static const int team = [] {
+        const char *e = std::getenv("GPUSVD_GEEV_TEAM");
+        return e ? std::atoi(e) : 0;
+    }();
     static const int block_threads = max_threads(geev_block_kernel<T>);
     static const int global_threads = max_threads(geev_global_kernel<T>);
     const size_t smem_block = static_cast<size_t>(
         device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, 48 * 1024));
     const size_t smem_sm = static_cast<size_t>(
         device_attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor, 64 * 1024));
-    GeevPlan p = geev_plan(sizeof(T), wantvr, n, batch, smem_block, smem_sm, warp_threads, team,
-                           lockstep);
+    GeevPlan p = geev_plan(sizeof(T), wantvr, n, batch, smem_block, smem_sm, warp_threads, team);
     const int limit = p.path == GeevPlan::kBlock    ? block_threads
                       : p.path == GeevPlan::kGlobal ? global_threads
                                                     : warp_threads;
@@ -247,7 +210,7 @@ cudaError_t geev_launch(const GeevProblem<T> &p, void *ws, size_t ws_bytes, cuda
             break;
         }
         case GeevPlan::kWarp: {
-            const auto kernel = warp_kernel<T>(p.wantvr, plan.team, plan.lockstep);
+            const auto kernel = warp_kernel<T>(p.wantvr, plan.team);
             err = allow_smem(kernel, plan.smem_bytes);
             if (err != cudaSuccess) return err;
             kernel<<<static_cast<unsigned>(plan.grid), plan.threads, plan.smem_bytes, stream>>>(

@@ -20,7 +20,6 @@ struct GeevPlan {
     } path = kNothing;
     int threads = 0;          // per block
     int team = 32;            // kWarp: lanes per matrix (8, 16 or 32), 32 / team matrices a warp
-    bool lockstep = false;    // kWarp, team < 32: the warp's matrices advance in lockstep
     int mats_per_block = 1;   // kWarp
     int ld = 0;               // leading dimension of H and Z in shared memory
     size_t matrix_bytes = 0;  // one matrix's shared memory (kWarp, kBlock) or workspace slot
@@ -47,30 +46,17 @@ inline size_t geev_shared_elems(bool wantvr, int64_t n) {
 }
 
 /// Lanes per matrix of the warp path. A team's scalar work (shifts, reflectors, deflation
-/// tests) costs the same instructions for 8 lanes as for 32, so small matrices share a warp.
+/// tests) costs the same instructions for 8 lanes as for 32, so small matrices share a warp:
+/// its groups then diverge (each its own iteration), which the sm_70+ scheduler interleaves.
 /// Past these sizes the narrower teams' longer row loops and fewer resident warps (a warp's
 /// matrices share its shared memory slice) cost more than they save. H100, 500k values only,
-/// ms for 8 / 16 / 32 lanes (plain loops): double n = 5: 6.8 / 11.2 / 18.2, n = 15: 36.6 / 43.5 /
-/// 70.0, n = 20: 76.0 / 74.4 / 106, n = 30: 291 / 221 / 197; float n = 30: 107 / 90.6 / 109
-/// (2026-11-24); double n = 25: 135 / 108 (lockstep) / 121, n = 30: 263 / 188 (lockstep) / 170
-/// (2026-11-25).
+/// ms for 8 / 16 / 32 lanes: double n = 5: 6.8 / 11.2 / 18.2, n = 15: 36.6 / 43.5 / 70.0,
+/// n = 20: 76.0 / 74.4 / 106, n = 30: 291 / 221 / 197; float n = 30: 107 / 90.6 / 109
+/// (2026-11-24); double n = 25: 99.5 with 16 lanes, 121 with 32; n = 30: 180 / 170 with 16 / 32
+/// (2026-11-25, after the step rewrite).
 inline int geev_team_width(size_t elem, int64_t n) {
     if (n <= 15) return 8;
     return n <= (elem <= 4 ? 32 : 27) ? 16 : 32;
-}
-
-/// Whether a narrow team's warp advances its matrices in lockstep (one search or bulge step
-/// each per round: their steps issue as one instruction stream) rather than each team running
-/// its own loops (the scheduler interleaves the diverged teams). Lockstep costs registers (the
-/// loop state; double values-only 110 instead of 80) and a vote per round, and wins only where
-/// shared memory, not registers, bounds the residency and steps dominate: double values-only
-/// with 16 lanes from n = 21 (H100, 500k, 16 lanes, plain / lockstep ms: n = 20: 66.8 / 77.8,
-/// n = 30: 221 / 188; float n = 30: 86.7 / 94.3; double n = 5 with 8 lanes 6.24 / 6.44).
-/// lockstep 0 or 1 forces it (tuning), anything else takes this rule.
-inline bool geev_lockstep(size_t elem, bool wantvr, int64_t n, int team, int lockstep = -1) {
-    if (team >= 32) return false;
-    if (lockstep == 0 || lockstep == 1) return lockstep == 1;
-    return elem == 8 && !wantvr && team == 16 && n >= 21;
 }
 
 inline size_t geev_sat_mul(size_t a, size_t b) {
@@ -81,10 +67,9 @@ inline size_t geev_sat_mul(size_t a, size_t b) {
 /// smem_block: the opt-in shared memory limit per block; smem_sm: shared memory per SM;
 /// max_threads: the kernel's limit per block (registers). The warp path takes as many warps per
 /// block as maximise the warps resident on an SM (ties: fewer, as a block holds its shared
-/// memory until its slowest matrix is done). team: lanes per matrix (0: geev_team_width);
-/// lockstep: 0 or 1 forces geev_lockstep (-1: its rule).
+/// memory until its slowest matrix is done). team: lanes per matrix (0: geev_team_width).
 inline GeevPlan geev_plan(size_t elem, bool wantvr, int64_t n, int64_t batch, size_t smem_block,
-                          size_t smem_sm, int max_threads, int team = 0, int lockstep = -1) {
+                          size_t smem_sm, int max_threads, int team = 0) {
     GeevPlan p;
     if (n <= 0 || batch <= 0) return p;
     const size_t small = n <= INT_MAX / 2 ? geev_sat_mul(geev_shared_elems(wantvr, n), elem)
@@ -95,7 +80,6 @@ inline GeevPlan geev_plan(size_t elem, bool wantvr, int64_t n, int64_t batch, si
         p.ld = geev_shared_ld(n);
         p.matrix_bytes = (small + 15) / 16 * 16;
         if (p.matrix_bytes * static_cast<size_t>(32 / p.team) > smem_block) p.team = 32;
-        p.lockstep = geev_lockstep(elem, wantvr, n, p.team, lockstep);
         const int warps = warp_mats_per_block(p.matrix_bytes * static_cast<size_t>(32 / p.team), 8,
                                               max_threads, smem_block, smem_sm, kGeevReservedSmem);
         p.mats_per_block = warps * (32 / p.team);

@@ -72,8 +72,9 @@ GPUSVD_HD bool sweep_can_start(Mat<T> H, int m, T rt1r, T rt1i, T rt2r, T rt2i, 
 
 /// Applies the reflector I - tau (1, v2, v3)(1, v2, v3)^T (only (1, v2) when nr == 2; t1 = tau,
 /// t2 = tau v2, t3 = tau v3) to the triples x[j sj + r sr], r < nr, for j = first..last: a
-/// member per j, U of them loaded before any is stored (a narrow team has several per member,
-/// and their loads would otherwise wait for the previous stores, as x may alias).
+/// member per j, U of them loaded before any is stored (U > 1 lets a narrow team's member have
+/// several loads in flight, as x may alias; the kernels use U = 1: 2 and 4 were tried only with
+/// the lockstep experiment).
 template <int U, class T, class Team>
 GPUSVD_HD void reflect3(const Team &t, T *x, int sj, int sr, int first, int last, int nr, T v2,
                         T v3, T t1, T t2, T t3) {
@@ -106,11 +107,10 @@ GPUSVD_HD void reflect3(const Team &t, T *x, int sj, int sr, int first, int last
     }
 }
 
-/// dlahqr's loop state for one matrix. lahqr() advances it a deflation search (with the shifts
-/// of the next sweep) or one bulge-chasing step at a time, so that the teams of one warp can
-/// advance their own matrices in lockstep (cuda/geev/geev.cu): whatever search, sweep or
-/// eigenvalue each matrix is at, one advance is at most one search plus one step, and the
-/// steps of all the warp's matrices issue as the same instructions.
+/// dlahqr's loop state for one matrix, advanced a deflation search (with the shifts of the next
+/// sweep: lahqr_search) or one bulge-chasing step (lahqr_step) at a time; geev_team runs them as
+/// dlahqr's nested loops. (The state can also be advanced in lockstep for several matrices of a
+/// warp; that was measured slower at every size, README issue 4.)
 template <class T>
 struct HqrLoop {
     enum Phase { kSearch, kChase, kDone };
@@ -346,14 +346,6 @@ GPUSVD_HD void lahqr_step(const Team &t, HqrLoop<T> &s) {
     if (s.wantz) reflect3<U>(t, &Z(0, k), 1, Z.ld, s.ilo, s.ihi, nr, v2, v3, t1, t2, t3);
     t.sync();
     if (++s.k > i - 1) s.phase = HqrLoop<T>::kSearch;
-}
-
-/// At most one search and one step: what one matrix does per lockstep round. A driver calls
-/// it until phase is kDone, then syncs (geev_finish).
-template <int U = 1, class T, class Team>
-GPUSVD_HD void lahqr_advance(const Team &t, HqrLoop<T> &s) {
-    if (s.phase == HqrLoop<T>::kSearch) lahqr_search(t, s);
-    if (s.phase == HqrLoop<T>::kChase) lahqr_step<U>(t, s);
 }
 
 }  // namespace geev

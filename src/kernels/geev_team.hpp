@@ -31,7 +31,7 @@ struct GeevWork {
 /// the finish undoes.
 template <class T>
 struct GeevRun {
-    HqrLoop<T> qr;         // advanced by lahqr_advance until qr.phase is kDone
+    HqrLoop<T> qr;         // advanced by lahqr_search / lahqr_step until qr.phase is kDone
     int ilo = 0, ihi = -1; // balancing's active block
     int info = 0;          // GPUSVD_INFO_NONFINITE when H held NaN or Inf
     bool scalea = false;   // H was scaled by cscale / anrm
@@ -130,8 +130,7 @@ template <class T, class Team>
 GPUSVD_HD int geev_team(const Team &t, bool wantvr, int n, const GeevWork<T> &w,
                         int qr_itmax = 0) {
     GeevRun<T> r = geev_begin(t, wantvr, n, w, qr_itmax);
-    // The same searches and steps as lahqr_advance, as nested loops: with a single matrix in
-    // flight there is nothing to keep in lockstep, and the step loop needs fewer registers.
+    // dlahqr's loops: a search (deflation, or the next sweep's shifts), then the sweep's steps.
     while (r.qr.phase == HqrLoop<T>::kSearch) {
         lahqr_search(t, r.qr);
         while (r.qr.phase == HqrLoop<T>::kChase) lahqr_step(t, r.qr);
