@@ -354,7 +354,8 @@ TYPED_TEST(GpuGeevTest, EveryKernelPathOnce) {
     Rng rng(43), rng25(4325);  // n = 25 draws apart: the other sizes keep their matrices
     for (int64_t n : {5, 20, 25, 30, 64, 100, 140}) {
         // Small n: two warps' worth of matrices of mixed kinds, so groups of one warp diverge.
-        const std::vector<Case<T>> cases = mixed_cases<T>(n == 25 ? rng25 : rng, n, n <= 25 ? 8 : 3);
+        const std::vector<Case<T>> cases =
+            mixed_cases<T>(n == 25 ? rng25 : rng, n, n <= 25 ? 8 : 3);
         for (bool vectors : {true, false}) {
             SCOPED_TRACE(testing::Message() << "n = " << n << (vectors ? " VEC" : " NOVEC"));
             check_cases(this->h.get(), n, cases, vectors);

@@ -119,12 +119,12 @@ struct HqrLoop {
     bool wantt, wantz;
     int ilo, ihi, itmax;
     int phase = kDone;
-    int info = 0;       // lahqr's return value once phase is kDone
-    int i = 0, l = 0;   // the active block is rows/columns l..i (dlahqr's I and L)
-    int its = 0;        // sweeps since the last deflation
-    int kdefl = 0;      // sweeps since the last deflation, for the exceptional shifts
-    int i1 = 0, i2 = 0; // columns/rows of H that the sweep updates
-    int m = 0, k = 0;   // the sweep started at row m; its next step is at row k
+    int info = 0;        // lahqr's return value once phase is kDone
+    int i = 0, l = 0;    // the active block is rows/columns l..i (dlahqr's I and L)
+    int its = 0;         // sweeps since the last deflation
+    int kdefl = 0;       // sweeps since the last deflation, for the exceptional shifts
+    int i1 = 0, i2 = 0;  // columns/rows of H that the sweep updates
+    int m = 0, k = 0;    // the sweep started at row m; its next step is at row k
     T v1 = T(0), v2 = T(0), v3 = T(0);  // the first step's reflector vector (k == m)
 };
 

@@ -31,10 +31,10 @@ struct GeevWork {
 /// the finish undoes.
 template <class T>
 struct GeevRun {
-    HqrLoop<T> qr;         // advanced by lahqr_search / lahqr_step until qr.phase is kDone
-    int ilo = 0, ihi = -1; // balancing's active block
-    int info = 0;          // GPUSVD_INFO_NONFINITE when H held NaN or Inf
-    bool scalea = false;   // H was scaled by cscale / anrm
+    HqrLoop<T> qr;          // advanced by lahqr_search / lahqr_step until qr.phase is kDone
+    int ilo = 0, ihi = -1;  // balancing's active block
+    int info = 0;           // GPUSVD_INFO_NONFINITE when H held NaN or Inf
+    bool scalea = false;    // H was scaled by cscale / anrm
     T anrm = T(0), cscale = T(1);
 };
 
@@ -127,8 +127,7 @@ GPUSVD_HD int geev_finish(const Team &t, bool wantvr, int n, const GeevWork<T> &
 /// 2-norm and its largest component real. qr_itmax > 0 overrides the QR iteration cap (tests).
 /// Ends with a sync.
 template <class T, class Team>
-GPUSVD_HD int geev_team(const Team &t, bool wantvr, int n, const GeevWork<T> &w,
-                        int qr_itmax = 0) {
+GPUSVD_HD int geev_team(const Team &t, bool wantvr, int n, const GeevWork<T> &w, int qr_itmax = 0) {
     GeevRun<T> r = geev_begin(t, wantvr, n, w, qr_itmax);
     // dlahqr's loops: a search (deflation, or the next sweep's shifts), then the sweep's steps.
     while (r.qr.phase == HqrLoop<T>::kSearch) {
