@@ -633,7 +633,7 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
             for (int64_t n : {1, 2, 5, 30, 33, 64}) {
                 const gg::GeevPlan p = plan(e, v, n);
                 EXPECT_EQ(p.path, gg::GeevPlan::kWarp) << n;
-                EXPECT_EQ(p.team, gg::geev_team_width(e, n)) << n;
+                EXPECT_EQ(p.team, gg::geev_team_width(e, v, n)) << n;
                 EXPECT_EQ(p.threads % 32, 0);
                 EXPECT_EQ(p.mats_per_block, p.threads / p.team) << "a team per matrix";
                 EXPECT_EQ(p.ld % 2, 1) << "odd shared leading dimension";
@@ -661,6 +661,9 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
     EXPECT_EQ(plan(4, false, 16).team, 16);
     EXPECT_EQ(plan(4, false, 32).team, 16);
     EXPECT_EQ(plan(4, false, 33).team, 32);
+    EXPECT_EQ(plan(8, true, 30).team, 8) << "vectors: 8 lanes up to 30";
+    EXPECT_EQ(plan(8, true, 31).team, 32);
+    EXPECT_EQ(plan(4, true, 31).team, 16);
     for (int w : {8, 16, 32}) {
         const gg::GeevPlan p = gg::geev_plan(8, false, 30, 1000, optin, per_sm, 1024, w);
         EXPECT_EQ(p.team, w);

@@ -54,8 +54,10 @@ inline size_t geev_shared_elems(bool wantvr, int64_t n) {
 /// n = 20: 76.0 / 74.4 / 106, n = 30: 291 / 221 / 197; float n = 30: 107 / 90.6 / 109
 /// (2026-11-24); double n = 25: 99.5 with 16 lanes, 121 with 32; n = 30: 180 / 170 with 16 / 32
 /// (2026-11-25, after the step rewrite).
-inline int geev_team_width(size_t elem, int64_t n) {
-    if (n <= 15) return 8;
+/// With vectors the 8-lane kernel wins up to n = 30 in double (100k, ms for 8 / 32 lanes: 30x30
+/// 149 / 189, 2026-11-25).
+inline int geev_team_width(size_t elem, bool wantvr, int64_t n) {
+    if (n <= 15 || (wantvr && n <= 30)) return 8;
     return n <= (elem <= 4 ? 32 : 27) ? 16 : 32;
 }
 
@@ -76,7 +78,7 @@ inline GeevPlan geev_plan(size_t elem, bool wantvr, int64_t n, int64_t batch, si
                                           : SIZE_MAX;
     if (n <= kGeevWarpMaxN && small <= smem_block) {
         p.path = GeevPlan::kWarp;
-        p.team = team == 8 || team == 16 || team == 32 ? team : geev_team_width(elem, n);
+        p.team = team == 8 || team == 16 || team == 32 ? team : geev_team_width(elem, wantvr, n);
         p.ld = geev_shared_ld(n);
         p.matrix_bytes = (small + 15) / 16 * 16;
         if (p.matrix_bytes * static_cast<size_t>(32 / p.team) > smem_block) p.team = 32;

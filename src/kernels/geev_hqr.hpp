@@ -72,37 +72,23 @@ GPUSVD_HD bool sweep_can_start(Mat<T> H, int m, T rt1r, T rt1i, T rt2r, T rt2i, 
 
 /// Applies the reflector I - tau (1, v2, v3)(1, v2, v3)^T (only (1, v2) when nr == 2; t1 = tau,
 /// t2 = tau v2, t3 = tau v3) to the triples x[j sj + r sr], r < nr, for j = first..last: a
-/// member per j, U of them loaded before any is stored (U > 1 lets a narrow team's member have
-/// several loads in flight, as x may alias; the kernels use U = 1: 2 and 4 were tried only with
-/// the lockstep experiment).
-template <int U, class T, class Team>
+/// member per j.
+template <class T, class Team>
 GPUSVD_HD void reflect3(const Team &t, T *x, int sj, int sr, int first, int last, int nr, T v2,
                         T v3, T t1, T t2, T t3) {
-    const int size = t.size();
-    for (int j0 = first + t.rank(); j0 <= last; j0 += U * size) {
-        T a[U], b[U], c[U];
-        GPUSVD_UNROLL
-        for (int u = 0; u < U; ++u) {
-            const T *e = x + (j0 + u * size) * sj;
-            const bool in = j0 + u * size <= last;
-            a[u] = in ? e[0] : T(0);
-            b[u] = in ? e[sr] : T(0);
-            c[u] = in && nr == 3 ? e[2 * sr] : T(0);
-        }
-        GPUSVD_UNROLL
-        for (int u = 0; u < U; ++u) {
-            if (j0 + u * size > last) continue;
-            T *e = x + (j0 + u * size) * sj;
-            if (nr == 3) {
-                const T sum = a[u] + v2 * b[u] + v3 * c[u];
-                e[0] = a[u] - sum * t1;
-                e[sr] = b[u] - sum * t2;
-                e[2 * sr] = c[u] - sum * t3;
-            } else {
-                const T sum = a[u] + v2 * b[u];
-                e[0] = a[u] - sum * t1;
-                e[sr] = b[u] - sum * t2;
-            }
+    for (int j = first + t.rank(); j <= last; j += t.size()) {
+        T *e = x + j * sj;
+        const T a = e[0], b = e[sr];
+        if (nr == 3) {
+            const T c = e[2 * sr];
+            const T sum = a + v2 * b + v3 * c;
+            e[0] = a - sum * t1;
+            e[sr] = b - sum * t2;
+            e[2 * sr] = c - sum * t3;
+        } else {
+            const T sum = a + v2 * b;
+            e[0] = a - sum * t1;
+            e[sr] = b - sum * t2;
         }
     }
 }
@@ -309,9 +295,8 @@ GPUSVD_HD void lahqr_search(const Team &t, HqrLoop<T> &s) {
     t.sync();
 }
 
-/// One bulge-chasing step of the double-shift sweep (at row k, from m down to i-1). U: rows or
-/// columns per member in flight (reflect3).
-template <int U = 1, class T, class Team>
+/// One bulge-chasing step of the double-shift sweep (at row k, from m down to i-1).
+template <class T, class Team>
 GPUSVD_HD void lahqr_step(const Team &t, HqrLoop<T> &s) {
     const int rank = t.rank();
     const Mat<T> H = s.H, Z = s.Z;
@@ -328,7 +313,7 @@ GPUSVD_HD void lahqr_step(const Team &t, HqrLoop<T> &s) {
     const T t2 = t1 * v2;
     const T t3 = nr == 3 ? t1 * v3 : T(0);
     // (B) rows k..k+nr-1, columns k..i2: a member per column.
-    reflect3<U>(t, &H(k, 0), H.ld, 1, k, s.i2, nr, v2, v3, t1, t2, t3);
+    reflect3(t, &H(k, 0), H.ld, 1, k, s.i2, nr, v2, v3, t1, t2, t3);
     t.sync();
     // (C) column k-1 (rank 0), columns k..k+nr-1 of H and Z: a member per row.
     if (rank == 0) {
@@ -342,8 +327,8 @@ GPUSVD_HD void lahqr_step(const Team &t, HqrLoop<T> &s) {
         }
     }
     const int jmax = nr == 3 ? (k + 3 < i ? k + 3 : i) : i;
-    reflect3<U>(t, &H(0, k), 1, H.ld, s.i1, jmax, nr, v2, v3, t1, t2, t3);
-    if (s.wantz) reflect3<U>(t, &Z(0, k), 1, Z.ld, s.ilo, s.ihi, nr, v2, v3, t1, t2, t3);
+    reflect3(t, &H(0, k), 1, H.ld, s.i1, jmax, nr, v2, v3, t1, t2, t3);
+    if (s.wantz) reflect3(t, &Z(0, k), 1, Z.ld, s.ilo, s.ihi, nr, v2, v3, t1, t2, t3);
     t.sync();
     if (++s.k > i - 1) s.phase = HqrLoop<T>::kSearch;
 }
