@@ -347,8 +347,9 @@ TYPED_TEST(GpuGeevTest, LargeBatchValuesMatchCpuBackend) {
 namespace {
 // One small batch per kernel path (8, 16 and 32 lanes per matrix, block in shared memory, global
 // memory) with and without vectors: what the racecheck run on the device covers
-// (*EveryKernelPath*). Lanes per matrix (geev_team_width): n = 5: 8; n = 20 and 25: 16; n = 30:
-// 16 in float, 32 in double; n = 64: 32. The device run repeats it with GPUSVD_GEEV_TEAM=8|16|32.
+// (*EveryKernelPath*). Lanes per matrix (geev_team_width), values only: n = 5: 8; n = 20: 8 in
+// float, 16 in double; n = 25: 16; n = 30: 16 in float, 32 in double; n = 64: 32. With vectors 8
+// up to n = 30. The device run repeats it with GPUSVD_GEEV_TEAM=8|16|32.
 TYPED_TEST(GpuGeevTest, EveryKernelPathOnce) {
     using T = TypeParam;
     Rng rng(43), rng25(4325);  // n = 25 draws apart: the other sizes keep their matrices

@@ -658,7 +658,8 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
     EXPECT_EQ(plan(8, false, 27).team, 16);
     EXPECT_EQ(plan(8, false, 28).team, 32);
     EXPECT_EQ(plan(4, false, 15).team, 8);
-    EXPECT_EQ(plan(4, false, 16).team, 16);
+    EXPECT_EQ(plan(4, false, 20).team, 8);
+    EXPECT_EQ(plan(4, false, 21).team, 16);
     EXPECT_EQ(plan(4, false, 32).team, 16);
     EXPECT_EQ(plan(4, false, 33).team, 32);
     EXPECT_EQ(plan(8, true, 30).team, 8) << "vectors: 8 lanes up to 30";

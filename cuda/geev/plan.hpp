@@ -55,9 +55,10 @@ inline size_t geev_shared_elems(bool wantvr, int64_t n) {
 /// (2026-11-24); double n = 25: 99.5 with 16 lanes, 121 with 32; n = 30: 180 / 170 with 16 / 32
 /// (2026-11-25, after the step rewrite).
 /// With vectors the 8-lane kernel wins up to n = 30 in double (100k, ms for 8 / 32 lanes: 30x30
-/// 149 / 189, 2026-11-25).
+/// 149 / 189), and float values-only up to n = 20 (500k, 8 / 16 lanes: 20x20 28.8 / 40.4; 30x30
+/// 88.8 / 80.9) (2026-11-25, after the shared-address fix).
 inline int geev_team_width(size_t elem, bool wantvr, int64_t n) {
-    if (n <= 15 || (wantvr && n <= 30)) return 8;
+    if (n <= 15 || (wantvr && n <= 30) || (elem <= 4 && n <= 20)) return 8;
     return n <= (elem <= 4 ? 32 : 27) ? 16 : 32;
 }
 

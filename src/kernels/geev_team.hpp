@@ -129,6 +129,10 @@ GPUSVD_HD int geev_finish(const Team &t, bool wantvr, int n, const GeevWork<T> &
 template <class T, class Team>
 GPUSVD_HD int geev_team(const Team &t, bool wantvr, int n, const GeevWork<T> &w, int qr_itmax = 0) {
     GeevRun<T> r = geev_begin(t, wantvr, n, w, qr_itmax);
+    // The same pointers again, from w: through geev_begin's returned struct the GPU compiler
+    // loses their address space and every QR access became generic (64-bit addressing and a
+    // longer latency than ld.shared; PTX of the warp kernels checked).
+    r.qr.H = w.H, r.qr.Z = w.Z, r.qr.wr = w.wr, r.qr.wi = w.wi;
     // dlahqr's loops: a search (deflation, or the next sweep's shifts), then the sweep's steps.
     while (r.qr.phase == HqrLoop<T>::kSearch) {
         lahqr_search(t, r.qr);
