@@ -348,8 +348,9 @@ namespace {
 // One small batch per kernel path (8, 16 and 32 lanes per matrix, block in shared memory, global
 // memory) with and without vectors: what the racecheck run on the device covers
 // (*EveryKernelPath*). Lanes per matrix (geev_team_width), values only: n = 5: 8; n = 20: 8 in
-// float, 16 in double; n = 25: 16; n = 30: 16 in float, 32 in double; n = 64: 32. With vectors 8
-// up to n = 30. The device run repeats it with GPUSVD_GEEV_TEAM=8|16|32.
+// float, 16 in double; n = 25 and 30: 16; n = 64: 32. With vectors 8 up to n = 30. Values-only
+// 16-lane problems (n = 20 in double, 25 and 30) take the two band kernels. The device run repeats it with GPUSVD_GEEV_TEAM=8|16|32 and
+// GPUSVD_GEEV_BAND=0|1.
 TYPED_TEST(GpuGeevTest, EveryKernelPathOnce) {
     using T = TypeParam;
     Rng rng(43), rng25(4325);  // n = 25 draws apart: the other sizes keep their matrices

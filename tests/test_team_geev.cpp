@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "geev/plan.hpp"
+#include "kernels/geev_band.hpp"
 #include "kernels/geev_team.hpp"
 #include "geev_checks.hpp"
 #include "test_common.hpp"
@@ -489,6 +490,117 @@ TYPED_TEST(TeamGeevTest, NonConvergenceReportsInfo) {
     EXPECT_GT(partial, 0) << "and some fail after converging a few eigenvalues";
 }
 
+/// Eigenvalues in two stages (geev_band.hpp, the GPU's band kernels): the reduction writes H into
+/// the caller's A (leading dimension n + 2: the padding must stay untouched), the QR iteration
+/// runs on a band copy (exactly sized, sentinel after it) with wr/wi written in place.
+template <typename T>
+Result<T> run_band_stages(int64_t n, const std::vector<T> &A, int members, int qr_itmax = 0) {
+    const int ni = static_cast<int>(n), lda = ni + 2, ldh = ni | 1;
+    const T pad = sentinel<T>();
+    std::vector<T> U(sz(int64_t(lda) * n), pad), H(sz(int64_t(ldh) * n), pad);
+    std::vector<T> B(sz(kg::band_elems(n) + 1), pad);
+    std::vector<T> wr(sz(n + 1), pad), wi(sz(n + 1), pad), swr(sz(n)), swi(sz(n));
+    std::vector<T> scale(sz(n)), work(sz(3 * n));
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < n; ++i) {
+            U[sz(i + j * lda)] = A[sz(i + j * n)];
+            H[sz(i + j * ldh)] = A[sz(i + j * n)];
+        }
+    const kg::GeevWork<T> w{{H.data(), ldh}, {nullptr, 0}, swr.data(), swi.data(),
+                            scale.data(),    work.data()};
+    const kg::Mat<T> UA{U.data(), lda};
+    // Each member runs both stages, as the two kernels' teams do (the reduction's outputs are
+    // read back only through A and, on NaN input, w's wr/wi).
+    auto both = [&](const auto &t) {
+        const int info1 = kg::geev_reduce_stage(t, ni, w, UA);
+        if (info1 != 0) {
+            for (int i = t.rank(); i < ni; i += t.size()) wr[sz(i)] = swr[sz(i)], wi[sz(i)] = swi[sz(i)];
+            t.sync();
+            return info1;
+        }
+        return kg::geev_band_stage(t, ni, UA, kg::BandMat<T>{B.data()}, wr.data(), wi.data(),
+                                   qr_itmax);
+    };
+    Result<T> r;
+    if (members == 0) {
+        r.info = both(gpusvd::kernels::SerialTeam{});
+    } else {
+        ThreadTeam::Shared shared(members);
+        std::vector<int> infos(sz(members), -777);
+        std::vector<std::thread> threads;
+        for (int m = 0; m < members; ++m)
+            threads.emplace_back([&, m] { infos[sz(m)] = both(ThreadTeam(&shared, m)); });
+        for (auto &th : threads) th.join();
+        EXPECT_FALSE(shared.broken) << "team members diverged or a barrier timed out";
+        for (int m = 1; m < members; ++m) EXPECT_EQ(infos[sz(m)], infos[0]) << "member " << m;
+        r.info = infos[0];
+    }
+    EXPECT_EQ(wr[sz(n)], pad) << "wr written past n";
+    EXPECT_EQ(wi[sz(n)], pad) << "wi written past n";
+    EXPECT_EQ(B[sz(kg::band_elems(n))], pad) << "band written past its end";
+    EXPECT_TRUE(padding_intact(n, n, U.data(), lda, pad)) << "A written outside n x n";
+    r.wr.assign(wr.begin(), wr.begin() + n);
+    r.wi.assign(wi.begin(), wi.begin() + n);
+    return r;
+}
+
+/// The two band stages give bitwise the eigenvalues and info of geev_team without vectors (same
+/// arithmetic, H in band storage): random sizes around the GPU's band range, balancing
+/// permutations, scaling near over/underflow, zero, triangular, NaN/Inf, forced QR failure; one
+/// member and several (against geev_team with as many).
+TYPED_TEST(TeamGeevTest, BandStagesMatchOneStage) {
+    using T = TypeParam;
+    Rng rng(412);
+    std::vector<std::pair<int64_t, std::vector<T>>> mats;
+    for (int64_t n : {7, 8, 16, 20, 25, 30, 33, 40, 64}) mats.emplace_back(n, gaussian<T>(rng, n, n));
+    for (int which = 0; which < 2; ++which) {
+        std::vector<T> A = gaussian<T>(rng, 20, 20);
+        scale_max_abs(20, 20, A.data(), 20, which ? near_underflow_max<T>() : near_overflow_max<T>());
+        mats.emplace_back(20, A);
+    }
+    {
+        const int64_t n = 17;  // isolated eigenvalues at both ends: ilo > 0, ihi < n-1
+        std::vector<T> A = gaussian<T>(rng, n, n);
+        for (int64_t j = 0; j < n; ++j)
+            if (j != 2) A[sz(2 + j * n)] = T(0);
+        for (int64_t i = 0; i < n; ++i)
+            if (i != 12) A[sz(i + 12 * n)] = T(0);
+        mats.emplace_back(n, A);
+    }
+    mats.emplace_back(10, std::vector<T>(100, T(0)));
+    {
+        std::vector<T> A = gaussian<T>(rng, 12, 12);
+        for (int64_t j = 0; j < 12; ++j)
+            for (int64_t i = j + 1; i < 12; ++i) A[sz(i + j * 12)] = T(0);
+        mats.emplace_back(12, A);
+    }
+    for (T bad : {nan_v<T>(), std::numeric_limits<T>::infinity()}) {
+        std::vector<T> A = gaussian<T>(rng, 9, 9);
+        A[sz(3 + 7 * 9)] = bad;
+        mats.emplace_back(9, A);
+    }
+    int failed = 0;
+    for (const auto &m : mats) {
+        const int64_t n = m.first;
+        for (int itmax : {0, 2}) {
+            for (int members : {0, 5}) {  // a team's reductions round by its size: compare alike
+                SCOPED_TRACE(testing::Message() << "n = " << n << ", itmax " << itmax << ", "
+                                                << members << " members");
+                const Result<T> one = run_team<T>(n, m.second, false, members, itmax);
+                const Result<T> two = run_band_stages<T>(n, m.second, members, itmax);
+                EXPECT_EQ(two.info, one.info);
+                failed += one.info > 0;
+                for (int64_t i = 0; i < n; ++i) {
+                    // Bitwise, NaN included (memcmp: NaN != NaN).
+                    EXPECT_EQ(std::memcmp(&two.wr[sz(i)], &one.wr[sz(i)], sizeof(T)), 0) << i;
+                    EXPECT_EQ(std::memcmp(&two.wi[sz(i)], &one.wi[sz(i)], sizeof(T)), 0) << i;
+                }
+            }
+        }
+    }
+    EXPECT_GT(failed, 0) << "a cap of 2 sweeps should make some QR runs fail";
+}
+
 /// Several members with real barriers: each thread runs the whole algorithm on its share, on
 /// matrices that take every branch (balancing permutations and scaling, 2x2 blocks, defective,
 /// scaled into range, NaN). Also more members than rows.
@@ -656,7 +768,8 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
     EXPECT_EQ(plan(8, false, 15).team, 8);
     EXPECT_EQ(plan(8, false, 16).team, 16);
     EXPECT_EQ(plan(8, false, 27).team, 16);
-    EXPECT_EQ(plan(8, false, 28).team, 32);
+    EXPECT_EQ(plan(8, false, 32).team, 16);
+    EXPECT_EQ(plan(8, false, 33).team, 32);
     EXPECT_EQ(plan(4, false, 15).team, 8);
     EXPECT_EQ(plan(4, false, 20).team, 8);
     EXPECT_EQ(plan(4, false, 21).team, 16);
@@ -671,7 +784,37 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
         EXPECT_EQ(p.mats_per_block, p.threads / w);
         EXPECT_EQ(p.smem_bytes, p.matrix_bytes * size_t(p.mats_per_block));
     }
-    EXPECT_EQ(gg::geev_plan(8, false, 30, 1000, optin, per_sm, 1024, 12).team, 32);
+    EXPECT_EQ(gg::geev_plan(8, false, 30, 1000, optin, per_sm, 1024, 12).team,
+              gg::geev_team_width(8, false, 30));
+    // Values only with 16 lanes: two kernels, the QR on band storage with twice the matrices per
+    // SM (30x30 double: 48 instead of 24); forced on for 32 lanes, off by GPUSVD_GEEV_BAND=0.
+    auto resident = [&](size_t smem, int mats) { return int(per_sm / (smem + 1024)) * mats; };
+    for (size_t e : {sizeof(float), sizeof(double)})
+        for (int64_t n : {16, 20, 25, 30, 32}) {
+            const gg::GeevPlan p = gg::geev_plan(e, false, n, 1000, optin, per_sm, 1024, 16);
+            SCOPED_TRACE(testing::Message() << "n = " << n << ", elem " << e);
+            ASSERT_TRUE(p.band);
+            EXPECT_GE(p.band_matrix_bytes, size_t(kg::band_elems(n)) * e);
+            EXPECT_EQ(p.band_matrix_bytes % 16, 0u);
+            EXPECT_EQ(p.band_threads % 32, 0);
+            EXPECT_EQ(p.band_mats_per_block, p.band_threads / 16);
+            EXPECT_EQ(p.band_smem_bytes, p.band_matrix_bytes * size_t(p.band_mats_per_block));
+            EXPECT_LE(p.band_smem_bytes, optin);
+            EXPECT_EQ(p.band_grid, (1000 + p.band_mats_per_block - 1) / p.band_mats_per_block);
+            if (e == 8 && n == 30) {
+                EXPECT_GE(resident(p.band_smem_bytes, p.band_mats_per_block),
+                          2 * resident(p.smem_bytes, p.mats_per_block));
+            }
+        }
+    EXPECT_TRUE(plan(8, false, 20).band);
+    EXPECT_TRUE(plan(8, false, 30).band);
+    EXPECT_FALSE(plan(8, false, 33).band) << "32 lanes by default";
+    EXPECT_FALSE(plan(8, true, 20).band) << "vectors need the full Schur form";
+    EXPECT_FALSE(plan(8, false, 10).band) << "8 lanes";
+    EXPECT_TRUE(gg::geev_plan(8, false, 30, 1000, optin, per_sm, 1024, 0, 1).band);
+    EXPECT_FALSE(gg::geev_plan(8, false, 20, 1000, optin, per_sm, 1024, 0, 0).band);
+    EXPECT_FALSE(gg::geev_plan(8, false, 6, 1000, optin, per_sm, 1024, 16, 1).band)
+        << "stage 1 keeps its scalars in A(2..6, 0)";
     // n = 64 double with vectors needs ~70 KB: without the opt-in it goes global.
     EXPECT_EQ(plan(8, true, 64, 10, 48 * 1024).path, gg::GeevPlan::kGlobal);
     // Small matrices share blocks; 64x64 double with vectors fits three per SM, one per block.

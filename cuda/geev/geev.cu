@@ -11,6 +11,7 @@
 #include "common/launch.cuh"
 #include "common/teams.cuh"
 #include "geev/plan.hpp"
+#include "kernels/geev_band.hpp"
 #include "kernels/geev_team.hpp"
 
 namespace gpusvd {
@@ -114,6 +115,59 @@ decltype(&geev_warp_kernel<T, false, 32>) warp_kernel(bool vectors, int team) {
     return vectors ? warp_kernel<T, true>(team) : warp_kernel<T, false>(team);
 }
 
+/// Band path, stage 1 (kernels/geev_band.hpp): the values-only warp kernel's working set up to
+/// the Hessenberg form, which goes back to A; info 0 marks the matrices stage 2 takes.
+template <class T, int W>
+__global__ void __launch_bounds__(256, geev_warp_min_blocks<T, false, W>())
+    geev_reduce_kernel(GeevProblem<T> p, int ld, int mats, size_t matrix_bytes) {
+    extern __shared__ __align__(16) unsigned char smem[];
+    const int group = threadIdx.x / W;
+    const int n = static_cast<int>(p.n);
+    const GeevWork<T> w =
+        shared_work<T>(reinterpret_cast<T *>(smem + group * matrix_bytes), false, n, ld);
+    const kernels::TileTeam<W> t;
+    for (int64_t b = int64_t(blockIdx.x) * mats + group; b < p.batch;
+         b += int64_t(gridDim.x) * mats) {
+        load(t, p, b, w.H);
+        const Mat<T> A{p.A + b * p.sA, static_cast<int>(p.lda)};
+        const int info = kernels::geev::geev_reduce_stage(t, n, w, A);
+        if (info != 0)
+            store(t, p, b, w, info, false);
+        else if (t.rank() == 0)
+            p.info[b] = 0;
+    }
+}
+
+/// Band path, stage 2: the QR iteration on a band copy of stage 1's H in shared memory, the
+/// eigenvalues straight to the user's wr/wi.
+template <class T, int W>
+__global__ void __launch_bounds__(256, geev_warp_min_blocks<T, false, W>())
+    geev_band_kernel(GeevProblem<T> p, int mats, size_t matrix_bytes) {
+    extern __shared__ __align__(16) unsigned char smem[];
+    const int group = threadIdx.x / W;
+    const int n = static_cast<int>(p.n);
+    const kernels::geev::BandMat<T> B{reinterpret_cast<T *>(smem + group * matrix_bytes)};
+    const kernels::TileTeam<W> t;
+    for (int64_t b = int64_t(blockIdx.x) * mats + group; b < p.batch;
+         b += int64_t(gridDim.x) * mats) {
+        if (p.info[b] != 0) continue;  // NaN/Inf: stage 1 wrote the outputs
+        const Mat<T> A{p.A + b * p.sA, static_cast<int>(p.lda)};
+        const int info = kernels::geev::geev_band_stage(t, n, A, B, p.wr + b * p.sW,
+                                                        p.wi + b * p.sW);
+        if (t.rank() == 0 && info != 0) p.info[b] = info;
+    }
+}
+
+template <class T>
+decltype(&geev_reduce_kernel<T, 32>) reduce_kernel(int team) {
+    return team == 16 ? geev_reduce_kernel<T, 16> : geev_reduce_kernel<T, 32>;
+}
+
+template <class T>
+decltype(&geev_band_kernel<T, 32>) band_kernel(int team) {
+    return team == 16 ? geev_band_kernel<T, 16> : geev_band_kernel<T, 32>;
+}
+
 /// A block per matrix in shared memory.
 template <class T>
 __global__ void __launch_bounds__(256) geev_block_kernel(GeevProblem<T> p, int ld) {
@@ -164,6 +218,8 @@ GeevPlan plan_for(bool wantvr, int64_t n, int64_t batch) {
         int m = 1024;
         for (bool v : {false, true})
             for (int w : {8, 16, 32}) m = std::min(m, max_threads(warp_kernel<T>(v, w)));
+        for (int w : {16, 32})
+            m = std::min({m, max_threads(reduce_kernel<T>(w)), max_threads(band_kernel<T>(w))});
         return m;
     }();
     // GPUSVD_GEEV_TEAM=8|16|32: lanes per matrix of the warp path (tuning; default by n).
@@ -171,13 +227,19 @@ GeevPlan plan_for(bool wantvr, int64_t n, int64_t batch) {
         const char *e = std::getenv("GPUSVD_GEEV_TEAM");
         return e ? std::atoi(e) : 0;
     }();
+    // GPUSVD_GEEV_BAND=0|1: the two-kernel band path off, or on wherever it applies (tuning).
+    static const int band = [] {
+        const char *e = std::getenv("GPUSVD_GEEV_BAND");
+        return e ? std::atoi(e) : -1;
+    }();
     static const int block_threads = max_threads(geev_block_kernel<T>);
     static const int global_threads = max_threads(geev_global_kernel<T>);
     const size_t smem_block = static_cast<size_t>(
         device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, 48 * 1024));
     const size_t smem_sm = static_cast<size_t>(
         device_attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor, 64 * 1024));
-    GeevPlan p = geev_plan(sizeof(T), wantvr, n, batch, smem_block, smem_sm, warp_threads, team);
+    GeevPlan p =
+        geev_plan(sizeof(T), wantvr, n, batch, smem_block, smem_sm, warp_threads, team, band);
     const int limit = p.path == GeevPlan::kBlock    ? block_threads
                       : p.path == GeevPlan::kGlobal ? global_threads
                                                     : warp_threads;
@@ -211,6 +273,19 @@ cudaError_t geev_launch(const GeevProblem<T> &p, void *ws, size_t ws_bytes, cuda
             break;
         }
         case GeevPlan::kWarp: {
+            if (plan.band && fits_int(p.n, p.lda)) {  // stage 2 indexes A with int
+                const auto reduce = reduce_kernel<T>(plan.team);
+                const auto qr = band_kernel<T>(plan.team);
+                err = allow_smem(reduce, plan.smem_bytes);
+                if (err == cudaSuccess) err = allow_smem(qr, plan.band_smem_bytes);
+                if (err != cudaSuccess) return err;
+                reduce<<<static_cast<unsigned>(plan.grid), plan.threads, plan.smem_bytes, stream>>>(
+                    p, plan.ld, plan.mats_per_block, plan.matrix_bytes);
+                qr<<<static_cast<unsigned>(plan.band_grid), plan.band_threads,
+                     plan.band_smem_bytes, stream>>>(p, plan.band_mats_per_block,
+                                                     plan.band_matrix_bytes);
+                break;
+            }
             const auto kernel = warp_kernel<T>(p.wantvr, plan.team);
             err = allow_smem(kernel, plan.smem_bytes);
             if (err != cudaSuccess) return err;

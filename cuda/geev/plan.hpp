@@ -26,6 +26,14 @@ struct GeevPlan {
     size_t smem_bytes = 0;    // dynamic shared memory per block
     int64_t grid = 0;
     size_t ws_bytes = 0;      // device workspace (kGlobal)
+    // kWarp without vectors, two kernels (src/kernels/geev_band.hpp): the fields above launch
+    // the reduction, these the QR iteration on band storage.
+    bool band = false;
+    size_t band_matrix_bytes = 0;
+    int band_mats_per_block = 0;
+    int band_threads = 0;
+    size_t band_smem_bytes = 0;
+    int64_t band_grid = 0;
 };
 
 constexpr int kGeevWarpMaxN = 64;                // a warp's lanes cover two rows' worth at most
@@ -57,9 +65,11 @@ inline size_t geev_shared_elems(bool wantvr, int64_t n) {
 /// With vectors the 8-lane kernel wins up to n = 30 in double (100k, ms for 8 / 32 lanes: 30x30
 /// 149 / 189), and float values-only up to n = 20 (500k, 8 / 16 lanes: 20x20 28.8 / 40.4; 30x30
 /// 88.8 / 80.9) (2026-11-25, after the shared-address fix).
+/// Values-only 16-lane teams run the QR on band storage (geev_use_band), which gives them twice
+/// the resident warps: double 30x30 16 lanes + band 121 ms, 32 lanes 157 (2026-11-25).
 inline int geev_team_width(size_t elem, bool wantvr, int64_t n) {
     if (n <= 15 || (wantvr && n <= 30) || (elem <= 4 && n <= 20)) return 8;
-    return n <= (elem <= 4 ? 32 : 27) ? 16 : 32;
+    return n <= (elem <= 4 || !wantvr ? 32 : 27) ? 16 : 32;
 }
 
 inline size_t geev_sat_mul(size_t a, size_t b) {
@@ -67,12 +77,26 @@ inline size_t geev_sat_mul(size_t a, size_t b) {
     return __builtin_mul_overflow(a, b, &r) ? SIZE_MAX : r;
 }
 
+/// Shared memory of one matrix's band storage (geev_band.hpp's BandMat: n(n+7)/2 entries).
+inline size_t geev_band_bytes(size_t elem, int64_t n) {
+    return (static_cast<size_t>(n) * static_cast<size_t>(n + 7) / 2 * elem + 15) / 16 * 16;
+}
+
+/// Whether values-only warp-path problems take the two band kernels: with 16 lanes (the
+/// latency-bound team width, which the band's smaller footprint gives twice the warps) from
+/// n = 16, or as forced (band: 0 off, 1 on for 16 and 32 lanes and n >= 7; -1 default).
+inline bool geev_use_band(bool wantvr, int64_t n, int team, int band) {
+    if (wantvr || n < 7 || team < 16 || band == 0) return false;
+    return band == 1 || (team == 16 && n >= 16);
+}
+
 /// smem_block: the opt-in shared memory limit per block; smem_sm: shared memory per SM;
 /// max_threads: the kernel's limit per block (registers). The warp path takes as many warps per
 /// block as maximise the warps resident on an SM (ties: fewer, as a block holds its shared
-/// memory until its slowest matrix is done). team: lanes per matrix (0: geev_team_width).
+/// memory until its slowest matrix is done). team: lanes per matrix (0: geev_team_width);
+/// band: see geev_use_band.
 inline GeevPlan geev_plan(size_t elem, bool wantvr, int64_t n, int64_t batch, size_t smem_block,
-                          size_t smem_sm, int max_threads, int team = 0) {
+                          size_t smem_sm, int max_threads, int team = 0, int band = -1) {
     GeevPlan p;
     if (n <= 0 || batch <= 0) return p;
     const size_t small = n <= INT_MAX / 2 ? geev_sat_mul(geev_shared_elems(wantvr, n), elem)
@@ -89,6 +113,18 @@ inline GeevPlan geev_plan(size_t elem, bool wantvr, int64_t n, int64_t batch, si
         p.threads = 32 * warps;
         p.smem_bytes = p.matrix_bytes * static_cast<size_t>(p.mats_per_block);
         p.grid = (batch + p.mats_per_block - 1) / p.mats_per_block;
+        if (geev_use_band(wantvr, n, p.team, band)) {
+            p.band = true;
+            p.band_matrix_bytes = geev_band_bytes(elem, n);
+            const int bw = warp_mats_per_block(p.band_matrix_bytes * static_cast<size_t>(32 / p.team),
+                                               8, max_threads, smem_block, smem_sm,
+                                               kGeevReservedSmem);
+            p.band_mats_per_block = bw * (32 / p.team);
+            p.band_threads = 32 * bw;
+            p.band_smem_bytes = p.band_matrix_bytes * static_cast<size_t>(p.band_mats_per_block);
+            p.band_grid = (batch + p.band_mats_per_block - 1) / p.band_mats_per_block;
+            if (p.band_grid > kGeevMaxGrid) p.band_grid = kGeevMaxGrid;
+        }
     } else if (small <= smem_block - kGeevScratchBytes) {
         p.path = GeevPlan::kBlock;
         p.ld = geev_shared_ld(n);

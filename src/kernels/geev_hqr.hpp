@@ -18,8 +18,8 @@ namespace geev {
 
 /// dlahqr's test of H(k, k-1) for deflation (Ahues & Tisseur's, with dlahqr's tst for a zero
 /// diagonal pair), ilo < k <= ihi.
-template <class T>
-GPUSVD_HD bool negligible_subdiagonal(Mat<T> H, int k, int ilo, int ihi, T smlnum, T ulp) {
+template <class T, class HM>
+GPUSVD_HD bool negligible_subdiagonal(HM H, int k, int ilo, int ihi, T smlnum, T ulp) {
     const T hkk1 = std::fabs(H(k, k - 1));
     if (hkk1 <= smlnum) return true;
     T tst = std::fabs(H(k - 1, k - 1)) + std::fabs(H(k, k));
@@ -39,8 +39,8 @@ GPUSVD_HD bool negligible_subdiagonal(Mat<T> H, int k, int ilo, int ihi, T smlnu
 
 /// First column of (H - s1)(H - s2) restricted to rows m..m+2, scaled by 1/s for safety
 /// (dlahqr's s = |h(m,m) - s2| + |Im s2| + |h(m+1,m)|) but not yet to unit 1-norm.
-template <class T>
-GPUSVD_HD void shift_vector_scaled(Mat<T> H, int m, T rt1r, T rt1i, T rt2r, T rt2i, T &v1, T &v2,
+template <class T, class HM>
+GPUSVD_HD void shift_vector_scaled(HM H, int m, T rt1r, T rt1i, T rt2r, T rt2i, T &v1, T &v2,
                                    T &v3) {
     const T hmm = H(m, m), hm1m = H(m + 1, m);
     const T rs = T(1) / (std::fabs(hmm - rt2r) + std::fabs(rt2i) + std::fabs(hm1m));
@@ -51,8 +51,8 @@ GPUSVD_HD void shift_vector_scaled(Mat<T> H, int m, T rt1r, T rt1i, T rt2r, T rt
 }
 
 /// The double-shift sweep's starting vector at row m: shift_vector_scaled to unit 1-norm.
-template <class T>
-GPUSVD_HD void shift_vector(Mat<T> H, int m, T rt1r, T rt1i, T rt2r, T rt2i, T &v1, T &v2, T &v3) {
+template <class T, class HM>
+GPUSVD_HD void shift_vector(HM H, int m, T rt1r, T rt1i, T rt2r, T rt2i, T &v1, T &v2, T &v3) {
     shift_vector_scaled(H, m, rt1r, rt1i, rt2r, rt2i, v1, v2, v3);
     const T rs = T(1) / (std::fabs(v1) + std::fabs(v2) + std::fabs(v3));
     v1 *= rs, v2 *= rs, v3 *= rs;
@@ -60,8 +60,8 @@ GPUSVD_HD void shift_vector(Mat<T> H, int m, T rt1r, T rt1i, T rt2r, T rt2i, T &
 
 /// dlahqr's test that H(m, m-1) is small enough for the sweep to start at m > l. Both sides
 /// are linear in v, so it needs no unit 1-norm (every member tries several m per search).
-template <class T>
-GPUSVD_HD bool sweep_can_start(Mat<T> H, int m, T rt1r, T rt1i, T rt2r, T rt2i, T ulp) {
+template <class T, class HM>
+GPUSVD_HD bool sweep_can_start(HM H, int m, T rt1r, T rt1i, T rt2r, T rt2i, T ulp) {
     T v1, v2, v3;
     shift_vector_scaled(H, m, rt1r, rt1i, rt2r, rt2i, v1, v2, v3);
     const T h00 = std::fabs(H(m, m - 1)) * (std::fabs(v2) + std::fabs(v3));
@@ -71,24 +71,25 @@ GPUSVD_HD bool sweep_can_start(Mat<T> H, int m, T rt1r, T rt1i, T rt2r, T rt2i, 
 }
 
 /// Applies the reflector I - tau (1, v2, v3)(1, v2, v3)^T (only (1, v2) when nr == 2; t1 = tau,
-/// t2 = tau v2, t3 = tau v3) to the triples x[j sj + r sr], r < nr, for j = first..last: a
-/// member per j.
-template <class T, class Team>
-GPUSVD_HD void reflect3(const Team &t, T *x, int sj, int sr, int first, int last, int nr, T v2,
-                        T v3, T t1, T t2, T t3) {
+/// t2 = tau v2, t3 = tau v3) to the triples at(j, r), r < nr, for j = first..last: a member per
+/// j. at(j, r) is H(k + r, j) for rows k..k+2, H(j, k + r) for columns.
+template <class T, class Team, class At>
+GPUSVD_HD void reflect3(const Team &t, At at, int first, int last, int nr, T v2, T v3, T t1, T t2,
+                        T t3) {
     for (int j = first + t.rank(); j <= last; j += t.size()) {
-        T *e = x + j * sj;
-        const T a = e[0], b = e[sr];
+        T &ea = at(j, 0), &eb = at(j, 1);
+        const T a = ea, b = eb;
         if (nr == 3) {
-            const T c = e[2 * sr];
+            T &ec = at(j, 2);
+            const T c = ec;
             const T sum = a + v2 * b + v3 * c;
-            e[0] = a - sum * t1;
-            e[sr] = b - sum * t2;
-            e[2 * sr] = c - sum * t3;
+            ea = a - sum * t1;
+            eb = b - sum * t2;
+            ec = c - sum * t3;
         } else {
             const T sum = a + v2 * b;
-            e[0] = a - sum * t1;
-            e[sr] = b - sum * t2;
+            ea = a - sum * t1;
+            eb = b - sum * t2;
         }
     }
 }
@@ -96,11 +97,13 @@ GPUSVD_HD void reflect3(const Team &t, T *x, int sj, int sr, int first, int last
 /// dlahqr's loop state for one matrix, advanced a deflation search (with the shifts of the next
 /// sweep: lahqr_search) or one bulge-chasing step (lahqr_step) at a time; geev_team runs them as
 /// dlahqr's nested loops. (The state can also be advanced in lockstep for several matrices of a
-/// warp; that was measured slower at every size, README issue 4.)
-template <class T>
+/// warp; that was measured slower at every size, README issue 4.) HM: H's storage, Mat<T> or,
+/// for eigenvalues only, BandMat<T> (geev_band.hpp).
+template <class T, class HM = Mat<T>>
 struct HqrLoop {
     enum Phase { kSearch, kChase, kDone };
-    Mat<T> H, Z;
+    HM H;
+    Mat<T> Z;
     T *wr, *wi;
     bool wantt, wantz;
     int ilo, ihi, itmax;
@@ -119,10 +122,10 @@ struct HqrLoop {
 /// transformations are applied to rows ilo..ihi of Z. wr/wi get all n eigenvalues (pairs
 /// positive imaginary part first). itmax > 0 replaces dlahqr's iteration cap (tests use it to
 /// reach the failure path).
-template <class T, class Team>
-GPUSVD_HD HqrLoop<T> lahqr_start(const Team &t, bool wantt, bool wantz, int n, int ilo, int ihi,
-                                 Mat<T> H, T *wr, T *wi, Mat<T> Z, int itmax = 0) {
-    HqrLoop<T> s;
+template <class T, class Team, class HM>
+GPUSVD_HD HqrLoop<T, HM> lahqr_start(const Team &t, bool wantt, bool wantz, int n, int ilo,
+                                     int ihi, HM H, T *wr, T *wi, Mat<T> Z, int itmax = 0) {
+    HqrLoop<T, HM> s;
     s.H = H, s.Z = Z, s.wr = wr, s.wi = wi;
     s.wantt = wantt, s.wantz = wantz;
     s.ilo = ilo, s.ihi = ihi;
@@ -140,17 +143,18 @@ GPUSVD_HD HqrLoop<T> lahqr_start(const Team &t, bool wantt, bool wantz, int n, i
     s.i2 = n - 1;
     s.i = ihi;
     s.l = ilo;
-    s.phase = HqrLoop<T>::kSearch;
+    s.phase = HqrLoop<T, HM>::kSearch;
     return s;
 }
 
 /// Deflation at the bottom of the active block (l >= i-1): one real eigenvalue, or a 2x2 block
 /// standardised by dlanv2 with the rest of H and Z rotated to match. Then the next block.
-template <class T, class Team>
-GPUSVD_HD void lahqr_deflate(const Team &t, HqrLoop<T> &s) {
+template <class T, class HM, class Team>
+GPUSVD_HD void lahqr_deflate(const Team &t, HqrLoop<T, HM> &s) {
     const int rank = t.rank(), size = t.size();
     const int i = s.i;
-    const Mat<T> H = s.H, Z = s.Z;
+    const HM H = s.H;
+    const Mat<T> Z = s.Z;
     if (s.l == i) {
         if (rank == 0) s.wr[i] = H(i, i), s.wi[i] = T(0);
     } else {
@@ -187,21 +191,21 @@ GPUSVD_HD void lahqr_deflate(const Team &t, HqrLoop<T> &s) {
     s.its = 0;
     s.i = s.l - 1;
     s.l = s.ilo;
-    if (s.i < s.ilo) s.phase = HqrLoop<T>::kDone;
+    if (s.i < s.ilo) s.phase = HqrLoop<T, HM>::kDone;
 }
 
 /// The head of one dlahqr iteration: the deflation search, then either a deflation or the
 /// shifts and starting row of the next sweep (phase kChase). Fails the iteration (info = i+1:
 /// eigenvalues i+1..n-1, 0-based, have converged) after itmax + 1 sweeps without deflation.
-template <class T, class Team>
-GPUSVD_HD void lahqr_search(const Team &t, HqrLoop<T> &s) {
+template <class T, class HM, class Team>
+GPUSVD_HD void lahqr_search(const Team &t, HqrLoop<T, HM> &s) {
     if (s.its > s.itmax) {
         s.info = s.i + 1;
-        s.phase = HqrLoop<T>::kDone;
+        s.phase = HqrLoop<T, HM>::kDone;
         return;
     }
     const int rank = t.rank(), size = t.size();
-    const Mat<T> H = s.H;
+    const HM H = s.H;
     const int i = s.i, ilo = s.ilo, ihi = s.ihi;
     const T ulp = Real<T>::ulp();
     const T smlnum = Real<T>::safe_min() * (T(ihi - ilo + 1) / ulp);
@@ -290,16 +294,17 @@ GPUSVD_HD void lahqr_search(const Team &t, HqrLoop<T> &s) {
     s.m = s.k = t.max(mc);
     shift_vector(H, s.m, rt1r, rt1i, rt2r, rt2i, s.v1, s.v2, s.v3);
     ++s.its;
-    s.phase = HqrLoop<T>::kChase;
+    s.phase = HqrLoop<T, HM>::kChase;
     // Everyone must be done reading H for the tests and shifts before the sweep writes it.
     t.sync();
 }
 
 /// One bulge-chasing step of the double-shift sweep (at row k, from m down to i-1).
-template <class T, class Team>
-GPUSVD_HD void lahqr_step(const Team &t, HqrLoop<T> &s) {
+template <class T, class HM, class Team>
+GPUSVD_HD void lahqr_step(const Team &t, HqrLoop<T, HM> &s) {
     const int rank = t.rank();
-    const Mat<T> H = s.H, Z = s.Z;
+    const HM H = s.H;
+    const Mat<T> Z = s.Z;
     const int k = s.k, i = s.i, m = s.m;
     const int nr = (i - k + 1) < 3 ? (i - k + 1) : 3;
     T v1 = s.v1, v2 = s.v2, v3 = s.v3;
@@ -313,7 +318,7 @@ GPUSVD_HD void lahqr_step(const Team &t, HqrLoop<T> &s) {
     const T t2 = t1 * v2;
     const T t3 = nr == 3 ? t1 * v3 : T(0);
     // (B) rows k..k+nr-1, columns k..i2: a member per column.
-    reflect3(t, &H(k, 0), H.ld, 1, k, s.i2, nr, v2, v3, t1, t2, t3);
+    reflect3(t, [=](int j, int r) -> T & { return H(k + r, j); }, k, s.i2, nr, v2, v3, t1, t2, t3);
     t.sync();
     // (C) column k-1 (rank 0), columns k..k+nr-1 of H and Z: a member per row.
     if (rank == 0) {
@@ -327,10 +332,23 @@ GPUSVD_HD void lahqr_step(const Team &t, HqrLoop<T> &s) {
         }
     }
     const int jmax = nr == 3 ? (k + 3 < i ? k + 3 : i) : i;
-    reflect3(t, &H(0, k), 1, H.ld, s.i1, jmax, nr, v2, v3, t1, t2, t3);
-    if (s.wantz) reflect3(t, &Z(0, k), 1, Z.ld, s.ilo, s.ihi, nr, v2, v3, t1, t2, t3);
+    reflect3(t, [=](int j, int r) -> T & { return H(j, k + r); }, s.i1, jmax, nr, v2, v3, t1, t2,
+             t3);
+    if (s.wantz)
+        reflect3(t, [=](int j, int r) -> T & { return Z(j, k + r); }, s.ilo, s.ihi, nr, v2, v3, t1,
+                 t2, t3);
     t.sync();
-    if (++s.k > i - 1) s.phase = HqrLoop<T>::kSearch;
+    if (++s.k > i - 1) s.phase = HqrLoop<T, HM>::kSearch;
+}
+
+/// dlahqr's nested loops from lahqr_start to the end: a search (deflation, or the next sweep's
+/// shifts), then the sweep's steps.
+template <class T, class HM, class Team>
+GPUSVD_HD void lahqr_run(const Team &t, HqrLoop<T, HM> &s) {
+    while (s.phase == HqrLoop<T, HM>::kSearch) {
+        lahqr_search(t, s);
+        while (s.phase == HqrLoop<T, HM>::kChase) lahqr_step(t, s);
+    }
 }
 
 }  // namespace geev

@@ -29,9 +29,9 @@ struct GeevWork {
 
 /// One matrix's dgeev between geev_begin and geev_finish: what the QR iteration needs and what
 /// the finish undoes.
-template <class T>
+template <class T, class HM = Mat<T>>
 struct GeevRun {
-    HqrLoop<T> qr;          // advanced by lahqr_search / lahqr_step until qr.phase is kDone
+    HqrLoop<T, HM> qr;      // advanced by lahqr_search / lahqr_step until qr.phase is kDone
     int ilo = 0, ihi = -1;  // balancing's active block
     int info = 0;           // GPUSVD_INFO_NONFINITE when H held NaN or Inf
     bool scalea = false;    // H was scaled by cscale / anrm
@@ -92,9 +92,9 @@ GPUSVD_HD GeevRun<T> geev_begin(const Team &t, bool wantvr, int n, const GeevWor
 
 /// dgeev after the QR iteration (r.qr done): eigenvectors, back-transformation, normalisation
 /// and unscaling. Returns info, the same on every member (see geev_team). Ends with a sync.
-template <class T, class Team>
+template <class T, class HM, class Team>
 GPUSVD_HD int geev_finish(const Team &t, bool wantvr, int n, const GeevWork<T> &w,
-                          const GeevRun<T> &r) {
+                          const GeevRun<T, HM> &r) {
     const int rank = t.rank(), size = t.size();
     t.sync();
     if (n <= 0 || r.info != 0) return r.info;
@@ -133,11 +133,7 @@ GPUSVD_HD int geev_team(const Team &t, bool wantvr, int n, const GeevWork<T> &w,
     // loses their address space and every QR access became generic (64-bit addressing and a
     // longer latency than ld.shared; PTX of the warp kernels checked).
     r.qr.H = w.H, r.qr.Z = w.Z, r.qr.wr = w.wr, r.qr.wi = w.wi;
-    // dlahqr's loops: a search (deflation, or the next sweep's shifts), then the sweep's steps.
-    while (r.qr.phase == HqrLoop<T>::kSearch) {
-        lahqr_search(t, r.qr);
-        while (r.qr.phase == HqrLoop<T>::kChase) lahqr_step(t, r.qr);
-    }
+    lahqr_run(t, r.qr);
     return geev_finish(t, wantvr, n, w, r);
 }
 

@@ -1,0 +1,81 @@
+// Eigenvalues only, in two stages (two kernels on the GPU, cuda/geev/geev.cu): geev_reduce_stage
+// runs dgeev up to the Hessenberg form in a full n x n working set and writes H back into the
+// caller's A; geev_band_stage copies H into band storage and runs the QR iteration there.
+//
+// Why: the QR iteration is latency-bound with 16 lanes per matrix, and how many matrices an SM
+// keeps in flight is set by shared memory. Without vectors lahqr only touches H(i, j) for
+// i <= j + 3 (the Hessenberg form plus the bulge's two extra subdiagonals), n(n+7)/2 entries
+// instead of n(n|1): at 30x30 double 4.4 KB instead of 7.4 KB, twice the resident warps.
+#pragma once
+
+#include "kernels/geev_team.hpp"
+
+namespace gpusvd {
+namespace kernels {
+namespace geev {
+
+/// H(i, j) for i <= j + 3, column j at offset j(j+7)/2 (column j holds rows 0..j+3; the last
+/// three columns' slots past row n-1 are unused).
+template <class T>
+struct BandMat {
+    T *p;
+    GPUSVD_HD T &operator()(int i, int j) const { return p[((j * (j + 7)) >> 1) + i]; }
+};
+
+/// Entries of an n x n BandMat.
+GPUSVD_HD constexpr int64_t band_elems(int64_t n) { return n * (n + 7) / 2; }
+
+/// Stage 1 leaves its scalars in A(2..6, 0), below the subdiagonal, which stage 2 treats as zero.
+constexpr int kBandMinN = 7;
+
+/// Stage 1 (n >= kBandMinN): NaN/Inf check, scaling, balancing and Hessenberg reduction in w
+/// (as geev_team without vectors), then H (entries i <= j + 1) and the scalars stage 2 needs go
+/// to A. Returns 0, or GPUSVD_INFO_NONFINITE with NaN in w.wr/w.wi (stage 2 must skip the
+/// matrix). Ends with a sync.
+template <class T, class Team>
+GPUSVD_HD int geev_reduce_stage(const Team &t, int n, const GeevWork<T> &w, Mat<T> A) {
+    const GeevRun<T> r = geev_begin(t, false, n, w);
+    t.sync();
+    if (r.info != 0) return r.info;
+    const int rank = t.rank(), size = t.size();
+    for (int j = 0; j < n; ++j)
+        for (int i = rank; i <= j + 1 && i < n; i += size) A(i, j) = w.H(i, j);
+    if (rank == 0) {
+        A(2, 0) = T(r.ilo);
+        A(3, 0) = T(r.ihi);
+        A(4, 0) = r.anrm;
+        A(5, 0) = r.cscale;
+        A(6, 0) = r.scalea ? T(1) : T(0);
+    }
+    t.sync();
+    return 0;
+}
+
+/// Stage 2 on stage 1's A (its info 0): the QR iteration on B, a BandMat copy of H; the
+/// eigenvalues go to wr/wi (n each) unscaled as dgeev's. Returns geev_team's info (0, or i > 0
+/// with the unconverged eigenvalues NaN). qr_itmax: as geev_team's. Ends with a sync.
+template <class T, class Team>
+GPUSVD_HD int geev_band_stage(const Team &t, int n, Mat<T> A, BandMat<T> B, T *wr, T *wi,
+                              int qr_itmax = 0) {
+    const int rank = t.rank(), size = t.size();
+    GeevRun<T, BandMat<T>> r;
+    r.ilo = static_cast<int>(A(2, 0));
+    r.ihi = static_cast<int>(A(3, 0));
+    r.anrm = A(4, 0);
+    r.cscale = A(5, 0);
+    r.scalea = A(6, 0) != T(0);
+    for (int j = 0; j < n; ++j)
+        for (int i = rank; i <= j + 3 && i < n; i += size) B(i, j) = i <= j + 1 ? A(i, j) : T(0);
+    t.sync();
+    GeevWork<T> w{};
+    w.wr = wr;
+    w.wi = wi;
+    r.qr = lahqr_start(t, false, false, n, r.ilo, r.ihi, B, wr, wi, w.Z, qr_itmax);
+    r.qr.H = B, r.qr.wr = wr, r.qr.wi = wi;  // address spaces: see geev_team
+    lahqr_run(t, r.qr);
+    return geev_finish(t, false, n, w, r);
+}
+
+}  // namespace geev
+}  // namespace kernels
+}  // namespace gpusvd
