@@ -1,7 +1,5 @@
 // GPU batched geev: the kernels around the team algorithm of src/kernels/geev_team.hpp and the
 // launcher that picks one (plan.hpp).
-#include "geev/geev.hpp"
-
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -10,6 +8,7 @@
 
 #include "common/launch.cuh"
 #include "common/teams.cuh"
+#include "geev/geev.hpp"
 #include "geev/plan.hpp"
 #include "kernels/geev_band.hpp"
 #include "kernels/geev_team.hpp"
@@ -152,8 +151,8 @@ __global__ void __launch_bounds__(256, geev_warp_min_blocks<T, false, W>())
          b += int64_t(gridDim.x) * mats) {
         if (p.info[b] != 0) continue;  // NaN/Inf: stage 1 wrote the outputs
         const Mat<T> A{p.A + b * p.sA, static_cast<int>(p.lda)};
-        const int info = kernels::geev::geev_band_stage(t, n, A, B, p.wr + b * p.sW,
-                                                        p.wi + b * p.sW);
+        const int info =
+            kernels::geev::geev_band_stage(t, n, A, B, p.wr + b * p.sW, p.wi + b * p.sW);
         if (t.rank() == 0 && info != 0) p.info[b] = info;
     }
 }
@@ -234,8 +233,8 @@ GeevPlan plan_for(bool wantvr, int64_t n, int64_t batch) {
     }();
     static const int block_threads = max_threads(geev_block_kernel<T>);
     static const int global_threads = max_threads(geev_global_kernel<T>);
-    const size_t smem_block = static_cast<size_t>(
-        device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, 48 * 1024));
+    const size_t smem_block =
+        static_cast<size_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, 48 * 1024));
     const size_t smem_sm = static_cast<size_t>(
         device_attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor, 64 * 1024));
     GeevPlan p =
@@ -268,7 +267,8 @@ cudaError_t geev_launch(const GeevProblem<T> &p, void *ws, size_t ws_bytes, cuda
     switch (plan.path) {
         case GeevPlan::kNothing: {
             const int64_t blocks = (p.batch + 255) / 256;
-            geev_zero_info_kernel<<<static_cast<unsigned>(blocks < kGeevMaxGrid ? blocks : kGeevMaxGrid),
+            geev_zero_info_kernel<<<static_cast<unsigned>(blocks < kGeevMaxGrid ? blocks
+                                                                                : kGeevMaxGrid),
                                     256, 0, stream>>>(p.info, p.batch);
             break;
         }
@@ -281,9 +281,8 @@ cudaError_t geev_launch(const GeevProblem<T> &p, void *ws, size_t ws_bytes, cuda
                 if (err != cudaSuccess) return err;
                 reduce<<<static_cast<unsigned>(plan.grid), plan.threads, plan.smem_bytes, stream>>>(
                     p, plan.ld, plan.mats_per_block, plan.matrix_bytes);
-                qr<<<static_cast<unsigned>(plan.band_grid), plan.band_threads,
-                     plan.band_smem_bytes, stream>>>(p, plan.band_mats_per_block,
-                                                     plan.band_matrix_bytes);
+                qr<<<static_cast<unsigned>(plan.band_grid), plan.band_threads, plan.band_smem_bytes,
+                     stream>>>(p, plan.band_mats_per_block, plan.band_matrix_bytes);
                 break;
             }
             const auto kernel = warp_kernel<T>(p.wantvr, plan.team);
@@ -296,8 +295,9 @@ cudaError_t geev_launch(const GeevProblem<T> &p, void *ws, size_t ws_bytes, cuda
         case GeevPlan::kBlock:
             err = allow_smem(geev_block_kernel<T>, plan.smem_bytes);
             if (err != cudaSuccess) return err;
-            geev_block_kernel<T><<<static_cast<unsigned>(plan.grid), plan.threads,
-                                   plan.smem_bytes, stream>>>(p, plan.ld);
+            geev_block_kernel<T>
+                <<<static_cast<unsigned>(plan.grid), plan.threads, plan.smem_bytes, stream>>>(
+                    p, plan.ld);
             break;
         case GeevPlan::kGlobal:
             if (!fits_int(p.n, p.lda) || (p.wantvr && !fits_int(p.n, p.ldvr)))
@@ -311,10 +311,9 @@ cudaError_t geev_launch(const GeevProblem<T> &p, void *ws, size_t ws_bytes, cuda
     return cudaGetLastError();
 }
 
-#define GPUSVD_INSTANTIATE(T)                                                  \
-    template size_t geev_workspace_bytes<T>(bool, int64_t, int64_t);          \
-    template cudaError_t geev_launch<T>(const GeevProblem<T> &, void *, size_t, \
-                                        cudaStream_t);
+#define GPUSVD_INSTANTIATE(T)                                        \
+    template size_t geev_workspace_bytes<T>(bool, int64_t, int64_t); \
+    template cudaError_t geev_launch<T>(const GeevProblem<T> &, void *, size_t, cudaStream_t);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)
 #undef GPUSVD_INSTANTIATE

@@ -25,7 +25,7 @@ struct GeevPlan {
     size_t matrix_bytes = 0;  // one matrix's shared memory (kWarp, kBlock) or workspace slot
     size_t smem_bytes = 0;    // dynamic shared memory per block
     int64_t grid = 0;
-    size_t ws_bytes = 0;      // device workspace (kGlobal)
+    size_t ws_bytes = 0;  // device workspace (kGlobal)
     // kWarp without vectors, two kernels (src/kernels/geev_band.hpp): the fields above launch
     // the reduction, these the QR iteration on band storage.
     bool band = false;
@@ -36,15 +36,17 @@ struct GeevPlan {
     int64_t band_grid = 0;
 };
 
-constexpr int kGeevWarpMaxN = 64;                // a warp's lanes cover two rows' worth at most
+constexpr int kGeevWarpMaxN = 64;                   // a warp's lanes cover two rows' worth at most
 constexpr int64_t kGeevMaxGrid = int64_t(1) << 20;  // blocks loop over the rest of the batch
-constexpr int64_t kGeevGlobalMaxBlocks = 1024;   // bounds the workspace of the global path
-constexpr size_t kGeevReservedSmem = 1024;       // per block, taken by the system on sm_80+
+constexpr int64_t kGeevGlobalMaxBlocks = 1024;      // bounds the workspace of the global path
+constexpr size_t kGeevReservedSmem = 1024;          // per block, taken by the system on sm_80+
 constexpr size_t kGeevScratchBytes = 32 * sizeof(double);  // BlockTeam's static reduction slots
 
 /// Odd leading dimension: a warp walking a row of H (lanes on consecutive columns) hits
 /// distinct banks.
-inline int geev_shared_ld(int64_t n) { return static_cast<int>(n | 1); }
+inline int geev_shared_ld(int64_t n) {
+    return static_cast<int>(n | 1);
+}
 
 /// Elements of one matrix's shared working set: H and Z (n x ld), wr, wi, scale (n each) and
 /// the 3n work vector.
@@ -99,8 +101,8 @@ inline GeevPlan geev_plan(size_t elem, bool wantvr, int64_t n, int64_t batch, si
                           size_t smem_sm, int max_threads, int team = 0, int band = -1) {
     GeevPlan p;
     if (n <= 0 || batch <= 0) return p;
-    const size_t small = n <= INT_MAX / 2 ? geev_sat_mul(geev_shared_elems(wantvr, n), elem)
-                                          : SIZE_MAX;
+    const size_t small =
+        n <= INT_MAX / 2 ? geev_sat_mul(geev_shared_elems(wantvr, n), elem) : SIZE_MAX;
     if (n <= kGeevWarpMaxN && small <= smem_block) {
         p.path = GeevPlan::kWarp;
         p.team = team == 8 || team == 16 || team == 32 ? team : geev_team_width(elem, wantvr, n);
@@ -116,9 +118,9 @@ inline GeevPlan geev_plan(size_t elem, bool wantvr, int64_t n, int64_t batch, si
         if (geev_use_band(wantvr, n, p.team, band)) {
             p.band = true;
             p.band_matrix_bytes = geev_band_bytes(elem, n);
-            const int bw = warp_mats_per_block(p.band_matrix_bytes * static_cast<size_t>(32 / p.team),
-                                               8, max_threads, smem_block, smem_sm,
-                                               kGeevReservedSmem);
+            const int bw =
+                warp_mats_per_block(p.band_matrix_bytes * static_cast<size_t>(32 / p.team), 8,
+                                    max_threads, smem_block, smem_sm, kGeevReservedSmem);
             p.band_mats_per_block = bw * (32 / p.team);
             p.band_threads = 32 * bw;
             p.band_smem_bytes = p.band_matrix_bytes * static_cast<size_t>(p.band_mats_per_block);

@@ -23,7 +23,9 @@ struct BandMat {
 };
 
 /// Entries of an n x n BandMat.
-GPUSVD_HD constexpr int64_t band_elems(int64_t n) { return n * (n + 7) / 2; }
+GPUSVD_HD constexpr int64_t band_elems(int64_t n) {
+    return n * (n + 7) / 2;
+}
 
 /// Stage 1 leaves its scalars in A(2..6, 0), below the subdiagonal, which stage 2 treats as zero.
 constexpr int kBandMinN = 7;

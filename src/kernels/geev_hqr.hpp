@@ -123,8 +123,8 @@ struct HqrLoop {
 /// positive imaginary part first). itmax > 0 replaces dlahqr's iteration cap (tests use it to
 /// reach the failure path).
 template <class T, class Team, class HM>
-GPUSVD_HD HqrLoop<T, HM> lahqr_start(const Team &t, bool wantt, bool wantz, int n, int ilo,
-                                     int ihi, HM H, T *wr, T *wi, Mat<T> Z, int itmax = 0) {
+GPUSVD_HD HqrLoop<T, HM> lahqr_start(const Team &t, bool wantt, bool wantz, int n, int ilo, int ihi,
+                                     HM H, T *wr, T *wi, Mat<T> Z, int itmax = 0) {
     HqrLoop<T, HM> s;
     s.H = H, s.Z = Z, s.wr = wr, s.wi = wi;
     s.wantt = wantt, s.wantz = wantz;
@@ -318,7 +318,8 @@ GPUSVD_HD void lahqr_step(const Team &t, HqrLoop<T, HM> &s) {
     const T t2 = t1 * v2;
     const T t3 = nr == 3 ? t1 * v3 : T(0);
     // (B) rows k..k+nr-1, columns k..i2: a member per column.
-    reflect3(t, [=](int j, int r) -> T & { return H(k + r, j); }, k, s.i2, nr, v2, v3, t1, t2, t3);
+    reflect3(
+        t, [=](int j, int r) -> T & { return H(k + r, j); }, k, s.i2, nr, v2, v3, t1, t2, t3);
     t.sync();
     // (C) column k-1 (rank 0), columns k..k+nr-1 of H and Z: a member per row.
     if (rank == 0) {
@@ -332,11 +333,12 @@ GPUSVD_HD void lahqr_step(const Team &t, HqrLoop<T, HM> &s) {
         }
     }
     const int jmax = nr == 3 ? (k + 3 < i ? k + 3 : i) : i;
-    reflect3(t, [=](int j, int r) -> T & { return H(j, k + r); }, s.i1, jmax, nr, v2, v3, t1, t2,
-             t3);
+    reflect3(
+        t, [=](int j, int r) -> T & { return H(j, k + r); }, s.i1, jmax, nr, v2, v3, t1, t2, t3);
     if (s.wantz)
-        reflect3(t, [=](int j, int r) -> T & { return Z(j, k + r); }, s.ilo, s.ihi, nr, v2, v3, t1,
-                 t2, t3);
+        reflect3(
+            t, [=](int j, int r) -> T & { return Z(j, k + r); }, s.ilo, s.ihi, nr, v2, v3, t1, t2,
+            t3);
     t.sync();
     if (++s.k > i - 1) s.phase = HqrLoop<T, HM>::kSearch;
 }

@@ -20,11 +20,11 @@ namespace geev {
 /// Where one matrix's working set lives (shared or global memory; any leading dimensions).
 template <class T>
 struct GeevWork {
-    Mat<T> H;      // n x n: the input matrix on entry, destroyed
-    Mat<T> Z;      // n x n: the right eigenvectors on exit; unused (p may be null) without them
-    T *wr, *wi;    // n each
-    T *scale;      // n: balancing
-    T *work;       // 3n: Householder scalars, then the back-substitution vectors
+    Mat<T> H;    // n x n: the input matrix on entry, destroyed
+    Mat<T> Z;    // n x n: the right eigenvectors on exit; unused (p may be null) without them
+    T *wr, *wi;  // n each
+    T *scale;    // n: balancing
+    T *work;     // 3n: Householder scalars, then the back-substitution vectors
 };
 
 /// One matrix's dgeev between geev_begin and geev_finish: what the QR iteration needs and what
