@@ -93,6 +93,22 @@ struct Result {
     int info = -777;
 };
 
+/// Runs fn(team) with SerialTeam (members = 0) or on `members` threads as a ThreadTeam; expects
+/// the members to agree on the returned info, which it returns.
+template <typename Fn>
+int run_members(int members, const Fn &fn) {
+    if (members == 0) return fn(gpusvd::kernels::SerialTeam{});
+    ThreadTeam::Shared shared(members);
+    std::vector<int> infos(sz(members), -777);
+    std::vector<std::thread> threads;
+    for (int m = 0; m < members; ++m)
+        threads.emplace_back([&, m] { infos[sz(m)] = fn(ThreadTeam(&shared, m)); });
+    for (auto &th : threads) th.join();
+    EXPECT_FALSE(shared.broken) << "team members diverged or a barrier timed out";
+    for (int m = 1; m < members; ++m) EXPECT_EQ(infos[sz(m)], infos[0]) << "member " << m;
+    return infos[0];
+}
+
 /// Runs kg::geev_team on a copy of A (n x n, ld n) with `members` threads (0: SerialTeam).
 /// H and Z get padded leading dimensions; the padding of Z and the entries after wr/wi must
 /// stay untouched; scale and work are exactly sized so ASan sees overruns.
@@ -112,21 +128,8 @@ Result<T> run_team(int64_t n, const std::vector<T> &A, bool vectors, int members
                       wr.data(),        wi.data(),
                       scale.data(),     work.data()};
     Result<T> r;
-    if (members == 0) {
-        r.info = kg::geev_team(gpusvd::kernels::SerialTeam{}, vectors, ni, w, qr_itmax);
-    } else {
-        ThreadTeam::Shared shared(members);
-        std::vector<int> infos(sz(members), -777);
-        std::vector<std::thread> threads;
-        for (int m = 0; m < members; ++m)
-            threads.emplace_back([&, m] {
-                infos[sz(m)] = kg::geev_team(ThreadTeam(&shared, m), vectors, ni, w, qr_itmax);
-            });
-        for (auto &th : threads) th.join();
-        EXPECT_FALSE(shared.broken) << "team members diverged or a barrier timed out";
-        for (int m = 1; m < members; ++m) EXPECT_EQ(infos[sz(m)], infos[0]) << "member " << m;
-        r.info = infos[0];
-    }
+    r.info = run_members(members,
+                         [&](const auto &t) { return kg::geev_team(t, vectors, ni, w, qr_itmax); });
     EXPECT_EQ(wr[sz(n)], pad) << "wr written past n";
     EXPECT_EQ(wi[sz(n)], pad) << "wi written past n";
     r.wr.assign(wr.begin(), wr.begin() + n);
@@ -522,19 +525,7 @@ Result<T> run_band_stages(int64_t n, const std::vector<T> &A, int members, int q
                                    qr_itmax);
     };
     Result<T> r;
-    if (members == 0) {
-        r.info = both(gpusvd::kernels::SerialTeam{});
-    } else {
-        ThreadTeam::Shared shared(members);
-        std::vector<int> infos(sz(members), -777);
-        std::vector<std::thread> threads;
-        for (int m = 0; m < members; ++m)
-            threads.emplace_back([&, m] { infos[sz(m)] = both(ThreadTeam(&shared, m)); });
-        for (auto &th : threads) th.join();
-        EXPECT_FALSE(shared.broken) << "team members diverged or a barrier timed out";
-        for (int m = 1; m < members; ++m) EXPECT_EQ(infos[sz(m)], infos[0]) << "member " << m;
-        r.info = infos[0];
-    }
+    r.info = run_members(members, both);
     EXPECT_EQ(wr[sz(n)], pad) << "wr written past n";
     EXPECT_EQ(wi[sz(n)], pad) << "wi written past n";
     EXPECT_EQ(B[sz(kg::band_elems(n))], pad) << "band written past its end";

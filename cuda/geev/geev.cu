@@ -85,10 +85,13 @@ constexpr int geev_warp_min_blocks() {
 /// the vector phases' registers (double: 80 instead of 118, so 25 warps per SM instead of 16).
 /// The teams of one warp run their own loops; the scheduler interleaves the diverged teams.
 /// (Advancing a warp's matrices in lockstep, a search or bulge step each per round, was measured
-/// slower at every size: README, issue 4.)
-template <class T, bool kVec, int W>
+/// slower at every size: README, issue 4.) kReduce: the band path's stage 1 instead
+/// (kernels/geev_band.hpp, values only): the working set up to the Hessenberg form, which goes
+/// back to A; info 0 marks the matrices stage 2 takes.
+template <class T, bool kVec, int W, bool kReduce = false>
 __global__ void __launch_bounds__(256, geev_warp_min_blocks<T, kVec, W>())
     geev_warp_kernel(GeevProblem<T> p, int ld, int mats, size_t matrix_bytes) {
+    static_assert(!(kVec && kReduce), "the band path is values-only");
     extern __shared__ __align__(16) unsigned char smem[];
     const int group = threadIdx.x / W;
     const int n = static_cast<int>(p.n);
@@ -98,7 +101,16 @@ __global__ void __launch_bounds__(256, geev_warp_min_blocks<T, kVec, W>())
     for (int64_t b = int64_t(blockIdx.x) * mats + group; b < p.batch;
          b += int64_t(gridDim.x) * mats) {
         load(t, p, b, w.H);
-        store(t, p, b, w, kernels::geev::geev_team(t, kVec, n, w), kVec);
+        if constexpr (kReduce) {
+            const Mat<T> A{p.A + b * p.sA, static_cast<int>(p.lda)};
+            const int info = kernels::geev::geev_reduce_stage(t, n, w, A);
+            if (info != 0)
+                store(t, p, b, w, info, false);
+            else if (t.rank() == 0)
+                p.info[b] = 0;
+        } else {
+            store(t, p, b, w, kernels::geev::geev_team(t, kVec, n, w), kVec);
+        }
     }
 }
 
@@ -112,29 +124,6 @@ decltype(&geev_warp_kernel<T, kVec, 32>) warp_kernel(int team) {
 template <class T>
 decltype(&geev_warp_kernel<T, false, 32>) warp_kernel(bool vectors, int team) {
     return vectors ? warp_kernel<T, true>(team) : warp_kernel<T, false>(team);
-}
-
-/// Band path, stage 1 (kernels/geev_band.hpp): the values-only warp kernel's working set up to
-/// the Hessenberg form, which goes back to A; info 0 marks the matrices stage 2 takes.
-template <class T, int W>
-__global__ void __launch_bounds__(256, geev_warp_min_blocks<T, false, W>())
-    geev_reduce_kernel(GeevProblem<T> p, int ld, int mats, size_t matrix_bytes) {
-    extern __shared__ __align__(16) unsigned char smem[];
-    const int group = threadIdx.x / W;
-    const int n = static_cast<int>(p.n);
-    const GeevWork<T> w =
-        shared_work<T>(reinterpret_cast<T *>(smem + group * matrix_bytes), false, n, ld);
-    const kernels::TileTeam<W> t;
-    for (int64_t b = int64_t(blockIdx.x) * mats + group; b < p.batch;
-         b += int64_t(gridDim.x) * mats) {
-        load(t, p, b, w.H);
-        const Mat<T> A{p.A + b * p.sA, static_cast<int>(p.lda)};
-        const int info = kernels::geev::geev_reduce_stage(t, n, w, A);
-        if (info != 0)
-            store(t, p, b, w, info, false);
-        else if (t.rank() == 0)
-            p.info[b] = 0;
-    }
 }
 
 /// Band path, stage 2: the QR iteration on a band copy of stage 1's H in shared memory, the
@@ -157,9 +146,11 @@ __global__ void __launch_bounds__(256, geev_warp_min_blocks<T, false, W>())
     }
 }
 
+static_assert(kGeevBandMinN >= kernels::geev::kBandMinN, "the plan's band threshold");
+
 template <class T>
-decltype(&geev_reduce_kernel<T, 32>) reduce_kernel(int team) {
-    return team == 16 ? geev_reduce_kernel<T, 16> : geev_reduce_kernel<T, 32>;
+decltype(&geev_warp_kernel<T, false, 32>) reduce_kernel(int team) {
+    return team == 16 ? geev_warp_kernel<T, false, 16, true> : geev_warp_kernel<T, false, 32, true>;
 }
 
 template <class T>

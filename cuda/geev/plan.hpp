@@ -87,8 +87,10 @@ inline size_t geev_band_bytes(size_t elem, int64_t n) {
 /// Whether values-only warp-path problems take the two band kernels: with 16 lanes (the
 /// latency-bound team width, which the band's smaller footprint gives twice the warps) from
 /// n = 16, or as forced (band: 0 off, 1 on for 16 and 32 lanes and n >= 7; -1 default).
+constexpr int64_t kGeevBandMinN = 7;  // stage 1 keeps its scalars in A(2..6, 0)
+
 inline bool geev_use_band(bool wantvr, int64_t n, int team, int band) {
-    if (wantvr || n < 7 || team < 16 || band == 0) return false;
+    if (wantvr || n < kGeevBandMinN || team < 16 || band == 0) return false;
     return band == 1 || (team == 16 && n >= 16);
 }
 
