@@ -9,9 +9,9 @@
 #include <thread>
 
 #include "geev/plan.hpp"
+#include "geev_checks.hpp"
 #include "kernels/geev_band.hpp"
 #include "kernels/geev_team.hpp"
-#include "geev_checks.hpp"
 #include "test_common.hpp"
 
 using namespace gpusvd_test;
@@ -19,7 +19,7 @@ namespace kg = gpusvd::kernels::geev;
 
 namespace {
 
-constexpr double kEigThreshold = 20.0;  // DESIGN.md: |A VR - VR W| / (n |A| eps) < 20
+constexpr double kEigThreshold = 20.0;   // DESIGN.md: |A VR - VR W| / (n |A| eps) < 20
 constexpr double kNormThreshold = 10.0;  // eigvec_normalization, as in test_geev_batched
 
 /// Team members as threads: barrier on a mutex/condition variable, reductions through slots
@@ -124,9 +124,9 @@ Result<T> run_team(int64_t n, const std::vector<T> &A, bool vectors, int members
     std::vector<T> scale(sz(n)), work(sz(3 * n));
     for (int64_t j = 0; j < n; ++j)
         for (int64_t i = 0; i < n; ++i) H[sz(i + j * ldh)] = A[sz(i + j * n)];
-    kg::GeevWork<T> w{{H.data(), ldh},  {vectors ? Z.data() : nullptr, ldz},
-                      wr.data(),        wi.data(),
-                      scale.data(),     work.data()};
+    kg::GeevWork<T> w{{H.data(), ldh}, {vectors ? Z.data() : nullptr, ldz},
+                      wr.data(),       wi.data(),
+                      scale.data(),    work.data()};
     Result<T> r;
     r.info = run_members(members,
                          [&](const auto &t) { return kg::geev_team(t, vectors, ni, w, qr_itmax); });
@@ -167,7 +167,8 @@ void check(int64_t n, const std::vector<T> &A0, const Result<T> &o, bool vectors
     const double anorm = double(norm1(n, n, A0.data(), n));
     const EigRef<T> ref = ref_eig(n, A0);
     const double tol = 20.0 * double(std::max<int64_t>(n, 1)) * ref.kappa;
-    const double match = eig_match(n, o.wr.data(), o.wi.data(), ref.wr.data(), ref.wi.data(), anorm);
+    const double match =
+        eig_match(n, o.wr.data(), o.wi.data(), ref.wr.data(), ref.wi.data(), anorm);
     EXPECT_LE(match, tol) << "eigenvalues vs LAPACK: max |lambda - lambda_ref| / (|A| eps), kappa "
                           << ref.kappa;
     if (exact_re) {
@@ -178,7 +179,8 @@ void check(int64_t n, const std::vector<T> &A0, const Result<T> &o, bool vectors
     ++w.checked;
     if (ref.kappa < 1e3) w.match = std::max(w.match, match);  // ill-conditioned ones say little
     if (vectors) {
-        const double resid = eig_residual(n, A0.data(), n, o.wr.data(), o.wi.data(), o.VR.data(), n);
+        const double resid =
+            eig_residual(n, A0.data(), n, o.wr.data(), o.wi.data(), o.VR.data(), n);
         EXPECT_LT(resid, kEigThreshold) << "|A VR - VR W| / (n |A| eps)";
         const double nrm = eigvec_normalization(n, o.wi.data(), o.VR.data(), n);
         EXPECT_LT(nrm, kNormThreshold) << "unit 2-norm, largest component real";
@@ -226,12 +228,12 @@ TYPED_TEST(TeamGeevTest, OneByOneAndTwoByTwo) {
         EXPECT_EQ(std::fabs(r.VR[0]), T(1));
     }
     // Rotation-like (complex pair), real distinct, repeated, and already triangular 2x2s.
-    const std::vector<std::vector<T>> mats = {{T(1), T(-2), T(3), T(1)},  {T(4), T(1), T(2), T(3)},
-                                              {T(2), T(0), T(1), T(2)},   {T(0), T(1), T(-1), T(0)},
+    const std::vector<std::vector<T>> mats = {{T(1), T(-2), T(3), T(1)}, {T(4), T(1), T(2), T(3)},
+                                              {T(2), T(0), T(1), T(2)},  {T(0), T(1), T(-1), T(0)},
                                               {T(1), T(0), T(5), T(-3)}, {T(0), T(0), T(0), T(0)}};
     for (const auto &A : mats) {
-        SCOPED_TRACE(testing::Message() << "A = [" << A[0] << " " << A[2] << "; " << A[1] << " "
-                                        << A[3] << "]");
+        SCOPED_TRACE(testing::Message()
+                     << "A = [" << A[0] << " " << A[2] << "; " << A[1] << " " << A[3] << "]");
         const Result<T> r = run_team<T>(2, A, true);
         check<T>(2, A, r, true);
     }
@@ -383,9 +385,11 @@ TYPED_TEST(TeamGeevTest, NearOverflowAndUnderflow) {
     Rng rng(405);
     for (int64_t n : {3, 8, 33}) {
         for (int which = 0; which < 2; ++which) {
-            SCOPED_TRACE(testing::Message() << "n = " << n << (which ? " near underflow" : " near overflow"));
+            SCOPED_TRACE(testing::Message()
+                         << "n = " << n << (which ? " near underflow" : " near overflow"));
             std::vector<T> A = gaussian<T>(rng, n, n);
-            scale_max_abs(n, n, A.data(), n, which ? near_underflow_max<T>() : near_overflow_max<T>());
+            scale_max_abs(n, n, A.data(), n,
+                          which ? near_underflow_max<T>() : near_overflow_max<T>());
             const Result<T> r = run_team<T>(n, A, true);
             check<T>(n, A, r, true);
         }
@@ -429,7 +433,8 @@ TYPED_TEST(TeamGeevTest, NonFiniteGivesNaN) {
     using T = TypeParam;
     Rng rng(408);
     const int64_t n = 6;
-    for (T bad : {nan_v<T>(), std::numeric_limits<T>::infinity(), -std::numeric_limits<T>::infinity()}) {
+    for (T bad :
+         {nan_v<T>(), std::numeric_limits<T>::infinity(), -std::numeric_limits<T>::infinity()}) {
         for (bool vectors : {true, false}) {
             std::vector<T> A = gaussian<T>(rng, n, n);
             A[sz(4 + 5 * n)] = bad;
@@ -479,8 +484,9 @@ TYPED_TEST(TeamGeevTest, NonConvergenceReportsInfo) {
                 for (int64_t i = r.info; i < n; ++i) {
                     double best = std::numeric_limits<double>::infinity();
                     for (int64_t j = 0; j < n; ++j)
-                        best = std::min(best, std::hypot(double(r.wr[sz(i)]) - double(ref.wr[sz(j)]),
-                                                         double(r.wi[sz(i)]) - double(ref.wi[sz(j)])));
+                        best =
+                            std::min(best, std::hypot(double(r.wr[sz(i)]) - double(ref.wr[sz(j)]),
+                                                      double(r.wi[sz(i)]) - double(ref.wi[sz(j)])));
                     EXPECT_LE(best / (anorm * eps<T>()), 20.0 * double(n) * ref.kappa) << i;
                 }
                 if (vectors) {
@@ -509,15 +515,16 @@ Result<T> run_band_stages(int64_t n, const std::vector<T> &A, int members, int q
             U[sz(i + j * lda)] = A[sz(i + j * n)];
             H[sz(i + j * ldh)] = A[sz(i + j * n)];
         }
-    const kg::GeevWork<T> w{{H.data(), ldh}, {nullptr, 0}, swr.data(), swi.data(),
-                            scale.data(),    work.data()};
+    const kg::GeevWork<T> w{{H.data(), ldh}, {nullptr, 0}, swr.data(),
+                            swi.data(),      scale.data(), work.data()};
     const kg::Mat<T> UA{U.data(), lda};
     // Each member runs both stages, as the two kernels' teams do (the reduction's outputs are
     // read back only through A and, on NaN input, w's wr/wi).
     auto both = [&](const auto &t) {
         const int info1 = kg::geev_reduce_stage(t, ni, w, UA);
         if (info1 != 0) {
-            for (int i = t.rank(); i < ni; i += t.size()) wr[sz(i)] = swr[sz(i)], wi[sz(i)] = swi[sz(i)];
+            for (int i = t.rank(); i < ni; i += t.size())
+                wr[sz(i)] = swr[sz(i)], wi[sz(i)] = swi[sz(i)];
             t.sync();
             return info1;
         }
@@ -543,10 +550,12 @@ TYPED_TEST(TeamGeevTest, BandStagesMatchOneStage) {
     using T = TypeParam;
     Rng rng(412);
     std::vector<std::pair<int64_t, std::vector<T>>> mats;
-    for (int64_t n : {7, 8, 16, 20, 25, 30, 33, 40, 64}) mats.emplace_back(n, gaussian<T>(rng, n, n));
+    for (int64_t n : {7, 8, 16, 20, 25, 30, 33, 40, 64})
+        mats.emplace_back(n, gaussian<T>(rng, n, n));
     for (int which = 0; which < 2; ++which) {
         std::vector<T> A = gaussian<T>(rng, 20, 20);
-        scale_max_abs(20, 20, A.data(), 20, which ? near_underflow_max<T>() : near_overflow_max<T>());
+        scale_max_abs(20, 20, A.data(), 20,
+                      which ? near_underflow_max<T>() : near_overflow_max<T>());
         mats.emplace_back(20, A);
     }
     {
@@ -777,24 +786,37 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
     }
     EXPECT_EQ(gg::geev_plan(8, false, 30, 1000, optin, per_sm, 1024, 12).team,
               gg::geev_team_width(8, false, 30));
-    // Values only with 16 lanes: two kernels, the QR on band storage with twice the matrices per
-    // SM (30x30 double: 48 instead of 24); forced on for 32 lanes, off by GPUSVD_GEEV_BAND=0.
+    // Values only with 16 lanes: two kernels. Stage 1 holds H, scale and tau (no wr, wi or the
+    // vectors' work); the QR on band storage holds twice the matrices per SM (30x30 double: 48
+    // instead of 24); forced on for 32 lanes, off by GPUSVD_GEEV_BAND=0.
     auto resident = [&](size_t smem, int mats) { return int(per_sm / (smem + 1024)) * mats; };
+    auto check_shape = [&](const gg::GeevWarpShape &s, int team, size_t min_bytes) {
+        EXPECT_EQ(s.team, team);
+        EXPECT_GE(s.matrix_bytes, min_bytes);
+        EXPECT_EQ(s.matrix_bytes % 16, 0u);
+        EXPECT_EQ(s.threads % 32, 0);
+        EXPECT_EQ(s.mats_per_block, s.threads / team);
+        EXPECT_EQ(s.smem_bytes, s.matrix_bytes * size_t(s.mats_per_block));
+        EXPECT_LE(s.smem_bytes, optin);
+        EXPECT_EQ(s.grid, (1000 + s.mats_per_block - 1) / s.mats_per_block);
+    };
     for (size_t e : {sizeof(float), sizeof(double)})
         for (int64_t n : {16, 20, 25, 30, 32}) {
-            const gg::GeevPlan p = gg::geev_plan(e, false, n, 1000, optin, per_sm, 1024, 16);
-            SCOPED_TRACE(testing::Message() << "n = " << n << ", elem " << e);
-            ASSERT_TRUE(p.band);
-            EXPECT_GE(p.band_matrix_bytes, size_t(kg::band_elems(n)) * e);
-            EXPECT_EQ(p.band_matrix_bytes % 16, 0u);
-            EXPECT_EQ(p.band_threads % 32, 0);
-            EXPECT_EQ(p.band_mats_per_block, p.band_threads / 16);
-            EXPECT_EQ(p.band_smem_bytes, p.band_matrix_bytes * size_t(p.band_mats_per_block));
-            EXPECT_LE(p.band_smem_bytes, optin);
-            EXPECT_EQ(p.band_grid, (1000 + p.band_mats_per_block - 1) / p.band_mats_per_block);
-            if (e == 8 && n == 30) {
-                EXPECT_GE(resident(p.band_smem_bytes, p.band_mats_per_block),
-                          2 * resident(p.smem_bytes, p.mats_per_block));
+            for (int rt : {0, 16, 32}) {
+                const gg::GeevPlan p =
+                    gg::geev_plan(e, false, n, 1000, optin, per_sm, 1024, 16, -1, rt);
+                SCOPED_TRACE(testing::Message() << "n = " << n << ", elem " << e << ", " << rt);
+                ASSERT_TRUE(p.band);
+                check_shape(p.qr, 16, size_t(kg::band_elems(n)) * e);
+                const size_t ld = size_t(gg::geev_shared_ld(n));
+                check_shape(p.reduce, rt ? rt : 16, (size_t(n) * ld + 2 * size_t(n)) * e);
+                EXPECT_LT(p.reduce.matrix_bytes, p.matrix_bytes);
+                if (e == 8 && n == 30) {
+                    EXPECT_GE(resident(p.qr.smem_bytes, p.qr.mats_per_block),
+                              2 * resident(p.smem_bytes, p.mats_per_block));
+                    EXPECT_GT(resident(p.reduce.smem_bytes, p.reduce.mats_per_block),
+                              resident(p.smem_bytes, p.mats_per_block));
+                }
             }
         }
     EXPECT_TRUE(plan(8, false, 20).band);
@@ -827,9 +849,10 @@ private:
     template <typename T>
     static void report(const char *name) {
         const Worst &w = worst<T>();
-        std::printf("[team geev %s] %d results checked; worst: eigenvalue match %.3g (|A| eps, "
-                    "kappa < 1e3), residual %.3g (< %g), normalisation %.3g (< %g)\n",
-                    name, w.checked, w.match, w.resid, kEigThreshold, w.norm, kNormThreshold);
+        std::printf(
+            "[team geev %s] %d results checked; worst: eigenvalue match %.3g (|A| eps, "
+            "kappa < 1e3), residual %.3g (< %g), normalisation %.3g (< %g)\n",
+            name, w.checked, w.match, w.resid, kEigThreshold, w.norm, kNormThreshold);
     }
 };
 const auto *const kWorstRatios = ::testing::AddGlobalTestEnvironment(new WorstRatios);

@@ -36,15 +36,26 @@ __device__ GeevWork<T> shared_work(T *base, bool wantvr, int n, int ld) {
     return w;
 }
 
+/// The band path's stage 1 working set (plan.hpp's geev_reduce_bytes): H, scale and the
+/// Householder scalars in shared memory; wr and wi point at the caller's arrays per matrix
+/// (written only for NaN/Inf input and isolated eigenvalues, which stage 2 writes again).
+template <class T>
+__device__ GeevWork<T> reduce_work(T *base, int n, int ld) {
+    GeevWork<T> w{};
+    w.H = Mat<T>{base, ld};
+    w.Z = Mat<T>{nullptr, ld};
+    w.scale = base + n * ld;
+    w.work = w.scale + n;
+    return w;
+}
+
 /// Copies matrix b of the user's strided A into H (a team member per element).
 template <class T, class Team>
 __device__ void load(const Team &t, const GeevProblem<T> &p, int64_t b, Mat<T> H) {
     const int n = static_cast<int>(p.n);
     const T *A = p.A + b * p.sA;
-    for (int e = t.rank(); e < n * n; e += t.size()) {
-        const int i = e % n, j = e / n;
-        H(i, j) = A[i + j * p.lda];
-    }
+    for (int j = 0; j < n; ++j)  // no e / n, e % n per element: they cost a warp team 4% of a 30x30
+        for (int i = t.rank(); i < n; i += t.size()) H(i, j) = A[i + j * p.lda];
     t.sync();
 }
 
@@ -60,10 +71,8 @@ __device__ void store(const Team &t, const GeevProblem<T> &p, int64_t b, const G
     }
     if (vectors) {
         T *VR = p.VR + b * p.sVR;
-        for (int e = t.rank(); e < n * n; e += t.size()) {
-            const int i = e % n, j = e / n;
-            VR[i + j * p.ldvr] = w.Z(i, j);
-        }
+        for (int j = 0; j < n; ++j)
+            for (int i = t.rank(); i < n; i += t.size()) VR[i + j * p.ldvr] = w.Z(i, j);
     }
     if (t.rank() == 0) p.info[b] = info;
     t.sync();  // the next matrix may overwrite the working set
@@ -95,19 +104,18 @@ __global__ void __launch_bounds__(256, geev_warp_min_blocks<T, kVec, W>())
     extern __shared__ __align__(16) unsigned char smem[];
     const int group = threadIdx.x / W;
     const int n = static_cast<int>(p.n);
-    const GeevWork<T> w =
-        shared_work<T>(reinterpret_cast<T *>(smem + group * matrix_bytes), kVec, n, ld);
+    T *const base = reinterpret_cast<T *>(smem + group * matrix_bytes);
+    GeevWork<T> w = kReduce ? reduce_work(base, n, ld) : shared_work<T>(base, kVec, n, ld);
     const kernels::TileTeam<W> t;
     for (int64_t b = int64_t(blockIdx.x) * mats + group; b < p.batch;
          b += int64_t(gridDim.x) * mats) {
         load(t, p, b, w.H);
         if constexpr (kReduce) {
             const Mat<T> A{p.A + b * p.sA, static_cast<int>(p.lda)};
+            w.wr = p.wr + b * p.sW;
+            w.wi = p.wi + b * p.sW;
             const int info = kernels::geev::geev_reduce_stage(t, n, w, A);
-            if (info != 0)
-                store(t, p, b, w, info, false);
-            else if (t.rank() == 0)
-                p.info[b] = 0;
+            if (t.rank() == 0) p.info[b] = info;
         } else {
             store(t, p, b, w, kernels::geev::geev_team(t, kVec, n, w), kVec);
         }
@@ -228,8 +236,13 @@ GeevPlan plan_for(bool wantvr, int64_t n, int64_t batch) {
         static_cast<size_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, 48 * 1024));
     const size_t smem_sm = static_cast<size_t>(
         device_attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor, 64 * 1024));
-    GeevPlan p =
-        geev_plan(sizeof(T), wantvr, n, batch, smem_block, smem_sm, warp_threads, team, band);
+    // GPUSVD_GEEV_REDUCE_TEAM=16|32: lanes per matrix of the band path's stage 1 (tuning).
+    static const int reduce_team = [] {
+        const char *e = std::getenv("GPUSVD_GEEV_REDUCE_TEAM");
+        return e ? std::atoi(e) : 0;
+    }();
+    GeevPlan p = geev_plan(sizeof(T), wantvr, n, batch, smem_block, smem_sm, warp_threads, team,
+                           band, reduce_team);
     const int limit = p.path == GeevPlan::kBlock    ? block_threads
                       : p.path == GeevPlan::kGlobal ? global_threads
                                                     : warp_threads;
@@ -265,15 +278,16 @@ cudaError_t geev_launch(const GeevProblem<T> &p, void *ws, size_t ws_bytes, cuda
         }
         case GeevPlan::kWarp: {
             if (plan.band && fits_int(p.n, p.lda)) {  // stage 2 indexes A with int
-                const auto reduce = reduce_kernel<T>(plan.team);
-                const auto qr = band_kernel<T>(plan.team);
-                err = allow_smem(reduce, plan.smem_bytes);
-                if (err == cudaSuccess) err = allow_smem(qr, plan.band_smem_bytes);
+                const GeevWarpShape &r = plan.reduce, &q = plan.qr;
+                const auto reduce = reduce_kernel<T>(r.team);
+                const auto qr = band_kernel<T>(q.team);
+                err = allow_smem(reduce, r.smem_bytes);
+                if (err == cudaSuccess) err = allow_smem(qr, q.smem_bytes);
                 if (err != cudaSuccess) return err;
-                reduce<<<static_cast<unsigned>(plan.grid), plan.threads, plan.smem_bytes, stream>>>(
-                    p, plan.ld, plan.mats_per_block, plan.matrix_bytes);
-                qr<<<static_cast<unsigned>(plan.band_grid), plan.band_threads, plan.band_smem_bytes,
-                     stream>>>(p, plan.band_mats_per_block, plan.band_matrix_bytes);
+                reduce<<<static_cast<unsigned>(r.grid), r.threads, r.smem_bytes, stream>>>(
+                    p, plan.ld, r.mats_per_block, r.matrix_bytes);
+                qr<<<static_cast<unsigned>(q.grid), q.threads, q.smem_bytes, stream>>>(
+                    p, q.mats_per_block, q.matrix_bytes);
                 break;
             }
             const auto kernel = warp_kernel<T>(p.wantvr, plan.team);

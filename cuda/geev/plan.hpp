@@ -11,6 +11,17 @@
 namespace gpusvd {
 namespace gpu {
 
+/// One warp-path kernel's launch: `team` lanes per matrix, each matrix in its own matrix_bytes
+/// of shared memory, mats_per_block matrices per block.
+struct GeevWarpShape {
+    int team = 32;
+    int threads = 0;
+    int mats_per_block = 0;
+    size_t matrix_bytes = 0;
+    size_t smem_bytes = 0;
+    int64_t grid = 0;
+};
+
 struct GeevPlan {
     enum Path {
         kNothing,  // n = 0 or batch = 0: only info (zeros) is written
@@ -26,14 +37,10 @@ struct GeevPlan {
     size_t smem_bytes = 0;    // dynamic shared memory per block
     int64_t grid = 0;
     size_t ws_bytes = 0;  // device workspace (kGlobal)
-    // kWarp without vectors, two kernels (src/kernels/geev_band.hpp): the fields above launch
-    // the reduction, these the QR iteration on band storage.
+    // kWarp without vectors, two kernels (src/kernels/geev_band.hpp) in place of the one above:
+    // the reduction to Hessenberg form, then the QR iteration on band storage.
     bool band = false;
-    size_t band_matrix_bytes = 0;
-    int band_mats_per_block = 0;
-    int band_threads = 0;
-    size_t band_smem_bytes = 0;
-    int64_t band_grid = 0;
+    GeevWarpShape reduce, qr;
 };
 
 constexpr int kGeevWarpMaxN = 64;                   // a warp's lanes cover two rows' worth at most
@@ -84,6 +91,32 @@ inline size_t geev_band_bytes(size_t elem, int64_t n) {
     return (static_cast<size_t>(n) * static_cast<size_t>(n + 7) / 2 * elem + 15) / 16 * 16;
 }
 
+/// Shared memory of one matrix in the band path's stage 1: H (n x ld), the balancing scales and
+/// the Householder scalars (n each); wr and wi are the caller's arrays there (cuda/geev/geev.cu).
+/// A sixth less than geev_shared_elems: 14 warps of two 30x30 double matrices per SM, not 12.
+inline size_t geev_reduce_bytes(size_t elem, int64_t n) {
+    const size_t nn = static_cast<size_t>(n);
+    return ((nn * static_cast<size_t>(geev_shared_ld(n)) + 2 * nn) * elem + 15) / 16 * 16;
+}
+
+/// The warp-path launch of a kernel with `team`-lane teams and matrix_bytes per matrix: as many
+/// warps per block as maximise the warps resident on an SM (see geev_plan).
+inline GeevWarpShape geev_warp_shape(int team, size_t matrix_bytes, int64_t batch,
+                                     size_t smem_block, size_t smem_sm, int max_threads) {
+    GeevWarpShape s;
+    s.team = team;
+    s.matrix_bytes = matrix_bytes;
+    const int per_warp = 32 / team;
+    const int warps = warp_mats_per_block(matrix_bytes * static_cast<size_t>(per_warp), 8,
+                                          max_threads, smem_block, smem_sm, kGeevReservedSmem);
+    s.mats_per_block = warps * per_warp;
+    s.threads = 32 * warps;
+    s.smem_bytes = matrix_bytes * static_cast<size_t>(s.mats_per_block);
+    s.grid = (batch + s.mats_per_block - 1) / s.mats_per_block;
+    if (s.grid > kGeevMaxGrid) s.grid = kGeevMaxGrid;
+    return s;
+}
+
 /// Whether values-only warp-path problems take the two band kernels: with 16 lanes (the
 /// latency-bound team width, which the band's smaller footprint gives twice the warps) from
 /// n = 16, or as forced (band: 0 off, 1 on for 16 and 32 lanes and n >= 7; -1 default).
@@ -98,9 +131,10 @@ inline bool geev_use_band(bool wantvr, int64_t n, int team, int band) {
 /// max_threads: the kernel's limit per block (registers). The warp path takes as many warps per
 /// block as maximise the warps resident on an SM (ties: fewer, as a block holds its shared
 /// memory until its slowest matrix is done). team: lanes per matrix (0: geev_team_width);
-/// band: see geev_use_band.
+/// band: see geev_use_band; reduce_team: the band path's stage 1 lanes (16 or 32; else team).
 inline GeevPlan geev_plan(size_t elem, bool wantvr, int64_t n, int64_t batch, size_t smem_block,
-                          size_t smem_sm, int max_threads, int team = 0, int band = -1) {
+                          size_t smem_sm, int max_threads, int team = 0, int band = -1,
+                          int reduce_team = 0) {
     GeevPlan p;
     if (n <= 0 || batch <= 0) return p;
     const size_t small =
@@ -111,23 +145,19 @@ inline GeevPlan geev_plan(size_t elem, bool wantvr, int64_t n, int64_t batch, si
         p.ld = geev_shared_ld(n);
         p.matrix_bytes = (small + 15) / 16 * 16;
         if (p.matrix_bytes * static_cast<size_t>(32 / p.team) > smem_block) p.team = 32;
-        const int warps = warp_mats_per_block(p.matrix_bytes * static_cast<size_t>(32 / p.team), 8,
-                                              max_threads, smem_block, smem_sm, kGeevReservedSmem);
-        p.mats_per_block = warps * (32 / p.team);
-        p.threads = 32 * warps;
-        p.smem_bytes = p.matrix_bytes * static_cast<size_t>(p.mats_per_block);
+        const GeevWarpShape one =
+            geev_warp_shape(p.team, p.matrix_bytes, batch, smem_block, smem_sm, max_threads);
+        p.mats_per_block = one.mats_per_block;
+        p.threads = one.threads;
+        p.smem_bytes = one.smem_bytes;
         p.grid = (batch + p.mats_per_block - 1) / p.mats_per_block;
         if (geev_use_band(wantvr, n, p.team, band)) {
             p.band = true;
-            p.band_matrix_bytes = geev_band_bytes(elem, n);
-            const int bw =
-                warp_mats_per_block(p.band_matrix_bytes * static_cast<size_t>(32 / p.team), 8,
-                                    max_threads, smem_block, smem_sm, kGeevReservedSmem);
-            p.band_mats_per_block = bw * (32 / p.team);
-            p.band_threads = 32 * bw;
-            p.band_smem_bytes = p.band_matrix_bytes * static_cast<size_t>(p.band_mats_per_block);
-            p.band_grid = (batch + p.band_mats_per_block - 1) / p.band_mats_per_block;
-            if (p.band_grid > kGeevMaxGrid) p.band_grid = kGeevMaxGrid;
+            const int rt = reduce_team == 16 || reduce_team == 32 ? reduce_team : p.team;
+            p.reduce = geev_warp_shape(rt, geev_reduce_bytes(elem, n), batch, smem_block, smem_sm,
+                                       max_threads);
+            p.qr = geev_warp_shape(p.team, geev_band_bytes(elem, n), batch, smem_block, smem_sm,
+                                   max_threads);
         }
     } else if (small <= smem_block - kGeevScratchBytes) {
         p.path = GeevPlan::kBlock;

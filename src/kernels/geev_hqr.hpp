@@ -5,9 +5,9 @@
 // reflectors are computed redundantly from H (identical inputs give identical decisions);
 // members split only the row/column updates. Every write to H is therefore preceded by a sync
 // that ends all members' reads of it. A bulge-chasing step costs two syncs: (B) rows k..k+2 by
-// a member per column, sync, (C) columns k..k+2 (and Z) by a member per row plus the rank-0
-// write of column k-1, sync. Column k-1 is read by everyone before (B) and written only in
-// (C), which is what makes one sync per phase enough.
+// a member per column, sync, (C) columns k..k+2 (and Z) by a member per row, whose members of
+// rows k..k+2 also write column k-1, sync. Column k-1 is read by everyone before (B) and
+// written only in (C), which is what makes one sync per phase enough.
 #pragma once
 
 #include "kernels/geev_scalar.hpp"
@@ -70,16 +70,17 @@ GPUSVD_HD bool sweep_can_start(HM H, int m, T rt1r, T rt1i, T rt2r, T rt2i, T ul
     return h00 <= h01;
 }
 
-/// Applies the reflector I - tau (1, v2, v3)(1, v2, v3)^T (only (1, v2) when nr == 2; t1 = tau,
-/// t2 = tau v2, t3 = tau v3) to the triples at(j, r), r < nr, for j = first..last: a member per
-/// j. at(j, r) is H(k + r, j) for rows k..k+2, H(j, k + r) for columns.
-template <class T, class Team, class At>
-GPUSVD_HD void reflect3(const Team &t, At at, int first, int last, int nr, T v2, T v3, T t1, T t2,
-                        T t3) {
+/// Applies the reflector I - tau (1, v2, v3)(1, v2, v3)^T of order NR (3, or 2: (1, v2) only;
+/// t1 = tau, t2 = tau v2, t3 = tau v3) to the triples at(j, r), r < NR, for j = first..last: a
+/// member per j. at(j, r) is H(k + r, j) for rows k..k+2, H(j, k + r) for columns. The order is
+/// a template parameter so the loop body has no branch on it (on the GPU a branch in the body
+/// costs a reconvergence barrier pair per iteration).
+template <int NR, class T, class Team, class At>
+GPUSVD_HD void reflect3(const Team &t, At at, int first, int last, T v2, T v3, T t1, T t2, T t3) {
     for (int j = first + t.rank(); j <= last; j += t.size()) {
         T &ea = at(j, 0), &eb = at(j, 1);
         const T a = ea, b = eb;
-        if (nr == 3) {
+        if constexpr (NR == 3) {
             T &ec = at(j, 2);
             const T c = ec;
             const T sum = a + v2 * b + v3 * c;
@@ -299,48 +300,62 @@ GPUSVD_HD void lahqr_search(const Team &t, HqrLoop<T, HM> &s) {
     t.sync();
 }
 
-/// One bulge-chasing step of the double-shift sweep (at row k, from m down to i-1).
-template <class T, class HM, class Team>
-GPUSVD_HD void lahqr_step(const Team &t, HqrLoop<T, HM> &s) {
-    const int rank = t.rank();
+/// One bulge-chasing step of the double-shift sweep at row k (from m down to i-1) with a
+/// reflector of order NR: 3, or 2 at k = i-1.
+template <int NR, class T, class HM, class Team>
+GPUSVD_HD void lahqr_step_order(const Team &t, HqrLoop<T, HM> &s) {
     const HM H = s.H;
     const Mat<T> Z = s.Z;
     const int k = s.k, i = s.i, m = s.m;
-    const int nr = (i - k + 1) < 3 ? (i - k + 1) : 3;
-    T v1 = s.v1, v2 = s.v2, v3 = s.v3;
-    if (k > m) {
+    const bool chase = k > m;  // the bulge sits in column k-1 (else: the sweep's first step)
+    // On the sweep's first step with m > l, H(k, k-1) is scaled by 1 - tau (not set to -beta:
+    // that goes wrong when v2 and v3 underflow).
+    const bool scale_first = !chase && m > s.l;
+    T v1, v2, v3;
+    if (chase) {
         v1 = H(k, k - 1);
         v2 = H(k + 1, k - 1);
-        v3 = nr == 3 ? H(k + 2, k - 1) : T(0);
+        v3 = NR == 3 ? H(k + 2, k - 1) : T(0);
+    } else {
+        v1 = s.v1, v2 = s.v2, v3 = s.v3;
     }
+    const T hkk1 = scale_first ? H(k, k - 1) : T(0);
     T t1;
-    larfg3(nr, v1, v2, v3, t1);  // v1 is now beta
+    larfg3(NR, v1, v2, v3, t1);  // v1 is now beta
     const T t2 = t1 * v2;
-    const T t3 = nr == 3 ? t1 * v3 : T(0);
-    // (B) rows k..k+nr-1, columns k..i2: a member per column.
-    reflect3(
-        t, [=](int j, int r) -> T & { return H(k + r, j); }, k, s.i2, nr, v2, v3, t1, t2, t3);
+    const T t3 = NR == 3 ? t1 * v3 : T(0);
+    // (B) rows k..k+NR-1, columns k..i2: a member per column.
+    reflect3<NR>(
+        t, [=](int j, int r) -> T & { return H(k + r, j); }, k, s.i2, v2, v3, t1, t2, t3);
     t.sync();
-    // (C) column k-1 (rank 0), columns k..k+nr-1 of H and Z: a member per row.
-    if (rank == 0) {
-        if (k > m) {
-            H(k, k - 1) = v1;
-            H(k + 1, k - 1) = T(0);
-            if (k < i - 1) H(k + 2, k - 1) = T(0);
-        } else if (m > s.l) {
-            // Not -H(k,k-1): that goes wrong when v2 and v3 underflow.
-            H(k, k - 1) *= (T(1) - t1);
-        }
-    }
-    const int jmax = nr == 3 ? (k + 3 < i ? k + 3 : i) : i;
-    reflect3(
-        t, [=](int j, int r) -> T & { return H(j, k + r); }, s.i1, jmax, nr, v2, v3, t1, t2, t3);
+    // (C) column k-1, which everyone read before (B): (beta, 0, 0) on rows k..k+NR-1 after the
+    // chase's first step, a member per entry (no lone rank-0 branch); then columns k..k+NR-1
+    // of H (rows i1..jmax) and Z: a member per row.
+    const int nfix = chase ? NR : (scale_first ? 1 : 0);
+    const T first = chase ? v1 : hkk1 * (T(1) - t1);
+    for (int q = t.rank(); q < nfix; q += t.size()) H(k + q, k - 1) = q == 0 ? first : T(0);
+    const int jmax = NR == 3 ? (k + 3 < i ? k + 3 : i) : i;
+    // Columns are contiguous in both storages: their addresses once, not per row.
+    T *const c0 = &H(0, k), *const c1 = &H(0, k + 1), *const c2 = NR == 3 ? &H(0, k + 2) : c1;
+    reflect3<NR>(
+        t, [=](int j, int r) -> T & { return (r == 0   ? c0
+                                              : r == 1 ? c1
+                                                       : c2)[j]; }, s.i1, jmax, v2,
+        v3, t1, t2, t3);
     if (s.wantz)
-        reflect3(
-            t, [=](int j, int r) -> T & { return Z(j, k + r); }, s.ilo, s.ihi, nr, v2, v3, t1, t2,
-            t3);
+        reflect3<NR>(
+            t, [=](int j, int r) -> T & { return Z(j, k + r); }, s.ilo, s.ihi, v2, v3, t1, t2, t3);
     t.sync();
     if (++s.k > i - 1) s.phase = HqrLoop<T, HM>::kSearch;
+}
+
+/// One bulge-chasing step of the double-shift sweep (at row k, from m down to i-1).
+template <class T, class HM, class Team>
+GPUSVD_HD void lahqr_step(const Team &t, HqrLoop<T, HM> &s) {
+    if (s.k < s.i - 1)
+        lahqr_step_order<3>(t, s);
+    else
+        lahqr_step_order<2>(t, s);
 }
 
 /// dlahqr's nested loops from lahqr_start to the end: a search (deflation, or the next sweep's
