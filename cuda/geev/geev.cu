@@ -49,13 +49,30 @@ __device__ GeevWork<T> reduce_work(T *base, int n, int ld) {
     return w;
 }
 
-/// Copies matrix b of the user's strided A into H (a team member per element).
-template <class T, class Team>
+/// Copies matrix b of the user's strided A into H (a team member per element), each member
+/// with kBatch loads in flight (one at a time, every element costs a member a memory latency:
+/// ~5% of the band path's stage 1 at 30x30; the other kernels keep 1, as 4 made the one-stage
+/// double kernels spill). Element e = rank + q size sits at (e % n, e / n), stepped without a
+/// division.
+template <int kBatch, class T, class Team>
 __device__ void load(const Team &t, const GeevProblem<T> &p, int64_t b, Mat<T> H) {
-    const int n = static_cast<int>(p.n);
+    const int n = static_cast<int>(p.n), size = t.size();
     const T *A = p.A + b * p.sA;
-    for (int j = 0; j < n; ++j)  // no e / n, e % n per element: they cost a warp team 4% of a 30x30
-        for (int i = t.rank(); i < n; i += t.size()) H(i, j) = A[i + j * p.lda];
+    int i = t.rank(), j = 0;
+    while (i >= n) i -= n, ++j;
+    while (j < n) {
+        T v[kBatch];
+        int r[kBatch], c[kBatch];
+        GPUSVD_UNROLL
+        for (int u = 0; u < kBatch; ++u) {
+            r[u] = i, c[u] = j;
+            if (j < n) v[u] = A[i + j * p.lda];
+            for (i += size; i >= n; i -= n) ++j;
+        }
+        GPUSVD_UNROLL
+        for (int u = 0; u < kBatch; ++u)
+            if (c[u] < n) H(r[u], c[u]) = v[u];
+    }
     t.sync();
 }
 
@@ -109,7 +126,7 @@ __global__ void __launch_bounds__(256, geev_warp_min_blocks<T, kVec, W>())
     const kernels::TileTeam<W> t;
     for (int64_t b = int64_t(blockIdx.x) * mats + group; b < p.batch;
          b += int64_t(gridDim.x) * mats) {
-        load(t, p, b, w.H);
+        load<kReduce ? 4 : 1>(t, p, b, w.H);
         if constexpr (kReduce) {
             const Mat<T> A{p.A + b * p.sA, static_cast<int>(p.lda)};
             w.wr = p.wr + b * p.sW;
@@ -175,7 +192,7 @@ __global__ void __launch_bounds__(256) geev_block_kernel(GeevProblem<T> p, int l
     const GeevWork<T> w = shared_work<T>(reinterpret_cast<T *>(smem), p.wantvr, n, ld);
     const BlockTeam<double> t{scratch};
     for (int64_t b = blockIdx.x; b < p.batch; b += gridDim.x) {
-        load(t, p, b, w.H);
+        load<1>(t, p, b, w.H);
         const int info = kernels::geev::geev_team(t, p.wantvr, n, w);
         store(t, p, b, w, info, p.wantvr);
     }
