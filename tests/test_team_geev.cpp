@@ -821,7 +821,18 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
         }
     EXPECT_TRUE(plan(8, false, 20).band);
     EXPECT_TRUE(plan(8, false, 30).band);
-    EXPECT_FALSE(plan(8, false, 33).band) << "32 lanes by default";
+    for (size_t e : {sizeof(float), sizeof(double)})
+        for (int64_t n : {33, 40, 64}) {
+            const gg::GeevPlan p = plan(e, false, n);
+            SCOPED_TRACE(testing::Message() << "32 lanes, n = " << n << ", elem " << e);
+            ASSERT_TRUE(p.band);
+            check_shape(p.qr, 32, size_t(kg::band_elems(n)) * e);
+            check_shape(p.reduce, 32,
+                        (size_t(n) * size_t(gg::geev_shared_ld(n)) + 2 * size_t(n)) * e);
+            EXPECT_GE(2 * resident(p.qr.smem_bytes, p.qr.mats_per_block),
+                      3 * resident(p.smem_bytes, p.mats_per_block))
+                << "the band holds at least 1.5x the matrices per SM";
+        }
     EXPECT_FALSE(plan(8, true, 20).band) << "vectors need the full Schur form";
     EXPECT_FALSE(plan(8, false, 10).band) << "8 lanes";
     EXPECT_TRUE(gg::geev_plan(8, false, 30, 1000, optin, per_sm, 1024, 0, 1).band);

@@ -74,8 +74,9 @@ inline size_t geev_shared_elems(bool wantvr, int64_t n) {
 /// With vectors the 8-lane kernel wins up to n = 30 in double (100k, ms for 8 / 32 lanes: 30x30
 /// 149 / 189), and float values-only up to n = 20 (500k, 8 / 16 lanes: 20x20 28.8 / 40.4; 30x30
 /// 88.8 / 80.9) (2026-11-25, after the shared-address fix).
-/// Values-only 16-lane teams run the QR on band storage (geev_use_band), which gives them twice
-/// the resident warps: double 30x30 16 lanes + band 121 ms, 32 lanes 157 (2026-11-25).
+/// Values-only 16- and 32-lane teams run the QR on band storage (geev_use_band), which gives
+/// them about twice the resident matrices: double 30x30 16 lanes + band 121 ms, 32 lanes without
+/// it 157 (2026-11-25).
 inline int geev_team_width(size_t elem, bool wantvr, int64_t n) {
     if (n <= 15 || (wantvr && n <= 30) || (elem <= 4 && n <= 20)) return 8;
     return n <= (elem <= 4 || !wantvr ? 32 : 27) ? 16 : 32;
@@ -117,14 +118,16 @@ inline GeevWarpShape geev_warp_shape(int team, size_t matrix_bytes, int64_t batc
     return s;
 }
 
-/// Whether values-only warp-path problems take the two band kernels: with 16 lanes (the
-/// latency-bound team width, which the band's smaller footprint gives twice the warps) from
-/// n = 16, or as forced (band: 0 off, 1 on for 16 and 32 lanes and n >= 7; -1 default).
+/// Whether values-only warp-path problems take the two band kernels: with 16 or 32 lanes from
+/// n = 16 (the QR is latency-bound and the band's smaller footprint gives it about twice the
+/// resident matrices; H100, ms, one kernel / band: 500k 30x30 double with 16 lanes 175 / 121;
+/// 32 lanes, 50k 64x64 152.3 / 103.3, 100k 40x40 71.7 / 53.6, 100k 33x33 42.1 / 35.7, float 50k
+/// 64x64 58.5 / 45.9, 2026-11-25), or as forced (band: 0 off, 1 on for n >= 7; -1 default).
 constexpr int64_t kGeevBandMinN = 7;  // stage 1 keeps its scalars in A(2..6, 0)
 
 inline bool geev_use_band(bool wantvr, int64_t n, int team, int band) {
     if (wantvr || n < kGeevBandMinN || team < 16 || band == 0) return false;
-    return band == 1 || (team == 16 && n >= 16);
+    return band == 1 || n >= 16;
 }
 
 /// smem_block: the opt-in shared memory limit per block; smem_sm: shared memory per SM;
