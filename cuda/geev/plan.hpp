@@ -94,7 +94,7 @@ inline size_t geev_band_bytes(size_t elem, int64_t n) {
 
 /// Shared memory of one matrix in the band path's stage 1: H (n x ld), the balancing scales and
 /// the Householder scalars (n each); wr and wi are the caller's arrays there (cuda/geev/geev.cu).
-/// A sixth less than geev_shared_elems: 14 warps of two 30x30 double matrices per SM, not 12.
+/// 11% less than geev_shared_elems at 30x30 double: 14 warps of two matrices per SM, not 12.
 inline size_t geev_reduce_bytes(size_t elem, int64_t n) {
     const size_t nn = static_cast<size_t>(n);
     return ((nn * static_cast<size_t>(geev_shared_ld(n)) + 2 * nn) * elem + 15) / 16 * 16;

@@ -5,8 +5,8 @@
 // reflectors are computed redundantly from H (identical inputs give identical decisions);
 // members split only the row/column updates. Every write to H is therefore preceded by a sync
 // that ends all members' reads of it. A bulge-chasing step costs two syncs: (B) rows k..k+2 by
-// a member per column, sync, (C) columns k..k+2 (and Z) by a member per row, whose members of
-// rows k..k+2 also write column k-1, sync. Column k-1 is read by everyone before (B) and
+// a member per column, sync, (C) the new entries of column k-1 (a member each), then columns
+// k..k+2 (and Z) by a member per row, sync. Column k-1 is read by everyone before (B) and
 // written only in (C), which is what makes one sync per phase enough.
 #pragma once
 
@@ -328,9 +328,9 @@ GPUSVD_HD void lahqr_step_order(const Team &t, HqrLoop<T, HM> &s) {
     reflect3<NR>(
         t, [=](int j, int r) -> T & { return H(k + r, j); }, k, s.i2, v2, v3, t1, t2, t3);
     t.sync();
-    // (C) column k-1, which everyone read before (B): (beta, 0, 0) on rows k..k+NR-1 after the
-    // chase's first step, a member per entry (no lone rank-0 branch); then columns k..k+NR-1
-    // of H (rows i1..jmax) and Z: a member per row.
+    // (C) column k-1, which everyone read before (B), a member per entry (not a lone rank-0
+    // branch): rows k..k+NR-1 become (beta, 0, 0) when chasing, or H(k, k-1) is scaled on the
+    // sweep's first step; then columns k..k+NR-1 of H (rows i1..jmax) and Z: a member per row.
     const int nfix = chase ? NR : (scale_first ? 1 : 0);
     const T first = chase ? v1 : hkk1 * (T(1) - t1);
     for (int q = t.rank(); q < nfix; q += t.size()) H(k + q, k - 1) = q == 0 ? first : T(0);
