@@ -349,8 +349,9 @@ namespace {
 // memory) with and without vectors: what the racecheck run on the device covers
 // (*EveryKernelPath*). Lanes per matrix (geev_team_width), values only: n = 5: 8; n = 20: 8 in
 // float, 16 in double; n = 25 and 30: 16; n = 64: 32. With vectors 8 up to n = 30. Values-only
-// 16-lane problems (n = 20 in double, 25 and 30) take the two band kernels. The device run repeats it with GPUSVD_GEEV_TEAM=8|16|32 and
-// GPUSVD_GEEV_BAND=0|1.
+// problems from n = 16 with 16 or 32 lanes (n = 20 in double, 25, 30, 64) take the two band
+// kernels; the one-kernel values paths at those sizes run when the device run repeats this with
+// GPUSVD_GEEV_BAND=0 (and GPUSVD_GEEV_TEAM=8|16|32).
 TYPED_TEST(GpuGeevTest, EveryKernelPathOnce) {
     using T = TypeParam;
     Rng rng(43), rng25(4325);  // n = 25 draws apart: the other sizes keep their matrices

@@ -153,7 +153,7 @@ inline GeevPlan geev_plan(size_t elem, bool wantvr, int64_t n, int64_t batch, si
         p.mats_per_block = one.mats_per_block;
         p.threads = one.threads;
         p.smem_bytes = one.smem_bytes;
-        p.grid = (batch + p.mats_per_block - 1) / p.mats_per_block;
+        p.grid = one.grid;
         if (geev_use_band(wantvr, n, p.team, band)) {
             p.band = true;
             const int rt = reduce_team == 16 || reduce_team == 32 ? reduce_team : p.team;

@@ -1,9 +1,10 @@
 // Eigenvalues only, in two stages (two kernels on the GPU, cuda/geev/geev.cu): geev_reduce_stage
-// runs dgeev up to the Hessenberg form in a full n x n working set and writes H back into the
-// caller's A; geev_band_stage copies H into band storage and runs the QR iteration there.
+// runs dgeev up to the Hessenberg form in a working set of H, the scales and the Householder
+// scalars and writes H back into the caller's A; geev_band_stage copies H into band storage and
+// runs the QR iteration there.
 //
-// Why: the QR iteration is latency-bound with 16 lanes per matrix, and how many matrices an SM
-// keeps in flight is set by shared memory. Without vectors lahqr only touches H(i, j) for
+// Why: the QR iteration is latency-bound with 16 or 32 lanes per matrix, and how many matrices
+// an SM keeps in flight is set by shared memory. Without vectors lahqr only touches H(i, j) for
 // i <= j + 3 (the Hessenberg form plus the bulge's two extra subdiagonals), n(n+7)/2 entries
 // instead of n(n|1): at 30x30 double 4.4 KB instead of 7.4 KB, twice the resident warps.
 #pragma once

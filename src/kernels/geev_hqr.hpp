@@ -337,11 +337,8 @@ GPUSVD_HD void lahqr_step_order(const Team &t, HqrLoop<T, HM> &s) {
     const int jmax = NR == 3 ? (k + 3 < i ? k + 3 : i) : i;
     // Columns are contiguous in both storages: their addresses once, not per row.
     T *const c0 = &H(0, k), *const c1 = &H(0, k + 1), *const c2 = NR == 3 ? &H(0, k + 2) : c1;
-    reflect3<NR>(
-        t, [=](int j, int r) -> T & { return (r == 0   ? c0
-                                              : r == 1 ? c1
-                                                       : c2)[j]; }, s.i1, jmax, v2,
-        v3, t1, t2, t3);
+    const auto column = [=](int j, int r) -> T & { return (r == 0 ? c0 : r == 1 ? c1 : c2)[j]; };
+    reflect3<NR>(t, column, s.i1, jmax, v2, v3, t1, t2, t3);
     if (s.wantz)
         reflect3<NR>(
             t, [=](int j, int r) -> T & { return Z(j, k + r); }, s.ilo, s.ihi, v2, v3, t1, t2, t3);
