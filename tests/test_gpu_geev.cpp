@@ -347,11 +347,11 @@ TYPED_TEST(GpuGeevTest, LargeBatchValuesMatchCpuBackend) {
 namespace {
 // One small batch per kernel path (8, 16 and 32 lanes per matrix, block in shared memory, global
 // memory) with and without vectors: what the racecheck run on the device covers
-// (*EveryKernelPath*). Lanes per matrix (geev_team_width), values only: n = 5: 8; n = 20: 8 in
-// float, 16 in double; n = 25 and 30: 16; n = 64: 32. With vectors 8 up to n = 30. Values-only
-// problems from n = 16 with 16 or 32 lanes (n = 20 in double, 25, 30, 64) take the two band
-// kernels; the one-kernel values paths at those sizes run when the device run repeats this with
-// GPUSVD_GEEV_BAND=0 (and GPUSVD_GEEV_TEAM=8|16|32).
+// (*EveryKernelPath*). Lanes per matrix (geev_team_width), values only: 8 up to n = 25 in
+// double and 32 in float, then 16 (double n = 30) and 32 (n = 64); with vectors 8 up to n = 30.
+// Values-only problems from n = 7 take the two band kernels (stage 1 with 16 lanes for 8-lane
+// teams); the one-kernel values paths above n = 5 run when the device run repeats this with
+// GPUSVD_GEEV_BAND=0, and float's 16-lane band kernel with GPUSVD_GEEV_TEAM=16.
 TYPED_TEST(GpuGeevTest, EveryKernelPathOnce) {
     using T = TypeParam;
     Rng rng(43), rng25(4325);  // n = 25 draws apart: the other sizes keep their matrices

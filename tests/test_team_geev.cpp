@@ -766,16 +766,15 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
     // Small matrices share a warp; the team width can be forced (tuning), anything else ignored.
     EXPECT_EQ(plan(8, false, 5).team, 8);
     EXPECT_EQ(plan(8, false, 15).team, 8);
-    EXPECT_EQ(plan(8, false, 16).team, 16);
-    EXPECT_EQ(plan(8, false, 27).team, 16);
+    EXPECT_EQ(plan(8, false, 25).team, 8);
+    EXPECT_EQ(plan(8, false, 26).team, 16);
     EXPECT_EQ(plan(8, false, 32).team, 16);
     EXPECT_EQ(plan(8, false, 33).team, 32);
     EXPECT_EQ(plan(4, false, 15).team, 8);
-    EXPECT_EQ(plan(4, false, 20).team, 8);
-    EXPECT_EQ(plan(4, false, 21).team, 16);
-    EXPECT_EQ(plan(4, false, 32).team, 16);
+    EXPECT_EQ(plan(4, false, 32).team, 8);
     EXPECT_EQ(plan(4, false, 33).team, 32);
     EXPECT_EQ(plan(8, true, 30).team, 8) << "vectors: 8 lanes up to 30";
+    EXPECT_EQ(plan(4, true, 30).team, 8);
     EXPECT_EQ(plan(8, true, 31).team, 32);
     EXPECT_EQ(plan(4, true, 31).team, 16);
     for (int w : {8, 16, 32}) {
@@ -819,8 +818,19 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
                 }
             }
         }
-    EXPECT_TRUE(plan(8, false, 20).band);
     EXPECT_TRUE(plan(8, false, 30).band);
+    // 8 lanes (values only up to 25 double, 32 float): the band from n = 7, stage 1 with 16.
+    for (size_t e : {sizeof(float), sizeof(double)})
+        for (int64_t n : {7, 10, 20, 25}) {
+            const gg::GeevPlan p = plan(e, false, n);
+            SCOPED_TRACE(testing::Message() << "8 lanes, n = " << n << ", elem " << e);
+            ASSERT_TRUE(p.band);
+            check_shape(p.qr, 8, size_t(kg::band_elems(n)) * e);
+            check_shape(p.reduce, 16,
+                        (size_t(n) * size_t(gg::geev_shared_ld(n)) + 2 * size_t(n)) * e);
+        }
+    EXPECT_EQ(plan(4, false, 32).qr.team, 8);
+    EXPECT_FALSE(plan(8, false, 6).band) << "below kGeevBandMinN";
     for (size_t e : {sizeof(float), sizeof(double)})
         for (int64_t n : {33, 40, 64}) {
             const gg::GeevPlan p = plan(e, false, n);
@@ -834,7 +844,6 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
                 << "the band holds at least 1.5x the matrices per SM";
         }
     EXPECT_FALSE(plan(8, true, 20).band) << "vectors need the full Schur form";
-    EXPECT_FALSE(plan(8, false, 10).band) << "8 lanes";
     EXPECT_TRUE(gg::geev_plan(8, false, 30, 1000, optin, per_sm, 1024, 0, 1).band);
     EXPECT_FALSE(gg::geev_plan(8, false, 20, 1000, optin, per_sm, 1024, 0, 0).band);
     EXPECT_FALSE(gg::geev_plan(8, false, 6, 1000, optin, per_sm, 1024, 16, 1).band)

@@ -180,7 +180,9 @@ decltype(&geev_warp_kernel<T, false, 32>) reduce_kernel(int team) {
 
 template <class T>
 decltype(&geev_band_kernel<T, 32>) band_kernel(int team) {
-    return team == 16 ? geev_band_kernel<T, 16> : geev_band_kernel<T, 32>;
+    return team == 8    ? geev_band_kernel<T, 8>
+           : team == 16 ? geev_band_kernel<T, 16>
+                        : geev_band_kernel<T, 32>;
 }
 
 /// A block per matrix in shared memory.
@@ -233,8 +235,8 @@ GeevPlan plan_for(bool wantvr, int64_t n, int64_t batch) {
         int m = 1024;
         for (bool v : {false, true})
             for (int w : {8, 16, 32}) m = std::min(m, max_threads(warp_kernel<T>(v, w)));
-        for (int w : {16, 32})
-            m = std::min({m, max_threads(reduce_kernel<T>(w)), max_threads(band_kernel<T>(w))});
+        for (int w : {8, 16, 32}) m = std::min(m, max_threads(band_kernel<T>(w)));
+        for (int w : {16, 32}) m = std::min(m, max_threads(reduce_kernel<T>(w)));
         return m;
     }();
     // GPUSVD_GEEV_TEAM=8|16|32: lanes per matrix of the warp path (tuning; default by n).

@@ -66,20 +66,18 @@ inline size_t geev_shared_elems(bool wantvr, int64_t n) {
 /// tests) costs the same instructions for 8 lanes as for 32, so small matrices share a warp:
 /// its groups then diverge (each its own iteration), which the sm_70+ scheduler interleaves.
 /// Past these sizes the narrower teams' longer row loops and fewer resident warps (a warp's
-/// matrices share its shared memory slice) cost more than they save. H100, 500k values only,
-/// ms for 8 / 16 / 32 lanes: double n = 5: 6.8 / 11.2 / 18.2, n = 15: 36.6 / 43.5 / 70.0,
-/// n = 20: 76.0 / 74.4 / 106, n = 30: 291 / 221 / 197; float n = 30: 107 / 90.6 / 109
-/// (2026-11-24); double n = 25: 99.5 with 16 lanes, 121 with 32; n = 30: 180 / 170 with 16 / 32
-/// (2026-11-25, after the step rewrite).
+/// matrices share its shared memory slice) cost more than they save.
+/// Values only, every team runs the QR on band storage (geev_use_band). H100, 500k, ms for 8 /
+/// 16 lanes (2026-11-25, session 3): double n = 20: 32.7 / 43.8, n = 25: 59.7 / 66.3, n = 30:
+/// 97.8 / 94.9; float n = 20: 20.2 / 26.1, n = 25: 31.5 / 40.7, n = 30: 48.7 / 58.3. At 30x30
+/// double the band leaves room for 12 warps of four matrices per SM, too few to hide the QR's
+/// latencies; float's half-size band fits 22.
 /// With vectors the 8-lane kernel wins up to n = 30 in double (100k, ms for 8 / 32 lanes: 30x30
-/// 149 / 189), and float values-only up to n = 20 (500k, 8 / 16 lanes: 20x20 28.8 / 40.4; 30x30
-/// 88.8 / 80.9) (2026-11-25, after the shared-address fix).
-/// Values-only 16- and 32-lane teams run the QR on band storage (geev_use_band), which gives
-/// them about twice the resident matrices: double 30x30 16 lanes + band 121 ms, 32 lanes without
-/// it 157 (2026-11-25).
+/// 149 / 189) (2026-11-25, after the shared-address fix).
 inline int geev_team_width(size_t elem, bool wantvr, int64_t n) {
-    if (n <= 15 || (wantvr && n <= 30) || (elem <= 4 && n <= 20)) return 8;
-    return n <= (elem <= 4 || !wantvr ? 32 : 27) ? 16 : 32;
+    if (wantvr) return n <= 30 ? 8 : (elem <= 4 && n <= 32) ? 16 : 32;
+    if (n <= (elem <= 4 ? 32 : 25)) return 8;
+    return n <= 32 ? 16 : 32;
 }
 
 inline size_t geev_sat_mul(size_t a, size_t b) {
@@ -118,16 +116,18 @@ inline GeevWarpShape geev_warp_shape(int team, size_t matrix_bytes, int64_t batc
     return s;
 }
 
-/// Whether values-only warp-path problems take the two band kernels: with 16 or 32 lanes from
-/// n = 16 (the QR is latency-bound and the band's smaller footprint gives it about twice the
-/// resident matrices; H100, ms, one kernel / band: 500k 30x30 double with 16 lanes 175 / 121;
-/// 32 lanes, 50k 64x64 152.3 / 103.3, 100k 40x40 71.7 / 53.6, 100k 33x33 42.1 / 35.7, float 50k
-/// 64x64 58.5 / 45.9, 2026-11-25), or as forced (band: 0 off, 1 on for n >= 7; -1 default).
+/// Whether values-only warp-path problems take the two band kernels: by default with 8 lanes
+/// from n = kGeevBandMinN and with 16 or 32 lanes from n = 16 (the QR is latency-bound and the
+/// band's smaller footprint gives it about twice the resident matrices; H100, ms, one kernel /
+/// band: 500k 30x30 double with 16 lanes 175 / 121; 32 lanes, 50k 64x64 152.3 / 103.3, 100k
+/// 40x40 71.7 / 53.6, 100k 33x33 42.1 / 35.7, float 50k 64x64 58.5 / 45.9, 2026-11-25; 8 lanes,
+/// 500k double 10x10 11.85 / 10.03, 15x15 27.5 / 19.2, session 3), or as forced (band: 0 off, 1
+/// on for n >= 7; -1 default).
 constexpr int64_t kGeevBandMinN = 7;  // stage 1 keeps its scalars in A(2..6, 0)
 
 inline bool geev_use_band(bool wantvr, int64_t n, int team, int band) {
-    if (wantvr || n < kGeevBandMinN || team < 16 || band == 0) return false;
-    return band == 1 || n >= 16;
+    if (wantvr || n < kGeevBandMinN || band == 0) return false;
+    return band == 1 || team == 8 || n >= 16;
 }
 
 /// smem_block: the opt-in shared memory limit per block; smem_sm: shared memory per SM;
@@ -156,7 +156,9 @@ inline GeevPlan geev_plan(size_t elem, bool wantvr, int64_t n, int64_t batch, si
         p.grid = one.grid;
         if (geev_use_band(wantvr, n, p.team, band)) {
             p.band = true;
-            const int rt = reduce_team == 16 || reduce_team == 32 ? reduce_team : p.team;
+            // Stage 1 has no 8-lane kernel: its reductions and row loops favour 16 lanes.
+            const int rt =
+                reduce_team == 16 || reduce_team == 32 ? reduce_team : (p.team < 16 ? 16 : p.team);
             p.reduce = geev_warp_shape(rt, geev_reduce_bytes(elem, n), batch, smem_block, smem_sm,
                                        max_threads);
             p.qr = geev_warp_shape(p.team, geev_band_bytes(elem, n), batch, smem_block, smem_sm,

@@ -20,7 +20,9 @@ namespace geev {
 template <class T>
 struct BandMat {
     T *p;
-    GPUSVD_HD T &operator()(int i, int j) const { return p[((j * (j + 7)) >> 1) + i]; }
+    GPUSVD_HD T &operator()(int i, int j) const { return col(j)[i]; }
+    GPUSVD_HD T *col(int j) const { return p + ((j * (j + 7)) >> 1); }
+    GPUSVD_HD T *next_col(T *c, int j) const { return c + j + 4; }  // col(j + 1) from col(j)
 };
 
 /// Entries of an n x n BandMat.

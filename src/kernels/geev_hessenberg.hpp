@@ -53,6 +53,68 @@ GPUSVD_HD T larfg(const Team &t, int n, T &alpha, T *x) {
     return tau;
 }
 
+/// x := x (I - tau u u^T) for one vector xa, or two at once (kTwo: xa and xb, one member's two
+/// rows or columns of gehd2's updates), u = (1, v(first+1..last)) on indices first..last:
+/// w = x(first) + sum_k x(k) v(k), then x(first) -= tau w, x(k) -= tau w v(k). With kTwo, xb
+/// is only written when `two` (else it aliases xa). Two vectors per pass share the loads of v
+/// and give two independent dependency chains; the updates load each pair of entries before
+/// storing it (the compiler cannot move a load of v above a store to x: for all it knows they
+/// alias). Same arithmetic per entry as one vector at a time.
+template <bool kTwo, class T, class Xa, class Xb>
+GPUSVD_HD void apply_reflector_pair(Xa xa, Xb xb, bool two, const T *v, int first, int last,
+                                    T tau) {
+    T wa = xa(first), wb = kTwo ? xb(first) : T(0);
+    for (int k = first + 1; k <= last; ++k) {
+        const T vk = v[k];
+        wa += xa(k) * vk;
+        if (kTwo) wb += xb(k) * vk;
+    }
+    wa *= tau;
+    wb *= tau;
+    xa(first) -= wa;
+    if (kTwo && two) xb(first) -= wb;
+    int k = first + 1;
+    for (; k + 1 <= last; k += 2) {
+        const T v0 = v[k], v1 = v[k + 1];
+        const T a0 = xa(k), a1 = xa(k + 1);
+        const T b0 = kTwo ? xb(k) : T(0), b1 = kTwo ? xb(k + 1) : T(0);
+        xa(k) = a0 - wa * v0;
+        xa(k + 1) = a1 - wa * v1;
+        if (kTwo && two) {
+            xb(k) = b0 - wb * v0;
+            xb(k + 1) = b1 - wb * v1;
+        }
+    }
+    if (k <= last) {
+        const T vk = v[k];
+        xa(k) -= wa * vk;
+        if (kTwo && two) xb(k) -= wb * vk;
+    }
+}
+
+/// gehd2's two updates with reflector u (column i of A, tau ti): A(0:ihi, i+1:ihi) :=
+/// A (I - tau v v^T), a member per row, then A(i+1:ihi, i+1:n-1) := (I - tau v v^T) A, a member
+/// per column. kTwo: two rows (columns) per member at a time (see apply_reflector_pair), for
+/// when some member has more than one. Ends with a sync.
+template <bool kTwo, class T, class Team>
+GPUSVD_HD void gehd2_update(const Team &t, int n, int i, int ihi, Mat<T> A, T ti) {
+    const int size = t.size(), step = kTwo ? 2 * size : size;
+    const T *const u = A.col(i);
+    for (int r = t.rank(); r <= ihi; r += step) {
+        const int r2 = kTwo && r + size <= ihi ? r + size : r;
+        apply_reflector_pair<kTwo>([=](int k) -> T & { return A(r, k); },
+                                   [=](int k) -> T & { return A(r2, k); }, r2 != r, u, i + 1,
+                                   ihi, ti);
+    }
+    t.sync();
+    for (int c = i + 1 + t.rank(); c < n; c += step) {
+        T *const x = A.col(c), *const y = A.col(kTwo && c + size < n ? c + size : c);
+        apply_reflector_pair<kTwo>([=](int k) -> T & { return x[k]; },
+                                   [=](int k) -> T & { return y[k]; }, x != y, u, i + 1, ihi, ti);
+    }
+    t.sync();
+}
+
 /// dgehd2: reduces rows/columns ilo..ihi (0-based, inclusive) of the n x n A to upper
 /// Hessenberg form by H = Q^T A Q. Reflector i has v = (1, A(i+2:ihi, i)) on rows i+1..ihi and
 /// scalar tau[i]. Ends with a sync.
@@ -69,24 +131,10 @@ GPUSVD_HD void gehd2(const Team &t, int n, int ilo, int ihi, Mat<T> A, T *tau) {
             tau[i] = ti;
         }
         if (ti == T(0)) continue;  // nothing else changes; the next column is not touched
-        // A(0:ihi, i+1:ihi) := A (I - tau v v^T): a member per row.
-        for (int r = t.rank(); r <= ihi; r += t.size()) {
-            T w = A(r, i + 1);
-            for (int k = i + 2; k <= ihi; ++k) w += A(r, k) * A(k, i);
-            w *= ti;
-            A(r, i + 1) -= w;
-            for (int k = i + 2; k <= ihi; ++k) A(r, k) -= w * A(k, i);
-        }
-        t.sync();
-        // A(i+1:ihi, i+1:n-1) := (I - tau v v^T) A: a member per column.
-        for (int c = i + 1 + t.rank(); c < n; c += t.size()) {
-            T w = A(i + 1, c);
-            for (int k = i + 2; k <= ihi; ++k) w += A(k, i) * A(k, c);
-            w *= ti;
-            A(i + 1, c) -= w;
-            for (int k = i + 2; k <= ihi; ++k) A(k, c) -= w * A(k, i);
-        }
-        t.sync();
+        if (ihi + 1 > t.size() || n - 1 - i > t.size())
+            gehd2_update<true>(t, n, i, ihi, A, ti);
+        else
+            gehd2_update<false>(t, n, i, ihi, A, ti);
     }
     t.sync();
 }

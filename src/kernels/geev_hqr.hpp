@@ -96,10 +96,10 @@ GPUSVD_HD void reflect3(const Team &t, At at, int first, int last, T v2, T v3, T
 }
 
 /// dlahqr's loop state for one matrix, advanced a deflation search (with the shifts of the next
-/// sweep: lahqr_search) or one bulge-chasing step (lahqr_step) at a time; geev_team runs them as
-/// dlahqr's nested loops. (The state can also be advanced in lockstep for several matrices of a
-/// warp; that was measured slower at every size, README issue 4.) HM: H's storage, Mat<T> or,
-/// for eigenvalues only, BandMat<T> (geev_band.hpp).
+/// sweep: lahqr_search) or a sweep (lahqr_sweep) at a time; lahqr_run runs them as dlahqr's
+/// nested loops. (Advancing several matrices of a warp in lockstep, a search or bulge step each
+/// per round, was measured slower at every size, README issue 4.) HM: H's storage, Mat<T> or,
+/// for eigenvalues only, BandMat<T> (geev_band.hpp); both give a column as a pointer (col).
 template <class T, class HM = Mat<T>>
 struct HqrLoop {
     enum Phase { kSearch, kChase, kDone };
@@ -114,8 +114,8 @@ struct HqrLoop {
     int its = 0;         // sweeps since the last deflation
     int kdefl = 0;       // sweeps since the last deflation, for the exceptional shifts
     int i1 = 0, i2 = 0;  // columns/rows of H that the sweep updates
-    int m = 0, k = 0;    // the sweep started at row m; its next step is at row k
-    T v1 = T(0), v2 = T(0), v3 = T(0);  // the first step's reflector vector (k == m)
+    int m = 0;           // the next sweep starts at row m
+    T v1 = T(0), v2 = T(0), v3 = T(0);  // with this reflector vector
 };
 
 /// Starts the Schur form of the Hessenberg H (rows/columns ilo..ihi active, 0-based inclusive).
@@ -292,7 +292,7 @@ GPUSVD_HD void lahqr_search(const Team &t, HqrLoop<T, HM> &s) {
             mc = m;
             break;
         }
-    s.m = s.k = t.max(mc);
+    s.m = t.max(mc);
     shift_vector(H, s.m, rt1r, rt1i, rt2r, rt2i, s.v1, s.v2, s.v3);
     ++s.its;
     s.phase = HqrLoop<T, HM>::kChase;
@@ -300,68 +300,102 @@ GPUSVD_HD void lahqr_search(const Team &t, HqrLoop<T, HM> &s) {
     t.sync();
 }
 
-/// One bulge-chasing step of the double-shift sweep at row k (from m down to i-1) with a
-/// reflector of order NR: 3, or 2 at k = i-1.
-template <int NR, class T, class HM, class Team>
-GPUSVD_HD void lahqr_step_order(const Team &t, HqrLoop<T, HM> &s) {
+/// reflect3 on the rows first..last of three columns given as pointers (c2 unused for NR = 2):
+/// the entries' addresses advance by the team size rather than being recomputed per row.
+template <int NR, class T, class Team>
+GPUSVD_HD void reflect3_columns(const Team &t, T *c0, T *c1, T *c2, int first, int last, T v2,
+                                T v3, T t1, T t2, T t3) {
+    const int size = t.size();
+    int j = first + t.rank();
+    T *p0 = c0 + j, *p1 = c1 + j, *p2 = c2 + j;
+    GPUSVD_NO_UNROLL
+    for (; j <= last; j += size, p0 += size, p1 += size, p2 += size) {
+        const T a = *p0, b = *p1;
+        if constexpr (NR == 3) {
+            const T c = *p2;
+            const T sum = a + v2 * b + v3 * c;
+            *p0 = a - sum * t1;
+            *p1 = b - sum * t2;
+            *p2 = c - sum * t3;
+        } else {
+            const T sum = a + v2 * b;
+            *p0 = a - sum * t1;
+            *p1 = b - sum * t2;
+        }
+    }
+}
+
+/// One bulge-chasing step of the sweep at row k with a reflector of order NR (3, or 2 at
+/// k = i-1) built from (v1, v2, v3): the bulge at rows k.. of column k-1 (prev) when kChase,
+/// else (k = m) the sweep's starting vector. c0 = H.col(k). Ends with a sync.
+template <int NR, bool kChase, class T, class HM, class Team>
+GPUSVD_HD void sweep_step(const Team &t, const HqrLoop<T, HM> &s, int k, T *prev, T *c0, T v1,
+                          T v2, T v3) {
     const HM H = s.H;
-    const Mat<T> Z = s.Z;
-    const int k = s.k, i = s.i, m = s.m;
-    const bool chase = k > m;  // the bulge sits in column k-1 (else: the sweep's first step)
     // On the sweep's first step with m > l, H(k, k-1) is scaled by 1 - tau (not set to -beta:
     // that goes wrong when v2 and v3 underflow).
-    const bool scale_first = !chase && m > s.l;
-    T v1, v2, v3;
-    if (chase) {
-        v1 = H(k, k - 1);
-        v2 = H(k + 1, k - 1);
-        v3 = NR == 3 ? H(k + 2, k - 1) : T(0);
-    } else {
-        v1 = s.v1, v2 = s.v2, v3 = s.v3;
-    }
-    const T hkk1 = scale_first ? H(k, k - 1) : T(0);
+    const bool scale_first = !kChase && s.m > s.l;
+    const T hkk1 = scale_first ? prev[k] : T(0);
     T t1;
     larfg3(NR, v1, v2, v3, t1);  // v1 is now beta
     const T t2 = t1 * v2;
     const T t3 = NR == 3 ? t1 * v3 : T(0);
     // (B) rows k..k+NR-1, columns k..i2: a member per column.
     reflect3<NR>(
-        t, [=](int j, int r) -> T & { return H(k + r, j); }, k, s.i2, v2, v3, t1, t2, t3);
+        t, [=](int j, int r) -> T & { return H.col(j)[k + r]; }, k, s.i2, v2, v3, t1, t2, t3);
     t.sync();
     // (C) column k-1, which everyone read before (B), a member per entry (not a lone rank-0
     // branch): rows k..k+NR-1 become (beta, 0, 0) when chasing, or H(k, k-1) is scaled on the
     // sweep's first step; then columns k..k+NR-1 of H (rows i1..jmax) and Z: a member per row.
-    const int nfix = chase ? NR : (scale_first ? 1 : 0);
-    const T first = chase ? v1 : hkk1 * (T(1) - t1);
-    for (int q = t.rank(); q < nfix; q += t.size()) H(k + q, k - 1) = q == 0 ? first : T(0);
+    if (kChase) {
+        for (int q = t.rank(); q < NR; q += t.size()) prev[k + q] = q == 0 ? v1 : T(0);
+    } else if (scale_first && t.rank() == 0) {
+        prev[k] = hkk1 * (T(1) - t1);
+    }
+    const int i = s.i;
     const int jmax = NR == 3 ? (k + 3 < i ? k + 3 : i) : i;
-    // Columns are contiguous in both storages: their addresses once, not per row.
-    T *const c0 = &H(0, k), *const c1 = &H(0, k + 1), *const c2 = NR == 3 ? &H(0, k + 2) : c1;
-    const auto column = [=](int j, int r) -> T & { return (r == 0 ? c0 : r == 1 ? c1 : c2)[j]; };
-    reflect3<NR>(t, column, s.i1, jmax, v2, v3, t1, t2, t3);
-    if (s.wantz)
-        reflect3<NR>(
-            t, [=](int j, int r) -> T & { return Z(j, k + r); }, s.ilo, s.ihi, v2, v3, t1, t2, t3);
+    T *const c1 = H.next_col(c0, k), *const c2 = NR == 3 ? H.next_col(c1, k + 1) : c1;
+    reflect3_columns<NR>(t, c0, c1, c2, s.i1, jmax, v2, v3, t1, t2, t3);
+    if (s.wantz) {
+        const Mat<T> Z = s.Z;
+        T *const z0 = Z.col(k), *const z1 = Z.next_col(z0, k);
+        reflect3_columns<NR>(t, z0, z1, NR == 3 ? Z.next_col(z1, k + 1) : z1, s.ilo, s.ihi, v2, v3,
+                             t1, t2, t3);
+    }
     t.sync();
-    if (++s.k > i - 1) s.phase = HqrLoop<T, HM>::kSearch;
 }
 
-/// One bulge-chasing step of the double-shift sweep (at row k, from m down to i-1).
+/// The double-shift sweep lahqr_search set up: steps k = m..i-1 (m <= i-2, so the first step's
+/// reflector has order 3 and the last, at k = i-1, order 2). The first and last steps are
+/// separate calls and the chase between them a plain loop, so the loop body has no branch on
+/// the step's kind (on the GPU each costs a reconvergence barrier pair per step); the column
+/// pointers advance with k instead of being recomputed. (One body for all order-3 steps, the
+/// vector picked at run time, was slower even for four teams per warp: README, issue 4.)
 template <class T, class HM, class Team>
-GPUSVD_HD void lahqr_step(const Team &t, HqrLoop<T, HM> &s) {
-    if (s.k < s.i - 1)
-        lahqr_step_order<3>(t, s);
-    else
-        lahqr_step_order<2>(t, s);
+GPUSVD_HD void lahqr_sweep(const Team &t, HqrLoop<T, HM> &s) {
+    const HM H = s.H;
+    const int m = s.m, i = s.i;
+    T *prev = m > s.l ? H.col(m - 1) : nullptr;  // column k-1 (the first step reads it if m > l)
+    T *c0 = H.col(m);                            // column k
+    sweep_step<3, false>(t, s, m, prev, c0, s.v1, s.v2, s.v3);
+    for (int k = m + 1; k < i - 1; ++k) {
+        prev = c0;
+        c0 = H.next_col(c0, k - 1);
+        sweep_step<3, true>(t, s, k, prev, c0, prev[k], prev[k + 1], prev[k + 2]);
+    }
+    prev = c0;
+    c0 = H.next_col(c0, i - 2);
+    sweep_step<2, true>(t, s, i - 1, prev, c0, prev[i - 1], prev[i], T(0));
+    s.phase = HqrLoop<T, HM>::kSearch;
 }
 
 /// dlahqr's nested loops from lahqr_start to the end: a search (deflation, or the next sweep's
-/// shifts), then the sweep's steps.
+/// shifts), then the sweep.
 template <class T, class HM, class Team>
 GPUSVD_HD void lahqr_run(const Team &t, HqrLoop<T, HM> &s) {
     while (s.phase == HqrLoop<T, HM>::kSearch) {
         lahqr_search(t, s);
-        while (s.phase == HqrLoop<T, HM>::kChase) lahqr_step(t, s);
+        if (s.phase == HqrLoop<T, HM>::kChase) lahqr_sweep(t, s);
     }
 }
 

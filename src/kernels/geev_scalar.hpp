@@ -17,6 +17,8 @@ struct Mat {
     T *p;
     int ld;
     GPUSVD_HD T &operator()(int i, int j) const { return p[i + j * ld]; }
+    GPUSVD_HD T *col(int j) const { return p + j * ld; }  // column j is contiguous
+    GPUSVD_HD T *next_col(T *c, int) const { return c + ld; }  // col(j + 1) from c = col(j)
 };
 
 /// Constants beyond team.hpp's Real<T>: overflow threshold, and the power-of-two thresholds
@@ -146,10 +148,13 @@ GPUSVD_HD void larfg3(int n, T &alpha, T &x2, T &x3, T &tau) {
         const T r = Real<T>::rsqrt(ss), aa = std::fabs(alpha);
         const T xn = ss * r;
         tau = T(1) + aa * r;
-        const T scal = sign(Real<T>::rcp(aa + xn), alpha);
+        // sign() of the positive rcp and xn without its fabs (a GPU step costs fewer instructions)
+        const T p = Real<T>::rcp(aa + xn);
+        const bool neg = alpha < T(0);
+        const T scal = neg ? -p : p;
         x2 *= scal;
         x3 *= scal;
-        alpha = -sign(xn, alpha);
+        alpha = neg ? xn : -xn;
         return;
     }
     T xnorm = n == 3 ? lapy2(x2, x3) : std::fabs(x2);

@@ -31,7 +31,7 @@ struct GeevWork {
 /// the finish undoes.
 template <class T, class HM = Mat<T>>
 struct GeevRun {
-    HqrLoop<T, HM> qr;      // advanced by lahqr_search / lahqr_step until qr.phase is kDone
+    HqrLoop<T, HM> qr;      // advanced by lahqr_run until qr.phase is kDone
     int ilo = 0, ihi = -1;  // balancing's active block
     int info = 0;           // GPUSVD_INFO_NONFINITE when H held NaN or Inf
     bool scalea = false;    // H was scaled by cscale / anrm

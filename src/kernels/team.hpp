@@ -27,6 +27,16 @@
 #define GPUSVD_UNROLL _Pragma("GCC unroll 16")
 #endif
 
+// No unrolling, for loops that usually run once or twice per member on the GPU (an unrolled
+// copy's remainder handling costs more than it saves there).
+#if defined(__CUDA_ARCH__) || defined(__clang__)
+#define GPUSVD_NO_UNROLL _Pragma("unroll 1")
+#elif defined(__CUDACC__) || !defined(__GNUC__)
+#define GPUSVD_NO_UNROLL
+#else
+#define GPUSVD_NO_UNROLL _Pragma("GCC unroll 1")
+#endif
+
 namespace gpusvd {
 namespace kernels {
 
