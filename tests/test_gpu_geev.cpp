@@ -349,13 +349,14 @@ namespace {
 // memory) with and without vectors: what the racecheck run on the device covers
 // (*EveryKernelPath*). Lanes per matrix (geev_team_width), values only: 8 up to n = 25 in
 // double and 32 in float, then 16 (double n = 30) and 32 (n = 64); with vectors 8 up to n = 30.
-// Values-only problems from n = 7 take the two band kernels (stage 1 with 16 lanes for 8-lane
-// teams); the one-kernel values paths above n = 5 run when the device run repeats this with
-// GPUSVD_GEEV_BAND=0, and float's 16-lane band kernel with GPUSVD_GEEV_TEAM=16.
+// Values-only problems from n = 5 take the two band kernels (stage 1 with 16 lanes for 8-lane
+// teams), n = 4 the one-kernel 8-lane path; the one-kernel values paths at the other sizes run
+// when the device run repeats this with GPUSVD_GEEV_BAND=0, and float's 16-lane band kernel
+// with GPUSVD_GEEV_TEAM=16.
 TYPED_TEST(GpuGeevTest, EveryKernelPathOnce) {
     using T = TypeParam;
     Rng rng(43), rng25(4325);  // n = 25 draws apart: the other sizes keep their matrices
-    for (int64_t n : {5, 20, 25, 30, 64, 100, 140}) {
+    for (int64_t n : {5, 20, 25, 30, 64, 100, 140, 4}) {
         // Small n: two warps' worth of matrices of mixed kinds, so groups of one warp diverge.
         const std::vector<Case<T>> cases =
             mixed_cases<T>(n == 25 ? rng25 : rng, n, n <= 25 ? 8 : 3);

@@ -550,7 +550,7 @@ TYPED_TEST(TeamGeevTest, BandStagesMatchOneStage) {
     using T = TypeParam;
     Rng rng(412);
     std::vector<std::pair<int64_t, std::vector<T>>> mats;
-    for (int64_t n : {7, 8, 16, 20, 25, 30, 33, 40, 64})
+    for (int64_t n : {5, 6, 7, 8, 16, 20, 25, 30, 33, 40, 64})
         mats.emplace_back(n, gaussian<T>(rng, n, n));
     for (int which = 0; which < 2; ++which) {
         std::vector<T> A = gaussian<T>(rng, 20, 20);
@@ -819,9 +819,9 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
             }
         }
     EXPECT_TRUE(plan(8, false, 30).band);
-    // 8 lanes (values only up to 25 double, 32 float): the band from n = 7, stage 1 with 16.
+    // 8 lanes (values only up to 25 double, 32 float): the band from n = 5, stage 1 with 16.
     for (size_t e : {sizeof(float), sizeof(double)})
-        for (int64_t n : {7, 10, 20, 25}) {
+        for (int64_t n : {5, 7, 10, 20, 25}) {
             const gg::GeevPlan p = plan(e, false, n);
             SCOPED_TRACE(testing::Message() << "8 lanes, n = " << n << ", elem " << e);
             ASSERT_TRUE(p.band);
@@ -830,7 +830,8 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
                         (size_t(n) * size_t(gg::geev_shared_ld(n)) + 2 * size_t(n)) * e);
         }
     EXPECT_EQ(plan(4, false, 32).qr.team, 8);
-    EXPECT_FALSE(plan(8, false, 6).band) << "below kGeevBandMinN";
+    EXPECT_TRUE(plan(8, false, 5).band);
+    EXPECT_FALSE(plan(8, false, 4).band) << "below kGeevBandMinN";
     for (size_t e : {sizeof(float), sizeof(double)})
         for (int64_t n : {33, 40, 64}) {
             const gg::GeevPlan p = plan(e, false, n);
@@ -846,8 +847,8 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
     EXPECT_FALSE(plan(8, true, 20).band) << "vectors need the full Schur form";
     EXPECT_TRUE(gg::geev_plan(8, false, 30, 1000, optin, per_sm, 1024, 0, 1).band);
     EXPECT_FALSE(gg::geev_plan(8, false, 20, 1000, optin, per_sm, 1024, 0, 0).band);
-    EXPECT_FALSE(gg::geev_plan(8, false, 6, 1000, optin, per_sm, 1024, 16, 1).band)
-        << "stage 1 keeps its scalars in A(2..6, 0)";
+    EXPECT_FALSE(gg::geev_plan(8, false, 4, 1000, optin, per_sm, 1024, 16, 1).band)
+        << "stage 1 keeps five scalars below the subdiagonal";
     // n = 64 double with vectors needs ~70 KB: without the opt-in it goes global.
     EXPECT_EQ(plan(8, true, 64, 10, 48 * 1024).path, gg::GeevPlan::kGlobal);
     // Small matrices share blocks; 64x64 double with vectors fits three per SM, one per block.

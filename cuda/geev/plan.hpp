@@ -122,8 +122,8 @@ inline GeevWarpShape geev_warp_shape(int team, size_t matrix_bytes, int64_t batc
 /// band: 500k 30x30 double with 16 lanes 175 / 121; 32 lanes, 50k 64x64 152.3 / 103.3, 100k
 /// 40x40 71.7 / 53.6, 100k 33x33 42.1 / 35.7, float 50k 64x64 58.5 / 45.9, 2026-11-25; 8 lanes,
 /// 500k double 10x10 11.85 / 10.03, 15x15 27.5 / 19.2, session 3), or as forced (band: 0 off, 1
-/// on for n >= 7; -1 default).
-constexpr int64_t kGeevBandMinN = 7;  // stage 1 keeps its scalars in A(2..6, 0)
+/// on for n >= 5; -1 default).
+constexpr int64_t kGeevBandMinN = 5;  // stage 1 keeps five scalars below the subdiagonal
 
 inline bool geev_use_band(bool wantvr, int64_t n, int team, int band) {
     if (wantvr || n < kGeevBandMinN || band == 0) return false;

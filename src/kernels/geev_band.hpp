@@ -30,8 +30,17 @@ GPUSVD_HD constexpr int64_t band_elems(int64_t n) {
     return n * (n + 7) / 2;
 }
 
-/// Stage 1 leaves its scalars in A(2..6, 0), below the subdiagonal, which stage 2 treats as zero.
-constexpr int kBandMinN = 7;
+/// Stage 1 leaves its five scalars below the subdiagonal, which stage 2 treats as zero: the
+/// q-th at band_scalar(A, n, q), column by column (A(2..n-1, 0), then A(3..n-1, 1)): A(2..6, 0)
+/// for n >= 7, and n = 5 has six such places.
+constexpr int kBandMinN = 5;
+
+template <class T>
+GPUSVD_HD T &band_scalar(Mat<T> A, int n, int q) {
+    int j = 0;
+    while (q >= n - j - 2) q -= n - j - 2, ++j;
+    return A(j + 2 + q, j);
+}
 
 /// Stage 1 (n >= kBandMinN): NaN/Inf check, scaling, balancing and Hessenberg reduction in w
 /// (as geev_team without vectors), then H (entries i <= j + 1) and the scalars stage 2 needs go
@@ -46,11 +55,11 @@ GPUSVD_HD int geev_reduce_stage(const Team &t, int n, const GeevWork<T> &w, Mat<
     for (int j = 0; j < n; ++j)
         for (int i = rank; i <= j + 1 && i < n; i += size) A(i, j) = w.H(i, j);
     if (rank == 0) {
-        A(2, 0) = T(r.ilo);
-        A(3, 0) = T(r.ihi);
-        A(4, 0) = r.anrm;
-        A(5, 0) = r.cscale;
-        A(6, 0) = r.scalea ? T(1) : T(0);
+        band_scalar(A, n, 0) = T(r.ilo);
+        band_scalar(A, n, 1) = T(r.ihi);
+        band_scalar(A, n, 2) = r.anrm;
+        band_scalar(A, n, 3) = r.cscale;
+        band_scalar(A, n, 4) = r.scalea ? T(1) : T(0);
     }
     t.sync();
     return 0;
@@ -64,11 +73,11 @@ GPUSVD_HD int geev_band_stage(const Team &t, int n, Mat<T> A, BandMat<T> B, T *w
                               int qr_itmax = 0) {
     const int rank = t.rank(), size = t.size();
     GeevRun<T, BandMat<T>> r;
-    r.ilo = static_cast<int>(A(2, 0));
-    r.ihi = static_cast<int>(A(3, 0));
-    r.anrm = A(4, 0);
-    r.cscale = A(5, 0);
-    r.scalea = A(6, 0) != T(0);
+    r.ilo = static_cast<int>(band_scalar(A, n, 0));
+    r.ihi = static_cast<int>(band_scalar(A, n, 1));
+    r.anrm = band_scalar(A, n, 2);
+    r.cscale = band_scalar(A, n, 3);
+    r.scalea = band_scalar(A, n, 4) != T(0);
     for (int j = 0; j < n; ++j)
         for (int i = rank; i <= j + 3 && i < n; i += size) B(i, j) = i <= j + 1 ? A(i, j) : T(0);
     t.sync();

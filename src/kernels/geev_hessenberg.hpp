@@ -2,6 +2,8 @@
 // its orthogonal factor (dorghr / dorg2r).
 #pragma once
 
+#include <type_traits>
+
 #include "kernels/geev_scalar.hpp"
 
 namespace gpusvd {
@@ -73,23 +75,26 @@ GPUSVD_HD void apply_reflector_pair(Xa xa, Xb xb, bool two, const T *v, int firs
     wb *= tau;
     xa(first) -= wa;
     if (kTwo && two) xb(first) -= wb;
-    int k = first + 1;
-    for (; k + 1 <= last; k += 2) {
-        const T v0 = v[k], v1 = v[k + 1];
-        const T a0 = xa(k), a1 = xa(k + 1);
-        const T b0 = kTwo ? xb(k) : T(0), b1 = kTwo ? xb(k + 1) : T(0);
-        xa(k) = a0 - wa * v0;
-        xa(k + 1) = a1 - wa * v1;
-        if (kTwo && two) {
-            xb(k) = b0 - wb * v0;
-            xb(k + 1) = b1 - wb * v1;
+    // Chunks of C entries, loaded before any of them is stored.
+    const auto chunk = [&](auto c, int k) {
+        constexpr int C = decltype(c)::value;
+        T vk[C], a[C], b[C];
+        GPUSVD_UNROLL
+        for (int q = 0; q < C; ++q) {
+            vk[q] = v[k + q];
+            a[q] = xa(k + q);
+            b[q] = kTwo ? xb(k + q) : T(0);
         }
-    }
-    if (k <= last) {
-        const T vk = v[k];
-        xa(k) -= wa * vk;
-        if (kTwo && two) xb(k) -= wb * vk;
-    }
+        GPUSVD_UNROLL
+        for (int q = 0; q < C; ++q) {
+            xa(k + q) = a[q] - wa * vk[q];
+            if (kTwo && two) xb(k + q) = b[q] - wb * vk[q];
+        }
+    };
+    int k = first + 1;
+    for (; k + 3 <= last; k += 4) chunk(std::integral_constant<int, 4>{}, k);
+    if (k + 1 <= last) chunk(std::integral_constant<int, 2>{}, k), k += 2;
+    if (k <= last) chunk(std::integral_constant<int, 1>{}, k);
 }
 
 /// gehd2's two updates with reflector u (column i of A, tau ti): A(0:ihi, i+1:ihi) :=
