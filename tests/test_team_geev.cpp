@@ -766,8 +766,8 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
     // Small matrices share a warp; the team width can be forced (tuning), anything else ignored.
     EXPECT_EQ(plan(8, false, 5).team, 8);
     EXPECT_EQ(plan(8, false, 15).team, 8);
-    EXPECT_EQ(plan(8, false, 25).team, 8);
-    EXPECT_EQ(plan(8, false, 26).team, 16);
+    EXPECT_EQ(plan(8, false, 28).team, 8);
+    EXPECT_EQ(plan(8, false, 29).team, 16);
     EXPECT_EQ(plan(8, false, 32).team, 16);
     EXPECT_EQ(plan(8, false, 33).team, 32);
     EXPECT_EQ(plan(4, false, 15).team, 8);
@@ -819,7 +819,7 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
             }
         }
     EXPECT_TRUE(plan(8, false, 30).band);
-    // 8 lanes (values only up to 25 double, 32 float): the band from n = 5, stage 1 with 16.
+    // 8 lanes (values only up to 28 double, 32 float): the band from n = 5, stage 1 with 16.
     for (size_t e : {sizeof(float), sizeof(double)})
         for (int64_t n : {5, 7, 10, 20, 25}) {
             const gg::GeevPlan p = plan(e, false, n);

@@ -68,15 +68,15 @@ inline size_t geev_shared_elems(bool wantvr, int64_t n) {
 /// Past these sizes the narrower teams' longer row loops and fewer resident warps (a warp's
 /// matrices share its shared memory slice) cost more than they save.
 /// Values only, every team runs the QR on band storage (geev_use_band). H100, 500k, ms for 8 /
-/// 16 lanes (2026-11-25, session 3): double n = 20: 32.7 / 43.8, n = 25: 59.7 / 66.3, n = 30:
-/// 97.8 / 94.9; float n = 20: 20.2 / 26.1, n = 25: 31.5 / 40.7, n = 30: 48.7 / 58.3. At 30x30
-/// double the band leaves room for 12 warps of four matrices per SM, too few to hide the QR's
-/// latencies; float's half-size band fits 22.
+/// 16 lanes (2026-11-25, session 3): double n = 20: 32.7 / 43.8, n = 25: 59.7 / 66.3, n = 26:
+/// 63.7 / 71.8, n = 28: 78.6 / 82.6, n = 30: 97.8 / 94.9; float n = 20: 20.2 / 26.1, n = 25:
+/// 31.5 / 40.7, n = 30: 48.7 / 58.3. At 30x30 double the band leaves room for 12 warps of four
+/// matrices per SM, too few to hide the QR's latencies; float's half-size band fits 22.
 /// With vectors the 8-lane kernel wins up to n = 30 in double (100k, ms for 8 / 32 lanes: 30x30
 /// 149 / 189) (2026-11-25, after the shared-address fix).
 inline int geev_team_width(size_t elem, bool wantvr, int64_t n) {
     if (wantvr) return n <= 30 ? 8 : (elem <= 4 && n <= 32) ? 16 : 32;
-    if (n <= (elem <= 4 ? 32 : 25)) return 8;
+    if (n <= (elem <= 4 ? 32 : 28)) return 8;
     return n <= 32 ? 16 : 32;
 }
 
