@@ -97,8 +97,9 @@ __device__ void store(const Team &t, const GeevProblem<T> &p, int64_t b, const G
 
 /// Blocks of 256 per SM the register allocation must allow, where shared memory leaves room for
 /// more warps than registers would (small n): values-only 3 blocks (80 registers), except 4 (64)
-/// for float's 8 lanes (n <= 15, where 32 warps fit in shared memory; float's 16 lanes spilled
-/// at 64); a warp per matrix 3, so all 25 double 30x30 matrices that fit in shared memory run.
+/// for float's 8 lanes (small n, where up to 32 warps fit in shared memory: its band kernel has
+/// 52 registers; float's 16 lanes spilled at 64); a warp per matrix 3, so all 25 double 30x30
+/// matrices that fit in shared memory run.
 /// With vectors 2 (128 registers).
 template <class T, bool kVec, int W>
 constexpr int geev_warp_min_blocks() {
