@@ -799,16 +799,19 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
         EXPECT_LE(s.smem_bytes, optin);
         EXPECT_EQ(s.grid, (1000 + s.mats_per_block - 1) / s.mats_per_block);
     };
+    // Both band kernels' shapes: the QR on the band, stage 1 on H (n x ld), scales and tau.
+    auto check_band = [&](const gg::GeevPlan &p, int64_t n, size_t e, int qr_team, int rt) {
+        ASSERT_TRUE(p.band);
+        check_shape(p.qr, qr_team, size_t(kg::band_elems(n)) * e);
+        check_shape(p.reduce, rt, (size_t(n) * size_t(gg::geev_shared_ld(n)) + 2 * size_t(n)) * e);
+    };
     for (size_t e : {sizeof(float), sizeof(double)})
         for (int64_t n : {16, 20, 25, 30, 32}) {
             for (int rt : {0, 16, 32}) {
                 const gg::GeevPlan p =
                     gg::geev_plan(e, false, n, 1000, optin, per_sm, 1024, 16, -1, rt);
                 SCOPED_TRACE(testing::Message() << "n = " << n << ", elem " << e << ", " << rt);
-                ASSERT_TRUE(p.band);
-                check_shape(p.qr, 16, size_t(kg::band_elems(n)) * e);
-                const size_t ld = size_t(gg::geev_shared_ld(n));
-                check_shape(p.reduce, rt ? rt : 16, (size_t(n) * ld + 2 * size_t(n)) * e);
+                check_band(p, n, e, 16, rt ? rt : 16);
                 EXPECT_LT(p.reduce.matrix_bytes, p.matrix_bytes);
                 if (e == 8 && n == 30) {
                     EXPECT_GE(resident(p.qr.smem_bytes, p.qr.mats_per_block),
@@ -824,10 +827,7 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
         for (int64_t n : {5, 7, 10, 20, 25}) {
             const gg::GeevPlan p = plan(e, false, n);
             SCOPED_TRACE(testing::Message() << "8 lanes, n = " << n << ", elem " << e);
-            ASSERT_TRUE(p.band);
-            check_shape(p.qr, 8, size_t(kg::band_elems(n)) * e);
-            check_shape(p.reduce, 16,
-                        (size_t(n) * size_t(gg::geev_shared_ld(n)) + 2 * size_t(n)) * e);
+            check_band(p, n, e, 8, 16);
         }
     EXPECT_EQ(plan(4, false, 32).qr.team, 8);
     EXPECT_TRUE(plan(8, false, 5).band);
@@ -836,10 +836,7 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
         for (int64_t n : {33, 40, 64}) {
             const gg::GeevPlan p = plan(e, false, n);
             SCOPED_TRACE(testing::Message() << "32 lanes, n = " << n << ", elem " << e);
-            ASSERT_TRUE(p.band);
-            check_shape(p.qr, 32, size_t(kg::band_elems(n)) * e);
-            check_shape(p.reduce, 32,
-                        (size_t(n) * size_t(gg::geev_shared_ld(n)) + 2 * size_t(n)) * e);
+            check_band(p, n, e, 32, 32);
             EXPECT_GE(2 * resident(p.qr.smem_bytes, p.qr.mats_per_block),
                       3 * resident(p.smem_bytes, p.mats_per_block))
                 << "the band holds at least 1.5x the matrices per SM";

@@ -134,7 +134,8 @@ inline bool geev_use_band(bool wantvr, int64_t n, int team, int band) {
 /// max_threads: the kernel's limit per block (registers). The warp path takes as many warps per
 /// block as maximise the warps resident on an SM (ties: fewer, as a block holds its shared
 /// memory until its slowest matrix is done). team: lanes per matrix (0: geev_team_width);
-/// band: see geev_use_band; reduce_team: the band path's stage 1 lanes (16 or 32; else team).
+/// band: see geev_use_band; reduce_team: the band path's stage 1 lanes (16 or 32; else the
+/// team's, 16 for 8-lane teams).
 inline GeevPlan geev_plan(size_t elem, bool wantvr, int64_t n, int64_t batch, size_t smem_block,
                           size_t smem_sm, int max_threads, int team = 0, int band = -1,
                           int reduce_team = 0) {
@@ -156,7 +157,7 @@ inline GeevPlan geev_plan(size_t elem, bool wantvr, int64_t n, int64_t batch, si
         p.grid = one.grid;
         if (geev_use_band(wantvr, n, p.team, band)) {
             p.band = true;
-            // Stage 1 has no 8-lane kernel: its reductions and row loops favour 16 lanes.
+            // Stage 1 has no 8-lane kernel (8-lane teams were only measured with 16 there).
             const int rt =
                 reduce_team == 16 || reduce_team == 32 ? reduce_team : (p.team < 16 ? 16 : p.team);
             p.reduce = geev_warp_shape(rt, geev_reduce_bytes(elem, n), batch, smem_block, smem_sm,

@@ -55,16 +55,16 @@ GPUSVD_HD T larfg(const Team &t, int n, T &alpha, T *x) {
     return tau;
 }
 
-/// x := x (I - tau u u^T) for one vector xa, or two at once (kTwo: xa and xb, one member's two
-/// rows or columns of gehd2's updates), u = (1, v(first+1..last)) on indices first..last:
+/// x := x (I - tau u u^T) for one vector xa (orghr's columns), or two at once (kTwo: xa and xb,
+/// one member's two rows or columns of gehd2's updates), u = (1, v(first+1..last)) on indices
+/// first..last:
 /// w = x(first) + sum_k x(k) v(k), then x(first) -= tau w, x(k) -= tau w v(k). With kTwo, xb
 /// is only written when `two` (else it aliases xa). Two vectors per pass share the loads of v
 /// and give two independent dependency chains; the updates load each pair of entries before
 /// storing it (the compiler cannot move a load of v above a store to x: for all it knows they
 /// alias). Same arithmetic per entry as one vector at a time.
 template <bool kTwo, class T, class Xa, class Xb>
-GPUSVD_HD void apply_reflector_pair(Xa xa, Xb xb, bool two, const T *v, int first, int last,
-                                    T tau) {
+GPUSVD_HD void apply_reflector(Xa xa, Xb xb, bool two, const T *v, int first, int last, T tau) {
     T wa = xa(first), wb = kTwo ? xb(first) : T(0);
     for (int k = first + 1; k <= last; ++k) {
         const T vk = v[k];
@@ -99,7 +99,7 @@ GPUSVD_HD void apply_reflector_pair(Xa xa, Xb xb, bool two, const T *v, int firs
 
 /// gehd2's two updates with reflector u (column i of A, tau ti): A(0:ihi, i+1:ihi) :=
 /// A (I - tau v v^T), a member per row, then A(i+1:ihi, i+1:n-1) := (I - tau v v^T) A, a member
-/// per column. kTwo: two rows (columns) per member at a time (see apply_reflector_pair), for
+/// per column. kTwo: two rows (columns) per member at a time (see apply_reflector), for
 /// when some member has more than one. Ends with a sync.
 template <bool kTwo, class T, class Team>
 GPUSVD_HD void gehd2_update(const Team &t, int n, int i, int ihi, Mat<T> A, T ti) {
@@ -107,15 +107,14 @@ GPUSVD_HD void gehd2_update(const Team &t, int n, int i, int ihi, Mat<T> A, T ti
     const T *const u = A.col(i);
     for (int r = t.rank(); r <= ihi; r += step) {
         const int r2 = kTwo && r + size <= ihi ? r + size : r;
-        apply_reflector_pair<kTwo>([=](int k) -> T & { return A(r, k); },
-                                   [=](int k) -> T & { return A(r2, k); }, r2 != r, u, i + 1,
-                                   ihi, ti);
+        apply_reflector<kTwo>([=](int k) -> T & { return A(r, k); },
+                              [=](int k) -> T & { return A(r2, k); }, r2 != r, u, i + 1, ihi, ti);
     }
     t.sync();
     for (int c = i + 1 + t.rank(); c < n; c += step) {
         T *const x = A.col(c), *const y = A.col(kTwo && c + size < n ? c + size : c);
-        apply_reflector_pair<kTwo>([=](int k) -> T & { return x[k]; },
-                                   [=](int k) -> T & { return y[k]; }, x != y, u, i + 1, ihi, ti);
+        apply_reflector<kTwo>([=](int k) -> T & { return x[k]; },
+                              [=](int k) -> T & { return y[k]; }, x != y, u, i + 1, ihi, ti);
     }
     t.sync();
 }
@@ -157,11 +156,9 @@ GPUSVD_HD void orghr(const Team &t, int n, int ilo, int ihi, Mat<T> A, const T *
         // Columns <= j of the partial product are still unit vectors on rows j+1..ihi.
         for (int c = t.rank(); c <= ihi; c += t.size()) {
             if (c <= j) continue;
-            T w = Z(j + 1, c);
-            for (int k = j + 2; k <= ihi; ++k) w += A(k, j) * Z(k, c);
-            w *= tj;
-            Z(j + 1, c) -= w;
-            for (int k = j + 2; k <= ihi; ++k) Z(k, c) -= w * A(k, j);
+            T *const z = Z.col(c);
+            const auto x = [=](int k) -> T & { return z[k]; };
+            apply_reflector<false>(x, x, false, A.col(j), j + 1, ihi, tj);
         }
     }
     t.sync();

@@ -70,29 +70,32 @@ GPUSVD_HD bool sweep_can_start(HM H, int m, T rt1r, T rt1i, T rt2r, T rt2i, T ul
     return h00 <= h01;
 }
 
-/// Applies the reflector I - tau (1, v2, v3)(1, v2, v3)^T of order NR (3, or 2: (1, v2) only;
-/// t1 = tau, t2 = tau v2, t3 = tau v3) to the triples at(j, r), r < NR, for j = first..last: a
-/// member per j. at(j, r) is H(k + r, j) for rows k..k+2, H(j, k + r) for columns. The order is
-/// a template parameter so the loop body has no branch on it (on the GPU a branch in the body
-/// costs a reconvergence barrier pair per iteration).
+/// Applies the reflector I - tau (1, v2, v3)(1, v2, v3)^T of order NR (3, or 2: (1, v2) only,
+/// ec unused; t1 = tau, t2 = tau v2, t3 = tau v3) to one triple (ea, eb, ec).
+template <int NR, class T>
+GPUSVD_HD void reflect_triple(T &ea, T &eb, T &ec, T v2, T v3, T t1, T t2, T t3) {
+    const T a = ea, b = eb;
+    if constexpr (NR == 3) {
+        const T c = ec;
+        const T sum = a + v2 * b + v3 * c;
+        ea = a - sum * t1;
+        eb = b - sum * t2;
+        ec = c - sum * t3;
+    } else {
+        const T sum = a + v2 * b;
+        ea = a - sum * t1;
+        eb = b - sum * t2;
+    }
+}
+
+/// reflect_triple on the triples at(j, r), r < NR, for j = first..last: a member per j. at(j, r)
+/// is H(k + r, j) for rows k..k+2. The order is a template parameter so the loop body has no
+/// branch on it (on the GPU a branch in the body costs a reconvergence barrier pair per
+/// iteration).
 template <int NR, class T, class Team, class At>
 GPUSVD_HD void reflect3(const Team &t, At at, int first, int last, T v2, T v3, T t1, T t2, T t3) {
-    for (int j = first + t.rank(); j <= last; j += t.size()) {
-        T &ea = at(j, 0), &eb = at(j, 1);
-        const T a = ea, b = eb;
-        if constexpr (NR == 3) {
-            T &ec = at(j, 2);
-            const T c = ec;
-            const T sum = a + v2 * b + v3 * c;
-            ea = a - sum * t1;
-            eb = b - sum * t2;
-            ec = c - sum * t3;
-        } else {
-            const T sum = a + v2 * b;
-            ea = a - sum * t1;
-            eb = b - sum * t2;
-        }
-    }
+    for (int j = first + t.rank(); j <= last; j += t.size())
+        reflect_triple<NR>(at(j, 0), at(j, 1), at(j, NR - 1), v2, v3, t1, t2, t3);
 }
 
 /// dlahqr's loop state for one matrix, advanced a deflation search (with the shifts of the next
@@ -303,34 +306,22 @@ GPUSVD_HD void lahqr_search(const Team &t, HqrLoop<T, HM> &s) {
 /// reflect3 on the rows first..last of three columns given as pointers (c2 unused for NR = 2):
 /// the entries' addresses advance by the team size rather than being recomputed per row.
 template <int NR, class T, class Team>
-GPUSVD_HD void reflect3_columns(const Team &t, T *c0, T *c1, T *c2, int first, int last, T v2,
-                                T v3, T t1, T t2, T t3) {
+GPUSVD_HD void reflect3_columns(const Team &t, T *c0, T *c1, T *c2, int first, int last, T v2, T v3,
+                                T t1, T t2, T t3) {
     const int size = t.size();
     int j = first + t.rank();
     T *p0 = c0 + j, *p1 = c1 + j, *p2 = c2 + j;
     GPUSVD_NO_UNROLL
-    for (; j <= last; j += size, p0 += size, p1 += size, p2 += size) {
-        const T a = *p0, b = *p1;
-        if constexpr (NR == 3) {
-            const T c = *p2;
-            const T sum = a + v2 * b + v3 * c;
-            *p0 = a - sum * t1;
-            *p1 = b - sum * t2;
-            *p2 = c - sum * t3;
-        } else {
-            const T sum = a + v2 * b;
-            *p0 = a - sum * t1;
-            *p1 = b - sum * t2;
-        }
-    }
+    for (; j <= last; j += size, p0 += size, p1 += size, p2 += size)
+        reflect_triple<NR>(*p0, *p1, *p2, v2, v3, t1, t2, t3);
 }
 
 /// One bulge-chasing step of the sweep at row k with a reflector of order NR (3, or 2 at
 /// k = i-1) built from (v1, v2, v3): the bulge at rows k.. of column k-1 (prev) when kChase,
 /// else (k = m) the sweep's starting vector. c0 = H.col(k). Ends with a sync.
 template <int NR, bool kChase, class T, class HM, class Team>
-GPUSVD_HD void sweep_step(const Team &t, const HqrLoop<T, HM> &s, int k, T *prev, T *c0, T v1,
-                          T v2, T v3) {
+GPUSVD_HD void sweep_step(const Team &t, const HqrLoop<T, HM> &s, int k, T *prev, T *c0, T v1, T v2,
+                          T v3) {
     const HM H = s.H;
     // On the sweep's first step with m > l, H(k, k-1) is scaled by 1 - tau (not set to -beta:
     // that goes wrong when v2 and v3 underflow).
