@@ -808,8 +808,8 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
     for (size_t e : {sizeof(float), sizeof(double)})
         for (int64_t n : {16, 20, 25, 30, 32}) {
             for (int rt : {0, 16, 32}) {
-                const gg::GeevPlan p =
-                    gg::geev_plan(e, false, n, 1000, optin, per_sm, 1024, 16, -1, rt);
+                const gg::GeevPlan p =  // the QR's thread per matrix (small n) off
+                    gg::geev_plan(e, false, n, 1000, optin, per_sm, 1024, 16, -1, rt, 0);
                 SCOPED_TRACE(testing::Message() << "n = " << n << ", elem " << e << ", " << rt);
                 check_band(p, n, e, 16, rt ? rt : 16);
                 EXPECT_LT(p.reduce.matrix_bytes, p.matrix_bytes);
@@ -822,13 +822,56 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
             }
         }
     EXPECT_TRUE(plan(8, false, 30).band);
-    // 8 lanes (values only up to 28 double, 32 float): the band from n = 5, stage 1 with 16.
+    // The QR a thread per matrix: kGeevBandInterleave bands interleaved in each region, whole
+    // warps a block wherever two regions fit.
+    auto check_thread = [&](const gg::GeevWarpShape &s, int64_t n, size_t e) {
+        const size_t region = size_t(kg::band_elems(n)) * e * gg::kGeevBandInterleave;
+        EXPECT_EQ(s.team, 1);
+        EXPECT_EQ(s.matrix_bytes, region);
+        EXPECT_EQ(s.mats_per_block % gg::kGeevBandInterleave, 0);
+        EXPECT_EQ(s.threads, s.mats_per_block);
+        EXPECT_EQ(s.smem_bytes, region * size_t(s.mats_per_block / gg::kGeevBandInterleave));
+        EXPECT_LE(s.smem_bytes, optin);
+        if (2 * region <= optin) {
+            EXPECT_EQ(s.threads % 32, 0) << "whole warps";
+            // The most matrices per SM, in the smallest blocks that hold that many.
+            auto per_sm_mats = [&](int64_t regions) {
+                const int64_t blocks = int64_t(per_sm / (size_t(regions) * region + 1024));
+                return (blocks < 32 ? blocks : 32) * regions * gg::kGeevBandInterleave;
+            };
+            const int64_t mine = s.mats_per_block / gg::kGeevBandInterleave;
+            for (int64_t r = 2; r * 16 <= 1024 && size_t(r) * region <= optin; r += 2)
+                if (r < mine)
+                    EXPECT_LT(per_sm_mats(r), per_sm_mats(mine)) << r;
+                else
+                    EXPECT_LE(per_sm_mats(r), per_sm_mats(mine)) << r;
+        }
+        EXPECT_EQ(s.grid, (1000 + s.mats_per_block - 1) / s.mats_per_block);
+    };
+    // 8 lanes (values only up to 28 double, 32 float): the band from n = 5, stage 1 with 16; its
+    // QR a thread per matrix up to n = 14 (double) or 18 (float).
     for (size_t e : {sizeof(float), sizeof(double)})
-        for (int64_t n : {5, 7, 10, 20, 25}) {
+        for (int64_t n : {5, 7, 10, 14, 15, 18, 19, 20, 25}) {
             const gg::GeevPlan p = plan(e, false, n);
             SCOPED_TRACE(testing::Message() << "8 lanes, n = " << n << ", elem " << e);
-            check_band(p, n, e, 8, 16);
+            if (n <= (e == 4 ? 18 : 14)) {
+                EXPECT_TRUE(p.band);
+                check_thread(p.qr, n, e);
+                check_shape(p.reduce, 16,
+                            (size_t(n) * size_t(gg::geev_shared_ld(n)) + 2 * size_t(n)) * e);
+            } else {
+                check_band(p, n, e, 8, 16);
+            }
         }
+    // Forced on (where a region fits), or off.
+    auto forced = [&](int64_t n, int qr_thread) {
+        return gg::geev_plan(8, false, n, 1000, optin, per_sm, 1024, 0, -1, 0, qr_thread);
+    };
+    check_thread(forced(30, 1).qr, 30, 8);
+    EXPECT_EQ(forced(30, 1).reduce.team, 16);
+    EXPECT_EQ(forced(64, 1).qr.team, 32) << "16 bands of 64x64 double exceed a block";
+    EXPECT_EQ(forced(5, 0).qr.team, 8);
+    EXPECT_EQ(forced(15, -1).qr.team, 8);
     EXPECT_EQ(plan(4, false, 32).qr.team, 8);
     EXPECT_TRUE(plan(8, false, 5).band);
     EXPECT_FALSE(plan(8, false, 4).band) << "below kGeevBandMinN";

@@ -172,6 +172,30 @@ __global__ void __launch_bounds__(256, geev_warp_min_blocks<T, false, W>())
     }
 }
 
+/// Band path, stage 2 with a thread per matrix (small n, where the band is small enough for
+/// many matrices per SM: the serial team's chase wastes no lanes on a short row, and needs no
+/// syncs). Each region_bytes of shared memory holds kGeevBandInterleave matrices' bands
+/// interleaved entry by entry (plan.hpp's geev_thread_shape), so a warp's threads, each at its
+/// own entry of its own matrix, hit distinct banks.
+template <class T>
+__global__ void __launch_bounds__(256)
+    geev_band_thread_kernel(GeevProblem<T> p, int mats, size_t region_bytes) {
+    extern __shared__ __align__(16) unsigned char smem[];
+    constexpr int S = kGeevBandInterleave;
+    const int n = static_cast<int>(p.n);
+    const kernels::geev::BandMat<T, S> B{
+        reinterpret_cast<T *>(smem + (threadIdx.x / S) * region_bytes) + threadIdx.x % S};
+    const kernels::SerialTeam t;
+    for (int64_t b = int64_t(blockIdx.x) * mats + threadIdx.x; b < p.batch;
+         b += int64_t(gridDim.x) * mats) {
+        if (p.info[b] != 0) continue;  // NaN/Inf: stage 1 wrote the outputs
+        const Mat<T> A{p.A + b * p.sA, static_cast<int>(p.lda)};
+        const int info =
+            kernels::geev::geev_band_stage(t, n, A, B, p.wr + b * p.sW, p.wi + b * p.sW);
+        if (info != 0) p.info[b] = info;
+    }
+}
+
 static_assert(kGeevBandMinN >= kernels::geev::kBandMinN, "the plan's band threshold");
 
 template <class T>
@@ -181,7 +205,8 @@ decltype(&geev_warp_kernel<T, false, 32>) reduce_kernel(int team) {
 
 template <class T>
 decltype(&geev_band_kernel<T, 32>) band_kernel(int team) {
-    return team == 8    ? geev_band_kernel<T, 8>
+    return team == 1    ? geev_band_thread_kernel<T>
+           : team == 8  ? geev_band_kernel<T, 8>
            : team == 16 ? geev_band_kernel<T, 16>
                         : geev_band_kernel<T, 32>;
 }
@@ -236,7 +261,7 @@ GeevPlan plan_for(bool wantvr, int64_t n, int64_t batch) {
         int m = 1024;
         for (bool v : {false, true})
             for (int w : {8, 16, 32}) m = std::min(m, max_threads(warp_kernel<T>(v, w)));
-        for (int w : {8, 16, 32}) m = std::min(m, max_threads(band_kernel<T>(w)));
+        for (int w : {1, 8, 16, 32}) m = std::min(m, max_threads(band_kernel<T>(w)));
         for (int w : {16, 32}) m = std::min(m, max_threads(reduce_kernel<T>(w)));
         return m;
     }();
@@ -261,8 +286,14 @@ GeevPlan plan_for(bool wantvr, int64_t n, int64_t batch) {
         const char *e = std::getenv("GPUSVD_GEEV_REDUCE_TEAM");
         return e ? std::atoi(e) : 0;
     }();
+    // GPUSVD_GEEV_QR_THREAD=0|1: the band path's QR a thread per matrix off, or on wherever the
+    // band path runs and its shared memory fits (tuning; default by n).
+    static const int qr_thread = [] {
+        const char *e = std::getenv("GPUSVD_GEEV_QR_THREAD");
+        return e ? std::atoi(e) : -1;
+    }();
     GeevPlan p = geev_plan(sizeof(T), wantvr, n, batch, smem_block, smem_sm, warp_threads, team,
-                           band, reduce_team);
+                           band, reduce_team, qr_thread);
     const int limit = p.path == GeevPlan::kBlock    ? block_threads
                       : p.path == GeevPlan::kGlobal ? global_threads
                                                     : warp_threads;

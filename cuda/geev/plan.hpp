@@ -116,6 +116,55 @@ inline GeevWarpShape geev_warp_shape(int team, size_t matrix_bytes, int64_t batc
     return s;
 }
 
+/// The band path's QR a thread per matrix (geev.cu's geev_band_thread_kernel) keeps
+/// kGeevBandInterleave matrices' bands interleaved entry by entry in each region of shared
+/// memory: a warp's threads, each at its own matrix's entry, then hit distinct banks (two
+/// threads a bank, the minimum for 8-byte entries). team = 1, matrix_bytes is a region's size,
+/// a block holds an even number of regions (whole warps) unless only one fits: as many matrices
+/// per SM as fit, in the smallest such blocks (a block keeps its shared memory until its
+/// slowest matrix is done).
+constexpr int kGeevBandInterleave = 16;
+
+inline GeevWarpShape geev_thread_shape(size_t elem, int64_t n, int64_t batch, size_t smem_block,
+                                       size_t smem_sm, int max_threads) {
+    GeevWarpShape s;
+    s.team = 1;
+    s.matrix_bytes = static_cast<size_t>(n) * static_cast<size_t>(n + 7) / 2 * elem *
+                     static_cast<size_t>(kGeevBandInterleave);
+    int best = 1;
+    int64_t best_mats = 0;
+    const int step = 2 * s.matrix_bytes <= smem_block ? 2 : 1;
+    for (int r = step; r * kGeevBandInterleave <= max_threads; r += step) {
+        const size_t bytes = s.matrix_bytes * static_cast<size_t>(r);
+        if (bytes > smem_block) break;
+        int64_t blocks = static_cast<int64_t>(smem_sm / (bytes + kGeevReservedSmem));
+        if (blocks > 32) blocks = 32;
+        const int64_t mats = blocks * r * kGeevBandInterleave;
+        if (mats > best_mats) best_mats = mats, best = r;
+    }
+    s.mats_per_block = best * kGeevBandInterleave;
+    s.threads = s.mats_per_block;
+    s.smem_bytes = s.matrix_bytes * static_cast<size_t>(best);
+    s.grid = (batch + s.mats_per_block - 1) / s.mats_per_block;
+    if (s.grid > kGeevMaxGrid) s.grid = kGeevMaxGrid;
+    return s;
+}
+
+/// Whether the band path's QR runs a thread per matrix (geev_thread_shape): by default up to
+/// these n, or as forced (qr_thread: 0 off, 1 on where its shared memory fits; -1 default).
+/// H200, 500k, ms for a thread / 8 lanes (2026-11-25, session 4): double n = 5: 2.71 / 3.96,
+/// 10: 7.99 / 9.84, 14: 15.32 / 16.86, 15: 18.84 / 18.60, 16: 23.7 / 20.4; float n = 10:
+/// 4.72 / 6.33, 16: 11.70 / 12.71, 18: 15.95 / 17.01, 20: 22.4 / 20.5. Past these sizes the
+/// bands leave too few warps per SM to hide a lone thread's latencies (30x30 double: 1.5 warps,
+/// 175 ms against 95).
+constexpr int64_t kGeevQrThreadMaxNDouble = 14;
+constexpr int64_t kGeevQrThreadMaxNFloat = 18;
+
+inline bool geev_use_qr_thread(size_t elem, int64_t n, int qr_thread) {
+    if (qr_thread == 0) return false;
+    return qr_thread == 1 || n <= (elem <= 4 ? kGeevQrThreadMaxNFloat : kGeevQrThreadMaxNDouble);
+}
+
 /// Whether values-only warp-path problems take the two band kernels: by default with 8 lanes
 /// from n = kGeevBandMinN and with 16 or 32 lanes from n = 16 (the QR is latency-bound and the
 /// band's smaller footprint gives it about twice the resident matrices; H100, ms, one kernel /
@@ -138,7 +187,7 @@ inline bool geev_use_band(bool wantvr, int64_t n, int team, int band) {
 /// team's, 16 for 8-lane teams).
 inline GeevPlan geev_plan(size_t elem, bool wantvr, int64_t n, int64_t batch, size_t smem_block,
                           size_t smem_sm, int max_threads, int team = 0, int band = -1,
-                          int reduce_team = 0) {
+                          int reduce_team = 0, int qr_thread = -1) {
     GeevPlan p;
     if (n <= 0 || batch <= 0) return p;
     const size_t small =
@@ -164,6 +213,11 @@ inline GeevPlan geev_plan(size_t elem, bool wantvr, int64_t n, int64_t batch, si
                                        max_threads);
             p.qr = geev_warp_shape(p.team, geev_band_bytes(elem, n), batch, smem_block, smem_sm,
                                    max_threads);
+            if (geev_use_qr_thread(elem, n, qr_thread)) {
+                const GeevWarpShape thread =
+                    geev_thread_shape(elem, n, batch, smem_block, smem_sm, max_threads);
+                if (thread.smem_bytes <= smem_block) p.qr = thread;
+            }
         }
     } else if (small <= smem_block - kGeevScratchBytes) {
         p.path = GeevPlan::kBlock;

@@ -9,20 +9,38 @@
 // instead of n(n|1): at 30x30 double 4.4 KB instead of 7.4 KB, twice the resident warps.
 #pragma once
 
+#include <type_traits>
+
 #include "kernels/geev_team.hpp"
 
 namespace gpusvd {
 namespace kernels {
 namespace geev {
 
+/// Every S-th T from p: a column of S bands interleaved entry by entry (BandMat with S > 1).
+template <class T, int S>
+struct StridedPtr {
+    T *p;
+    GPUSVD_HD T &operator[](int i) const { return p[i * S]; }
+    GPUSVD_HD T &operator*() const { return *p; }
+    GPUSVD_HD StridedPtr operator+(int i) const { return StridedPtr{p + i * S}; }
+    GPUSVD_HD StridedPtr &operator+=(int i) {
+        p += i * S;
+        return *this;
+    }
+    GPUSVD_HD int operator-(StridedPtr o) const { return static_cast<int>((p - o.p) / S); }
+};
+
 /// H(i, j) for i <= j + 3, column j at offset j(j+7)/2 (column j holds rows 0..j+3; the last
-/// three columns' slots past row n-1 are unused).
-template <class T>
+/// three columns' slots past row n-1 are unused). S > 1: entry e at p[e S], the other S - 1
+/// matrices' entries in between (the thread-per-matrix QR's layout, cuda/geev/geev.cu).
+template <class T, int S = 1>
 struct BandMat {
+    using Ptr = typename std::conditional<S == 1, T *, StridedPtr<T, S>>::type;
     T *p;
     GPUSVD_HD T &operator()(int i, int j) const { return col(j)[i]; }
-    GPUSVD_HD T *col(int j) const { return p + ((j * (j + 7)) >> 1); }
-    GPUSVD_HD T *next_col(T *c, int j) const { return c + j + 4; }  // col(j + 1) from col(j)
+    GPUSVD_HD Ptr col(int j) const { return Ptr{p + S * ((j * (j + 7)) >> 1)}; }
+    GPUSVD_HD Ptr next_col(Ptr c, int j) const { return c + (j + 4); }  // col(j + 1) from col(j)
 };
 
 /// Entries of an n x n BandMat.
@@ -68,11 +86,11 @@ GPUSVD_HD int geev_reduce_stage(const Team &t, int n, const GeevWork<T> &w, Mat<
 /// Stage 2 on stage 1's A (its info 0): the QR iteration on B, a BandMat copy of H; the
 /// eigenvalues go to wr/wi (n each) unscaled as dgeev's. Returns geev_team's info (0, or i > 0
 /// with the unconverged eigenvalues NaN). qr_itmax: as geev_team's. Ends with a sync.
-template <class T, class Team>
-GPUSVD_HD int geev_band_stage(const Team &t, int n, Mat<T> A, BandMat<T> B, T *wr, T *wi,
+template <class T, class Team, class BM>
+GPUSVD_HD int geev_band_stage(const Team &t, int n, Mat<T> A, BM B, T *wr, T *wi,
                               int qr_itmax = 0) {
     const int rank = t.rank(), size = t.size();
-    GeevRun<T, BandMat<T>> r;
+    GeevRun<T, BM> r;
     r.ilo = static_cast<int>(band_scalar(A, n, 0));
     r.ihi = static_cast<int>(band_scalar(A, n, 1));
     r.anrm = band_scalar(A, n, 2);

@@ -14,6 +14,7 @@ namespace geev {
 /// Column-major view of a matrix in shared or global memory.
 template <class T>
 struct Mat {
+    using Ptr = T *;  // a column (HqrLoop's HM interface; BandMat may interleave)
     T *p;
     int ld;
     GPUSVD_HD T &operator()(int i, int j) const { return p[i + j * ld]; }
