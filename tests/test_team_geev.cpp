@@ -503,11 +503,15 @@ TYPED_TEST(TeamGeevTest, NonConvergenceReportsInfo) {
 /// the caller's A (leading dimension n + 2: the padding must stay untouched), the QR iteration
 /// runs on a band copy (exactly sized, sentinel after it) with wr/wi written in place.
 template <typename T>
-Result<T> run_band_stages(int64_t n, const std::vector<T> &A, int members, int qr_itmax = 0) {
+Result<T> run_band_stages(int64_t n, const std::vector<T> &A, int members, int qr_itmax = 0,
+                          bool interleaved = false) {
     const int ni = static_cast<int>(n), lda = ni + 2, ldh = ni | 1;
     const T pad = sentinel<T>();
+    // interleaved: the thread-per-matrix QR's layout, this matrix's band in slot kSlot of
+    // kGeevBandInterleave (the others must stay untouched).
+    constexpr int S = gpusvd::gpu::kGeevBandInterleave, kSlot = 5;
     std::vector<T> U(sz(int64_t(lda) * n), pad), H(sz(int64_t(ldh) * n), pad);
-    std::vector<T> B(sz(kg::band_elems(n) + 1), pad);
+    std::vector<T> B(sz(kg::band_elems(n) * (interleaved ? S : 1) + 1), pad);
     std::vector<T> wr(sz(n + 1), pad), wi(sz(n + 1), pad), swr(sz(n)), swi(sz(n));
     std::vector<T> scale(sz(n)), work(sz(3 * n));
     for (int64_t j = 0; j < n; ++j)
@@ -528,6 +532,9 @@ Result<T> run_band_stages(int64_t n, const std::vector<T> &A, int members, int q
             t.sync();
             return info1;
         }
+        if (interleaved)
+            return kg::geev_band_stage(t, ni, UA, kg::BandMat<T, S>{B.data() + kSlot}, wr.data(),
+                                       wi.data(), qr_itmax);
         return kg::geev_band_stage(t, ni, UA, kg::BandMat<T>{B.data()}, wr.data(), wi.data(),
                                    qr_itmax);
     };
@@ -535,7 +542,12 @@ Result<T> run_band_stages(int64_t n, const std::vector<T> &A, int members, int q
     r.info = run_members(members, both);
     EXPECT_EQ(wr[sz(n)], pad) << "wr written past n";
     EXPECT_EQ(wi[sz(n)], pad) << "wi written past n";
-    EXPECT_EQ(B[sz(kg::band_elems(n))], pad) << "band written past its end";
+    EXPECT_EQ(B.back(), pad) << "band written past its end";
+    if (interleaved) {
+        size_t touched = 0;  // other slots' entries
+        for (size_t e = 0; e + 1 < B.size(); ++e) touched += e % S != kSlot && B[e] != pad;
+        EXPECT_EQ(touched, 0u) << "another matrix's band written";
+    }
     EXPECT_TRUE(padding_intact(n, n, U.data(), lda, pad)) << "A written outside n x n";
     r.wr.assign(wr.begin(), wr.begin() + n);
     r.wi.assign(wi.begin(), wi.begin() + n);
@@ -545,7 +557,8 @@ Result<T> run_band_stages(int64_t n, const std::vector<T> &A, int members, int q
 /// The two band stages give bitwise the eigenvalues and info of geev_team without vectors (same
 /// arithmetic, H in band storage): random sizes around the GPU's band range, balancing
 /// permutations, scaling near over/underflow, zero, triangular, NaN/Inf, forced QR failure; one
-/// member and several (against geev_team with as many).
+/// member and several (against geev_team with as many), one member also on the GPU
+/// thread-per-matrix QR's interleaved bands.
 TYPED_TEST(TeamGeevTest, BandStagesMatchOneStage) {
     using T = TypeParam;
     Rng rng(412);
@@ -587,13 +600,18 @@ TYPED_TEST(TeamGeevTest, BandStagesMatchOneStage) {
                 SCOPED_TRACE(testing::Message() << "n = " << n << ", itmax " << itmax << ", "
                                                 << members << " members");
                 const Result<T> one = run_team<T>(n, m.second, false, members, itmax);
-                const Result<T> two = run_band_stages<T>(n, m.second, members, itmax);
-                EXPECT_EQ(two.info, one.info);
                 failed += one.info > 0;
-                for (int64_t i = 0; i < n; ++i) {
-                    // Bitwise, NaN included (memcmp: NaN != NaN).
-                    EXPECT_EQ(std::memcmp(&two.wr[sz(i)], &one.wr[sz(i)], sizeof(T)), 0) << i;
-                    EXPECT_EQ(std::memcmp(&two.wi[sz(i)], &one.wi[sz(i)], sizeof(T)), 0) << i;
+                for (bool interleaved : {false, true}) {
+                    if (interleaved && members != 0) continue;  // the GPU's lone thread only
+                    SCOPED_TRACE(interleaved ? "interleaved bands" : "one band");
+                    const Result<T> two =
+                        run_band_stages<T>(n, m.second, members, itmax, interleaved);
+                    EXPECT_EQ(two.info, one.info);
+                    for (int64_t i = 0; i < n; ++i) {
+                        // Bitwise, NaN included (memcmp: NaN != NaN).
+                        EXPECT_EQ(std::memcmp(&two.wr[sz(i)], &one.wr[sz(i)], sizeof(T)), 0) << i;
+                        EXPECT_EQ(std::memcmp(&two.wi[sz(i)], &one.wi[sz(i)], sizeof(T)), 0) << i;
+                    }
                 }
             }
         }
