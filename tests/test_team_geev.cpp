@@ -866,8 +866,8 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
         }
         EXPECT_EQ(s.grid, (1000 + s.mats_per_block - 1) / s.mats_per_block);
     };
-    // 8 lanes (values only up to 28 double, 32 float): the band from n = 5, stage 1 with 16; its
-    // QR a thread per matrix up to n = 14 (double) or 18 (float).
+    // 8 lanes (values only up to 28 double, 32 float): the band from n = 5, stage 1 with 16;
+    // up to n = 14 (double) or 18 (float) stage 1 with 8 and the QR a thread per matrix.
     for (size_t e : {sizeof(float), sizeof(double)})
         for (int64_t n : {5, 7, 10, 14, 15, 18, 19, 20, 25}) {
             const gg::GeevPlan p = plan(e, false, n);
@@ -875,7 +875,7 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
             if (n <= (e == 4 ? 18 : 14)) {
                 EXPECT_TRUE(p.band);
                 check_thread(p.qr, n, e);
-                check_shape(p.reduce, 16,
+                check_shape(p.reduce, 8,
                             (size_t(n) * size_t(gg::geev_shared_ld(n)) + 2 * size_t(n)) * e);
             } else {
                 check_band(p, n, e, 8, 16);
@@ -890,6 +890,12 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
     EXPECT_EQ(forced(64, 1).qr.team, 32) << "16 bands of 64x64 double exceed a block";
     EXPECT_EQ(forced(5, 0).qr.team, 8);
     EXPECT_EQ(forced(15, -1).qr.team, 8);
+    EXPECT_EQ(forced(15, -1).reduce.team, 16);
+    EXPECT_EQ(gg::geev_plan(4, false, 16, 1000, optin, per_sm, 1024, 16).qr.team, 16)
+        << "small n with 16 lanes forced: the 16-lane QR";
+    EXPECT_EQ(gg::geev_plan(4, false, 16, 1000, optin, per_sm, 1024, 16).reduce.team, 16);
+    EXPECT_EQ(gg::geev_plan(8, false, 10, 1000, optin, per_sm, 1024, 0, -1, 16).reduce.team, 16)
+        << "stage 1's lanes forced";
     EXPECT_EQ(plan(4, false, 32).qr.team, 8);
     EXPECT_TRUE(plan(8, false, 5).band);
     EXPECT_FALSE(plan(8, false, 4).band) << "below kGeevBandMinN";

@@ -200,7 +200,9 @@ static_assert(kGeevBandMinN >= kernels::geev::kBandMinN, "the plan's band thresh
 
 template <class T>
 decltype(&geev_warp_kernel<T, false, 32>) reduce_kernel(int team) {
-    return team == 16 ? geev_warp_kernel<T, false, 16, true> : geev_warp_kernel<T, false, 32, true>;
+    return team == 8    ? geev_warp_kernel<T, false, 8, true>
+           : team == 16 ? geev_warp_kernel<T, false, 16, true>
+                        : geev_warp_kernel<T, false, 32, true>;
 }
 
 template <class T>
@@ -262,7 +264,7 @@ GeevPlan plan_for(bool wantvr, int64_t n, int64_t batch) {
         for (bool v : {false, true})
             for (int w : {8, 16, 32}) m = std::min(m, max_threads(warp_kernel<T>(v, w)));
         for (int w : {1, 8, 16, 32}) m = std::min(m, max_threads(band_kernel<T>(w)));
-        for (int w : {16, 32}) m = std::min(m, max_threads(reduce_kernel<T>(w)));
+        for (int w : {8, 16, 32}) m = std::min(m, max_threads(reduce_kernel<T>(w)));
         return m;
     }();
     // GPUSVD_GEEV_TEAM=8|16|32: lanes per matrix of the warp path (tuning; default by n).

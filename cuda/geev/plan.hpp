@@ -150,19 +150,28 @@ inline GeevWarpShape geev_thread_shape(size_t elem, int64_t n, int64_t batch, si
     return s;
 }
 
-/// Whether the band path's QR runs a thread per matrix (geev_thread_shape): by default up to
-/// these n, or as forced (qr_thread: 0 off, 1 on where its shared memory fits; -1 default).
-/// H200, 500k, ms for a thread / 8 lanes (2026-11-25, session 4): double n = 5: 2.71 / 3.96,
-/// 10: 7.99 / 9.84, 14: 15.32 / 16.86, 15: 18.84 / 18.60, 16: 23.7 / 20.4; float n = 10:
-/// 4.72 / 6.33, 16: 11.70 / 12.71, 18: 15.95 / 17.01, 20: 22.4 / 20.5. Past these sizes the
-/// bands leave too few warps per SM to hide a lone thread's latencies (30x30 double: 1.5 warps,
-/// 175 ms against 95).
-constexpr int64_t kGeevQrThreadMaxNDouble = 14;
-constexpr int64_t kGeevQrThreadMaxNFloat = 18;
+/// Small n (values only, 8-lane teams): the band path's stage 1 with 8 lanes instead of 16 and
+/// its QR a thread per matrix (geev_thread_shape). H200, 500k, ms (2026-11-26, session 4):
+/// - the QR a thread / 8 lanes (stage 1 with 16): double n = 5: 2.71 / 3.96, 10: 7.99 / 9.84,
+///   14: 15.32 / 16.86, 15: 18.84 / 18.60, 16: 23.7 / 20.4; float n = 10: 4.72 / 6.33, 16:
+///   11.70 / 12.71, 18: 15.95 / 17.01, 20: 22.4 / 20.5. Past these sizes the bands leave too
+///   few warps per SM to hide a lone thread's latencies (30x30 double: 1.5 warps, 175 ms
+///   against 95);
+/// - then stage 1 with 8 / 16 lanes: double n = 5: 1.92 / 2.72, 10: 6.76 / 7.99, 14: 14.18 /
+///   15.36; float n = 10: 3.65 / 4.73, 18: 13.44 / 15.98 (double 30x30, 16-lane QR: 115.4 /
+///   105.5 in a slower build).
+constexpr int64_t kGeevSmallMaxNDouble = 14;
+constexpr int64_t kGeevSmallMaxNFloat = 18;
 
-inline bool geev_use_qr_thread(size_t elem, int64_t n, int qr_thread) {
+inline bool geev_small_n(size_t elem, int64_t n) {
+    return n <= (elem <= 4 ? kGeevSmallMaxNFloat : kGeevSmallMaxNDouble);
+}
+
+/// Whether the band path's QR runs a thread per matrix: small n (with 8-lane teams), or as
+/// forced (qr_thread: 0 off, 1 on where its shared memory fits; -1 default).
+inline bool geev_use_qr_thread(size_t elem, int64_t n, int team, int qr_thread) {
     if (qr_thread == 0) return false;
-    return qr_thread == 1 || n <= (elem <= 4 ? kGeevQrThreadMaxNFloat : kGeevQrThreadMaxNDouble);
+    return qr_thread == 1 || (team == 8 && geev_small_n(elem, n));
 }
 
 /// Whether values-only warp-path problems take the two band kernels: by default with 8 lanes
@@ -183,8 +192,9 @@ inline bool geev_use_band(bool wantvr, int64_t n, int team, int band) {
 /// max_threads: the kernel's limit per block (registers). The warp path takes as many warps per
 /// block as maximise the warps resident on an SM (ties: fewer, as a block holds its shared
 /// memory until its slowest matrix is done). team: lanes per matrix (0: geev_team_width);
-/// band: see geev_use_band; reduce_team: the band path's stage 1 lanes (16 or 32; else the
-/// team's, 16 for 8-lane teams).
+/// band: see geev_use_band; reduce_team: the band path's stage 1 lanes (8, 16 or 32; else the
+/// team's, for 8-lane teams 8 at small n (geev_small_n) and 16 above); qr_thread: see
+/// geev_use_qr_thread.
 inline GeevPlan geev_plan(size_t elem, bool wantvr, int64_t n, int64_t batch, size_t smem_block,
                           size_t smem_sm, int max_threads, int team = 0, int band = -1,
                           int reduce_team = 0, int qr_thread = -1) {
@@ -206,14 +216,15 @@ inline GeevPlan geev_plan(size_t elem, bool wantvr, int64_t n, int64_t batch, si
         p.grid = one.grid;
         if (geev_use_band(wantvr, n, p.team, band)) {
             p.band = true;
-            // Stage 1 has no 8-lane kernel (8-lane teams were only measured with 16 there).
-            const int rt =
-                reduce_team == 16 || reduce_team == 32 ? reduce_team : (p.team < 16 ? 16 : p.team);
+            const int rt = reduce_team == 8 || reduce_team == 16 || reduce_team == 32 ? reduce_team
+                           : p.team != 8                                              ? p.team
+                           : geev_small_n(elem, n)                                    ? 8
+                                                                                      : 16;
             p.reduce = geev_warp_shape(rt, geev_reduce_bytes(elem, n), batch, smem_block, smem_sm,
                                        max_threads);
             p.qr = geev_warp_shape(p.team, geev_band_bytes(elem, n), batch, smem_block, smem_sm,
                                    max_threads);
-            if (geev_use_qr_thread(elem, n, qr_thread)) {
+            if (geev_use_qr_thread(elem, n, p.team, qr_thread)) {
                 const GeevWarpShape thread =
                     geev_thread_shape(elem, n, batch, smem_block, smem_sm, max_threads);
                 if (thread.smem_bytes <= smem_block) p.qr = thread;
