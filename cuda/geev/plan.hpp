@@ -150,22 +150,25 @@ inline GeevWarpShape geev_thread_shape(size_t elem, int64_t n, int64_t batch, si
     return s;
 }
 
-/// Small n (values only, 8-lane teams): the band path's stage 1 with 8 lanes instead of 16 and
-/// its QR a thread per matrix (geev_thread_shape). H200, 500k, ms (2026-11-26, session 4):
-/// - the QR a thread / 8 lanes (stage 1 with 16): double n = 5: 2.71 / 3.96, 10: 7.99 / 9.84,
-///   14: 15.32 / 16.86, 15: 18.84 / 18.60, 16: 23.7 / 20.4; float n = 10: 4.72 / 6.33, 16:
-///   11.70 / 12.71, 18: 15.95 / 17.01, 20: 22.4 / 20.5. Past these sizes the bands leave too
-///   few warps per SM to hide a lone thread's latencies (30x30 double: 1.5 warps, 175 ms
-///   against 95);
-/// - then stage 1 with 8 / 16 lanes: double n = 5: 1.92 / 2.72, 10: 6.76 / 7.99, 14: 14.18 /
-///   15.36; float n = 10: 3.65 / 4.73, 18: 13.44 / 15.98 (double 30x30, 16-lane QR: 115.4 /
-///   105.5 in a slower build).
+/// Small n (values only, 8-lane teams): the band path's QR a thread per matrix
+/// (geev_thread_shape). H200, 500k, ms for a thread / 8 lanes (stage 1 with 16; 2026-11-26,
+/// session 4): double n = 5: 2.71 / 3.96, 10: 7.99 / 9.84, 14: 15.32 / 16.86, 15: 18.84 /
+/// 18.60, 16: 23.7 / 20.4; float n = 10: 4.72 / 6.33, 16: 11.70 / 12.71, 18: 15.95 / 17.01,
+/// 20: 22.4 / 20.5. Past these sizes the bands leave too few warps per SM to hide a lone
+/// thread's latencies (30x30 double: 1.5 warps, 175 ms against 95).
 constexpr int64_t kGeevSmallMaxNDouble = 14;
 constexpr int64_t kGeevSmallMaxNFloat = 18;
 
 inline bool geev_small_n(size_t elem, int64_t n) {
     return n <= (elem <= 4 ? kGeevSmallMaxNFloat : kGeevSmallMaxNDouble);
 }
+
+/// The band path's stage 1 lanes for 8-lane teams: 8 up to these n, else 16. H200, 500k, ms
+/// for 8 / 16 lanes (session 4, defaults otherwise): double n = 5: 1.92 / 2.72, 10: 6.76 /
+/// 7.99, 14: 14.18 / 15.36, 16: 20.04 / 20.43, 20: 32.20 / 32.68, 25: 64.23 / 59.65; float
+/// n = 10: 3.65 / 4.73, 18: 13.44 / 15.98, 20: 17.92 / 20.49, 25: 30.01 / 31.77.
+constexpr int64_t kGeevReduce8MaxNDouble = 20;
+constexpr int64_t kGeevReduce8MaxNFloat = 25;
 
 /// Whether the band path's QR runs a thread per matrix: small n (with 8-lane teams), or as
 /// forced (qr_thread: 0 off, 1 on where its shared memory fits; -1 default).
@@ -193,7 +196,7 @@ inline bool geev_use_band(bool wantvr, int64_t n, int team, int band) {
 /// block as maximise the warps resident on an SM (ties: fewer, as a block holds its shared
 /// memory until its slowest matrix is done). team: lanes per matrix (0: geev_team_width);
 /// band: see geev_use_band; reduce_team: the band path's stage 1 lanes (8, 16 or 32; else the
-/// team's, for 8-lane teams 8 at small n (geev_small_n) and 16 above); qr_thread: see
+/// team's, for 8-lane teams 8 up to kGeevReduce8MaxN* and 16 above); qr_thread: see
 /// geev_use_qr_thread.
 inline GeevPlan geev_plan(size_t elem, bool wantvr, int64_t n, int64_t batch, size_t smem_block,
                           size_t smem_sm, int max_threads, int team = 0, int band = -1,
@@ -218,8 +221,8 @@ inline GeevPlan geev_plan(size_t elem, bool wantvr, int64_t n, int64_t batch, si
             p.band = true;
             const int rt = reduce_team == 8 || reduce_team == 16 || reduce_team == 32 ? reduce_team
                            : p.team != 8                                              ? p.team
-                           : geev_small_n(elem, n)                                    ? 8
-                                                                                      : 16;
+                           : n <= (elem <= 4 ? kGeevReduce8MaxNFloat : kGeevReduce8MaxNDouble) ? 8
+                                                                                               : 16;
             p.reduce = geev_warp_shape(rt, geev_reduce_bytes(elem, n), batch, smem_block, smem_sm,
                                        max_threads);
             p.qr = geev_warp_shape(p.team, geev_band_bytes(elem, n), batch, smem_block, smem_sm,
