@@ -512,26 +512,21 @@ Result<T> run_band_stages(int64_t n, const std::vector<T> &A, int members, int q
     constexpr int S = gpusvd::gpu::kGeevBandInterleave, kSlot = 5;
     std::vector<T> U(sz(int64_t(lda) * n), pad), H(sz(int64_t(ldh) * n), pad);
     std::vector<T> B(sz(kg::band_elems(n) * (interleaved ? S : 1) + 1), pad);
-    std::vector<T> wr(sz(n + 1), pad), wi(sz(n + 1), pad), swr(sz(n)), swi(sz(n));
+    std::vector<T> wr(sz(n + 1), pad), wi(sz(n + 1), pad);
     std::vector<T> scale(sz(n)), work(sz(3 * n));
     for (int64_t j = 0; j < n; ++j)
         for (int64_t i = 0; i < n; ++i) {
             U[sz(i + j * lda)] = A[sz(i + j * n)];
             H[sz(i + j * ldh)] = A[sz(i + j * n)];
         }
-    const kg::GeevWork<T> w{{H.data(), ldh}, {nullptr, 0}, swr.data(),
-                            swi.data(),      scale.data(), work.data()};
+    const kg::GeevWork<T> w{{H.data(), ldh}, {nullptr, 0}, wr.data(),
+                            wi.data(),       scale.data(), work.data()};
     const kg::Mat<T> UA{U.data(), lda};
     // Each member runs both stages, as the two kernels' teams do (the reduction's outputs are
-    // read back only through A and, on NaN input, w's wr/wi).
+    // read back only through A and wr/wi, the caller's arrays in both kernels).
     auto both = [&](const auto &t) {
         const int info1 = kg::geev_reduce_stage(t, ni, w, UA);
-        if (info1 != 0) {
-            for (int i = t.rank(); i < ni; i += t.size())
-                wr[sz(i)] = swr[sz(i)], wi[sz(i)] = swi[sz(i)];
-            t.sync();
-            return info1;
-        }
+        if (info1 != 0) return info1;
         if (interleaved)
             return kg::geev_band_stage(t, ni, UA, kg::BandMat<T, S>{B.data() + kSlot}, wr.data(),
                                        wi.data(), qr_itmax);
@@ -563,7 +558,7 @@ TYPED_TEST(TeamGeevTest, BandStagesMatchOneStage) {
     using T = TypeParam;
     Rng rng(412);
     std::vector<std::pair<int64_t, std::vector<T>>> mats;
-    for (int64_t n : {5, 6, 7, 8, 16, 20, 25, 30, 33, 40, 64})
+    for (int64_t n : {3, 4, 5, 6, 7, 8, 16, 20, 25, 30, 33, 40, 64})
         mats.emplace_back(n, gaussian<T>(rng, n, n));
     for (int which = 0; which < 2; ++which) {
         std::vector<T> A = gaussian<T>(rng, 20, 20);
@@ -853,9 +848,12 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
         if (2 * region <= optin) {
             EXPECT_EQ(s.threads % 32, 0) << "whole warps";
             // The most matrices per SM, in the smallest blocks that hold that many.
-            auto per_sm_mats = [&](int64_t regions) {
-                const int64_t blocks = int64_t(per_sm / (size_t(regions) * region + 1024));
-                return (blocks < 32 ? blocks : 32) * regions * gg::kGeevBandInterleave;
+            auto per_sm_mats = [&](int64_t regions) {  // at most 32 blocks, 2048 threads
+                int64_t blocks = int64_t(per_sm / (size_t(regions) * region + 1024));
+                const int64_t by_threads = 2048 / (regions * gg::kGeevBandInterleave);
+                blocks = blocks < 32 ? blocks : 32;
+                blocks = blocks < by_threads ? blocks : by_threads;
+                return blocks * regions * gg::kGeevBandInterleave;
             };
             const int64_t mine = s.mats_per_block / gg::kGeevBandInterleave;
             for (int64_t r = 2; r * 16 <= 1024 && size_t(r) * region <= optin; r += 2)
@@ -866,10 +864,10 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
         }
         EXPECT_EQ(s.grid, (1000 + s.mats_per_block - 1) / s.mats_per_block);
     };
-    // 8 lanes (values only up to 28 double, 32 float): the band from n = 5, stage 1 with 8 up to
+    // 8 lanes (values only up to 28 double, 32 float): the band from n = 3, stage 1 with 8 up to
     // n = 20 (double) or 25 (float), then 16; the QR a thread per matrix up to 14 or 18.
     for (size_t e : {sizeof(float), sizeof(double)})
-        for (int64_t n : {5, 7, 10, 14, 15, 18, 19, 20, 21, 25, 26}) {
+        for (int64_t n : {3, 4, 5, 7, 10, 14, 15, 18, 19, 20, 21, 25, 26}) {
             const int rt = n <= (e == 4 ? 25 : 20) ? 8 : 16;
             const gg::GeevPlan p = plan(e, false, n);
             SCOPED_TRACE(testing::Message() << "8 lanes, n = " << n << ", elem " << e);
@@ -899,8 +897,8 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
     EXPECT_EQ(gg::geev_plan(8, false, 10, 1000, optin, per_sm, 1024, 0, -1, 16).reduce.team, 16)
         << "stage 1's lanes forced";
     EXPECT_EQ(plan(4, false, 32).qr.team, 8);
-    EXPECT_TRUE(plan(8, false, 5).band);
-    EXPECT_FALSE(plan(8, false, 4).band) << "below kGeevBandMinN";
+    EXPECT_TRUE(plan(8, false, 3).band);
+    EXPECT_FALSE(plan(8, false, 2).band) << "below kGeevBandMinN";
     for (size_t e : {sizeof(float), sizeof(double)})
         for (int64_t n : {33, 40, 64}) {
             const gg::GeevPlan p = plan(e, false, n);
@@ -913,8 +911,8 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
     EXPECT_FALSE(plan(8, true, 20).band) << "vectors need the full Schur form";
     EXPECT_TRUE(gg::geev_plan(8, false, 30, 1000, optin, per_sm, 1024, 0, 1).band);
     EXPECT_FALSE(gg::geev_plan(8, false, 20, 1000, optin, per_sm, 1024, 0, 0).band);
-    EXPECT_FALSE(gg::geev_plan(8, false, 4, 1000, optin, per_sm, 1024, 16, 1).band)
-        << "stage 1 keeps five scalars below the subdiagonal";
+    EXPECT_FALSE(gg::geev_plan(8, false, 2, 1000, optin, per_sm, 1024, 16, 1).band)
+        << "stage 1 hands five scalars over in wr[0..2] and wi[0..1]";
     // n = 64 double with vectors needs ~70 KB: without the opt-in it goes global.
     EXPECT_EQ(plan(8, true, 64, 10, 48 * 1024).path, gg::GeevPlan::kGlobal);
     // Small matrices share blocks; 64x64 double with vectors fits three per SM, one per block.

@@ -138,7 +138,8 @@ inline GeevWarpShape geev_thread_shape(size_t elem, int64_t n, int64_t batch, si
         const size_t bytes = s.matrix_bytes * static_cast<size_t>(r);
         if (bytes > smem_block) break;
         int64_t blocks = static_cast<int64_t>(smem_sm / (bytes + kGeevReservedSmem));
-        if (blocks > 32) blocks = 32;
+        if (blocks > 32) blocks = 32;  // an SM's limits: 32 blocks, 2048 threads
+        if (blocks * r * kGeevBandInterleave > 2048) blocks = 2048 / (r * kGeevBandInterleave);
         const int64_t mats = blocks * r * kGeevBandInterleave;
         if (mats > best_mats) best_mats = mats, best = r;
     }
@@ -182,9 +183,9 @@ inline bool geev_use_qr_thread(size_t elem, int64_t n, int team, int qr_thread) 
 /// band's smaller footprint gives it about twice the resident matrices; H100, ms, one kernel /
 /// band: 500k 30x30 double with 16 lanes 175 / 121; 32 lanes, 50k 64x64 152.3 / 103.3, 100k
 /// 40x40 71.7 / 53.6, 100k 33x33 42.1 / 35.7, float 50k 64x64 58.5 / 45.9, 2026-11-25; 8 lanes,
-/// 500k double 10x10 11.85 / 10.03, 15x15 27.5 / 19.2, session 3), or as forced (band: 0 off, 1
-/// on for n >= 5; -1 default).
-constexpr int64_t kGeevBandMinN = 5;  // stage 1 keeps five scalars below the subdiagonal
+/// 500k double 10x10 11.85 / 10.03, 15x15 27.5 / 19.2, session 3; 4x4 4.80 / 1.42 (H200), session
+/// 4), or as forced (band: 0 off, 1 on for n >= 3; -1 default).
+constexpr int64_t kGeevBandMinN = 3;  // stage 1 hands five scalars over in wr and wi
 
 inline bool geev_use_band(bool wantvr, int64_t n, int team, int band) {
     if (wantvr || n < kGeevBandMinN || band == 0) return false;

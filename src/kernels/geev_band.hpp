@@ -48,22 +48,15 @@ GPUSVD_HD constexpr int64_t band_elems(int64_t n) {
     return n * (n + 7) / 2;
 }
 
-/// Stage 1 leaves its five scalars below the subdiagonal, which stage 2 treats as zero: the
-/// q-th at band_scalar(A, n, q), column by column (A(2..n-1, 0), then A(3..n-1, 1)): A(2..6, 0)
-/// for n >= 7, and n = 5 has six such places.
-constexpr int kBandMinN = 5;
-
-template <class T>
-GPUSVD_HD T &band_scalar(Mat<T> A, int n, int q) {
-    int j = 0;
-    while (q >= n - j - 2) q -= n - j - 2, ++j;
-    return A(j + 2 + q, j);
-}
+/// Stage 1 hands stage 2 five scalars in the eigenvalue arrays, which stage 2 reads first and
+/// then overwrites: ilo, ihi and anrm in wr[0..2], cscale and whether A was scaled in wi[0..1].
+constexpr int kBandMinN = 3;
 
 /// Stage 1 (n >= kBandMinN): NaN/Inf check, scaling, balancing and Hessenberg reduction in w
-/// (as geev_team without vectors), then H (entries i <= j + 1) and the scalars stage 2 needs go
-/// to A. Returns 0, or GPUSVD_INFO_NONFINITE with NaN in w.wr/w.wi (stage 2 must skip the
-/// matrix). Ends with a sync.
+/// (as geev_team without vectors), then H (entries i <= j + 1) goes to A and the scalars stage 2
+/// needs to w.wr/w.wi (the caller's eigenvalue arrays, as stage 2's wr/wi). Returns 0, or
+/// GPUSVD_INFO_NONFINITE with NaN in w.wr/w.wi (stage 2 must skip the matrix). Ends with a
+/// sync.
 template <class T, class Team>
 GPUSVD_HD int geev_reduce_stage(const Team &t, int n, const GeevWork<T> &w, Mat<T> A) {
     const GeevRun<T> r = geev_begin(t, false, n, w);
@@ -72,30 +65,27 @@ GPUSVD_HD int geev_reduce_stage(const Team &t, int n, const GeevWork<T> &w, Mat<
     const int rank = t.rank(), size = t.size();
     for (int j = 0; j < n; ++j)
         for (int i = rank; i <= j + 1 && i < n; i += size) A(i, j) = w.H(i, j);
-    if (rank == 0) {
-        band_scalar(A, n, 0) = T(r.ilo);
-        band_scalar(A, n, 1) = T(r.ihi);
-        band_scalar(A, n, 2) = r.anrm;
-        band_scalar(A, n, 3) = r.cscale;
-        band_scalar(A, n, 4) = r.scalea ? T(1) : T(0);
+    if (rank == 0) {  // after the sync above: geev_begin wrote isolated eigenvalues there
+        w.wr[0] = T(r.ilo), w.wr[1] = T(r.ihi), w.wr[2] = r.anrm;
+        w.wi[0] = r.cscale, w.wi[1] = r.scalea ? T(1) : T(0);
     }
     t.sync();
     return 0;
 }
 
-/// Stage 2 on stage 1's A (its info 0): the QR iteration on B, a BandMat copy of H; the
-/// eigenvalues go to wr/wi (n each) unscaled as dgeev's. Returns geev_team's info (0, or i > 0
+/// Stage 2 on stage 1's A, wr and wi (its info 0): the QR iteration on B, a BandMat copy of H;
+/// the eigenvalues go to wr/wi (n each) unscaled as dgeev's. Returns geev_team's info (0, or i > 0
 /// with the unconverged eigenvalues NaN). qr_itmax: as geev_team's. Ends with a sync.
 template <class T, class Team, class BM>
 GPUSVD_HD int geev_band_stage(const Team &t, int n, Mat<T> A, BM B, T *wr, T *wi,
                               int qr_itmax = 0) {
     const int rank = t.rank(), size = t.size();
     GeevRun<T, BM> r;
-    r.ilo = static_cast<int>(band_scalar(A, n, 0));
-    r.ihi = static_cast<int>(band_scalar(A, n, 1));
-    r.anrm = band_scalar(A, n, 2);
-    r.cscale = band_scalar(A, n, 3);
-    r.scalea = band_scalar(A, n, 4) != T(0);
+    r.ilo = static_cast<int>(wr[0]);
+    r.ihi = static_cast<int>(wr[1]);
+    r.anrm = wr[2];
+    r.cscale = wi[0];
+    r.scalea = wi[1] != T(0);
     for (int j = 0; j < n; ++j)
         for (int i = rank; i <= j + 3 && i < n; i += size) B(i, j) = i <= j + 1 ? A(i, j) : T(0);
     t.sync();
