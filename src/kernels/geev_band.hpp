@@ -1,7 +1,7 @@
 // Eigenvalues only, in two stages (two kernels on the GPU, cuda/geev/geev.cu): geev_reduce_stage
 // runs dgeev up to the Hessenberg form in a working set of H, the scales and the Householder
-// scalars and writes H back into the caller's A; geev_band_stage copies H into band storage and
-// runs the QR iteration there.
+// scalars and writes H back into the caller's A (and five scalars into its wr/wi);
+// geev_band_stage copies H into band storage and runs the QR iteration there.
 //
 // Why: the QR iteration is latency-bound with 16 or 32 lanes per matrix, and how many matrices
 // an SM keeps in flight is set by shared memory. Without vectors lahqr only touches H(i, j) for
