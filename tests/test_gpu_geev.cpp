@@ -354,7 +354,8 @@ namespace {
 // n = 14 and 18: n = 5 here), n = 2 the one-kernel 8-lane path; the one-kernel values paths at
 // the other sizes run when the device
 // run repeats this with GPUSVD_GEEV_BAND=0, float's 16-lane band kernel with
-// GPUSVD_GEEV_TEAM=16, and the thread-per-matrix QR at n = 20..30 with GPUSVD_GEEV_QR_THREAD=1.
+// GPUSVD_GEEV_TEAM=16, and the thread-per-matrix QR wherever 16 bands fit a block (here n = 20,
+// 25, 30, and 64 in float) with GPUSVD_GEEV_QR_THREAD=1.
 TYPED_TEST(GpuGeevTest, EveryKernelPathOnce) {
     using T = TypeParam;
     Rng rng(43), rng25(4325);  // n = 25 draws apart: the other sizes keep their matrices

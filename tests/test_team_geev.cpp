@@ -501,7 +501,7 @@ TYPED_TEST(TeamGeevTest, NonConvergenceReportsInfo) {
 
 /// Eigenvalues in two stages (geev_band.hpp, the GPU's band kernels): the reduction writes H into
 /// the caller's A (leading dimension n + 2: the padding must stay untouched), the QR iteration
-/// runs on a band copy (exactly sized, sentinel after it) with wr/wi written in place.
+/// runs on a band copy (a sentinel entry after it) with wr/wi written in place.
 template <typename T>
 Result<T> run_band_stages(int64_t n, const std::vector<T> &A, int members, int qr_itmax = 0,
                           bool interleaved = false) {
@@ -511,7 +511,9 @@ Result<T> run_band_stages(int64_t n, const std::vector<T> &A, int members, int q
     // kGeevBandInterleave (the others must stay untouched).
     constexpr int S = gpusvd::gpu::kGeevBandInterleave, kSlot = 5;
     std::vector<T> U(sz(int64_t(lda) * n), pad), H(sz(int64_t(ldh) * n), pad);
-    std::vector<T> B(sz(kg::band_elems(n) * (interleaved ? S : 1) + 1), pad);
+    // One more entry row than the band: this matrix's entry past its end is the sentinel.
+    const int stride = interleaved ? S : 1, slot = interleaved ? kSlot : 0;
+    std::vector<T> B(sz((kg::band_elems(n) + 1) * stride), pad);
     std::vector<T> wr(sz(n + 1), pad), wi(sz(n + 1), pad);
     std::vector<T> scale(sz(n)), work(sz(3 * n));
     for (int64_t j = 0; j < n; ++j)
@@ -537,10 +539,10 @@ Result<T> run_band_stages(int64_t n, const std::vector<T> &A, int members, int q
     r.info = run_members(members, both);
     EXPECT_EQ(wr[sz(n)], pad) << "wr written past n";
     EXPECT_EQ(wi[sz(n)], pad) << "wi written past n";
-    EXPECT_EQ(B.back(), pad) << "band written past its end";
+    EXPECT_EQ(B[sz(kg::band_elems(n) * stride + slot)], pad) << "band written past its end";
     if (interleaved) {
         size_t touched = 0;  // other slots' entries
-        for (size_t e = 0; e + 1 < B.size(); ++e) touched += e % S != kSlot && B[e] != pad;
+        for (size_t e = 0; e < B.size(); ++e) touched += e % S != kSlot && B[e] != pad;
         EXPECT_EQ(touched, 0u) << "another matrix's band written";
     }
     EXPECT_TRUE(padding_intact(n, n, U.data(), lda, pad)) << "A written outside n x n";
@@ -838,7 +840,9 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
     // The QR a thread per matrix: kGeevBandInterleave bands interleaved in each region, whole
     // warps a block wherever two regions fit.
     auto check_thread = [&](const gg::GeevWarpShape &s, int64_t n, size_t e) {
-        const size_t region = size_t(kg::band_elems(n)) * e * gg::kGeevBandInterleave;
+        size_t rows = size_t(kg::band_elems(n));
+        if (e == 4 && rows % 2 == 0) ++rows;  // odd entry rows per region for 4-byte entries
+        const size_t region = rows * e * gg::kGeevBandInterleave;
         EXPECT_EQ(s.team, 1);
         EXPECT_EQ(s.matrix_bytes, region);
         EXPECT_EQ(s.mats_per_block % gg::kGeevBandInterleave, 0);
@@ -884,6 +888,12 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
     auto forced = [&](int64_t n, int qr_thread) {
         return gg::geev_plan(8, false, n, 1000, optin, per_sm, 1024, 0, -1, 0, qr_thread);
     };
+    // Registers bound the thread kernel's resident threads: the smallest blocks reaching them
+    // (5x5 double: 19 blocks of a warp for 608 threads; bigger blocks without that bound).
+    EXPECT_EQ(gg::geev_thread_shape(8, 5, 1000, optin, per_sm, 1024, 608).threads, 32);
+    EXPECT_GT(gg::geev_thread_shape(8, 5, 1000, optin, per_sm, 1024).threads, 32);
+    EXPECT_EQ(gg::geev_plan(8, false, 5, 1000, optin, per_sm, 1024, 0, -1, 0, -1, 608).qr.threads,
+              32);
     check_thread(forced(30, 1).qr, 30, 8);
     EXPECT_EQ(forced(30, 1).reduce.team, 16);
     EXPECT_EQ(forced(64, 1).qr.team, 32) << "16 bands of 64x64 double exceed a block";

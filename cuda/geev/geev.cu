@@ -38,7 +38,8 @@ __device__ GeevWork<T> shared_work(T *base, bool wantvr, int n, int ld) {
 
 /// The band path's stage 1 working set (plan.hpp's geev_reduce_bytes): H, scale and the
 /// Householder scalars in shared memory; wr and wi point at the caller's arrays per matrix
-/// (written only for NaN/Inf input and isolated eigenvalues, which stage 2 writes again).
+/// (written for NaN/Inf input, isolated eigenvalues and the scalars stage 2 reads, which stage 2
+/// then overwrites).
 template <class T>
 __device__ GeevWork<T> reduce_work(T *base, int n, int ld) {
     GeevWork<T> w{};
@@ -283,7 +284,7 @@ GeevPlan plan_for(bool wantvr, int64_t n, int64_t batch) {
         static_cast<size_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, 48 * 1024));
     const size_t smem_sm = static_cast<size_t>(
         device_attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor, 64 * 1024));
-    // GPUSVD_GEEV_REDUCE_TEAM=16|32: lanes per matrix of the band path's stage 1 (tuning).
+    // GPUSVD_GEEV_REDUCE_TEAM=8|16|32: lanes per matrix of the band path's stage 1 (tuning).
     static const int reduce_team = [] {
         const char *e = std::getenv("GPUSVD_GEEV_REDUCE_TEAM");
         return e ? std::atoi(e) : 0;
@@ -294,8 +295,15 @@ GeevPlan plan_for(bool wantvr, int64_t n, int64_t batch) {
         const char *e = std::getenv("GPUSVD_GEEV_QR_THREAD");
         return e ? std::atoi(e) : -1;
     }();
+    // The thread-per-matrix QR's resident threads per SM, as its registers allow.
+    static const int thread_sm_threads = [] {
+        int blocks = 0;
+        const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &blocks, geev_band_thread_kernel<T>, 32, 0);
+        return e == cudaSuccess && blocks > 0 ? 32 * blocks : 2048;
+    }();
     GeevPlan p = geev_plan(sizeof(T), wantvr, n, batch, smem_block, smem_sm, warp_threads, team,
-                           band, reduce_team, qr_thread);
+                           band, reduce_team, qr_thread, thread_sm_threads);
     const int limit = p.path == GeevPlan::kBlock    ? block_threads
                       : p.path == GeevPlan::kGlobal ? global_threads
                                                     : warp_threads;

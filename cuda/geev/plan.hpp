@@ -118,19 +118,23 @@ inline GeevWarpShape geev_warp_shape(int team, size_t matrix_bytes, int64_t batc
 
 /// The band path's QR a thread per matrix (geev.cu's geev_band_thread_kernel) keeps
 /// kGeevBandInterleave matrices' bands interleaved entry by entry in each region of shared
-/// memory: a warp's threads, each at its own matrix's entry, then hit distinct banks (two
-/// threads a bank, the minimum for 8-byte entries). team = 1, matrix_bytes is a region's size,
-/// a block holds an even number of regions (whole warps) unless only one fits: as many matrices
-/// per SM as fit, in the smallest such blocks (a block keeps its shared memory until its
+/// memory, so a warp's threads, each at its own matrix's entry, spread over the banks: for 8-byte
+/// entries two threads a bank (the minimum); for 4-byte entries a region holds an odd number of
+/// entry rows (one of padding where the band's count is even), so that the warp's two
+/// half-warps, in consecutive regions, never share a bank. team = 1, matrix_bytes is a region's
+/// size; a block holds an even number of regions (whole warps) unless only one fits: as many
+/// matrices per SM as fit (sm_threads: the kernel's resident threads per SM, which its
+/// registers bound), in the smallest such blocks (a block keeps its shared memory until its
 /// slowest matrix is done).
 constexpr int kGeevBandInterleave = 16;
 
 inline GeevWarpShape geev_thread_shape(size_t elem, int64_t n, int64_t batch, size_t smem_block,
-                                       size_t smem_sm, int max_threads) {
+                                       size_t smem_sm, int max_threads, int sm_threads = 2048) {
     GeevWarpShape s;
     s.team = 1;
-    s.matrix_bytes = static_cast<size_t>(n) * static_cast<size_t>(n + 7) / 2 * elem *
-                     static_cast<size_t>(kGeevBandInterleave);
+    size_t rows = static_cast<size_t>(n) * static_cast<size_t>(n + 7) / 2;
+    if (elem <= 4 && rows % 2 == 0) ++rows;
+    s.matrix_bytes = rows * elem * static_cast<size_t>(kGeevBandInterleave);
     int best = 1;
     int64_t best_mats = 0;
     const int step = 2 * s.matrix_bytes <= smem_block ? 2 : 1;
@@ -138,8 +142,9 @@ inline GeevWarpShape geev_thread_shape(size_t elem, int64_t n, int64_t batch, si
         const size_t bytes = s.matrix_bytes * static_cast<size_t>(r);
         if (bytes > smem_block) break;
         int64_t blocks = static_cast<int64_t>(smem_sm / (bytes + kGeevReservedSmem));
-        if (blocks > 32) blocks = 32;  // an SM's limits: 32 blocks, 2048 threads
-        if (blocks * r * kGeevBandInterleave > 2048) blocks = 2048 / (r * kGeevBandInterleave);
+        if (blocks > 32) blocks = 32;  // an SM's block limit (sm_80, sm_90)
+        const int64_t by_threads = sm_threads / (r * kGeevBandInterleave);
+        if (blocks > by_threads) blocks = by_threads;
         const int64_t mats = blocks * r * kGeevBandInterleave;
         if (mats > best_mats) best_mats = mats, best = r;
     }
@@ -198,10 +203,10 @@ inline bool geev_use_band(bool wantvr, int64_t n, int team, int band) {
 /// memory until its slowest matrix is done). team: lanes per matrix (0: geev_team_width);
 /// band: see geev_use_band; reduce_team: the band path's stage 1 lanes (8, 16 or 32; else the
 /// team's, for 8-lane teams 8 up to kGeevReduce8MaxN* and 16 above); qr_thread: see
-/// geev_use_qr_thread.
+/// geev_use_qr_thread; thread_sm_threads: see geev_thread_shape.
 inline GeevPlan geev_plan(size_t elem, bool wantvr, int64_t n, int64_t batch, size_t smem_block,
                           size_t smem_sm, int max_threads, int team = 0, int band = -1,
-                          int reduce_team = 0, int qr_thread = -1) {
+                          int reduce_team = 0, int qr_thread = -1, int thread_sm_threads = 2048) {
     GeevPlan p;
     if (n <= 0 || batch <= 0) return p;
     const size_t small =
@@ -229,8 +234,8 @@ inline GeevPlan geev_plan(size_t elem, bool wantvr, int64_t n, int64_t batch, si
             p.qr = geev_warp_shape(p.team, geev_band_bytes(elem, n), batch, smem_block, smem_sm,
                                    max_threads);
             if (geev_use_qr_thread(elem, n, p.team, qr_thread)) {
-                const GeevWarpShape thread =
-                    geev_thread_shape(elem, n, batch, smem_block, smem_sm, max_threads);
+                const GeevWarpShape thread = geev_thread_shape(elem, n, batch, smem_block, smem_sm,
+                                                               max_threads, thread_sm_threads);
                 if (thread.smem_bytes <= smem_block) p.qr = thread;
             }
         }

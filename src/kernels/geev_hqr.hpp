@@ -109,7 +109,8 @@ constexpr bool lone_member() {
     return team_width<Team>::value == 1;
 }
 
-/// reflect_triple on `count` triples (q[0], q[d1], q[d2]), q advanced by adv between them.
+/// reflect_triple on `count` triples (q[0], q[d1], q[d2]), q advanced by adv between them (not
+/// past the last: that address may lie beyond the matrix).
 template <int NR, int C, class T, class P, class Adv>
 GPUSVD_HD void reflect_batched(P q, int count, int d1, int d2, Adv adv, T v2, T v3, T t1, T t2,
                                T t3) {
@@ -118,9 +119,9 @@ GPUSVD_HD void reflect_batched(P q, int count, int d1, int d2, Adv adv, T v2, T 
         T a[C], b[C], c[C];
         GPUSVD_UNROLL
         for (int u = 0; u < C; ++u) {
+            if (u > 0) q = adv(q);
             at[u] = q;
             a[u] = q[0], b[u] = q[d1], c[u] = NR == 3 ? q[d2] : T(0);
-            q = adv(q);
         }
         GPUSVD_UNROLL
         for (int u = 0; u < C; ++u) {
@@ -128,6 +129,7 @@ GPUSVD_HD void reflect_batched(P q, int count, int d1, int d2, Adv adv, T v2, T 
             at[u][0] = a[u], at[u][d1] = b[u];
             if (NR == 3) at[u][d2] = c[u];
         }
+        if (count > C) q = adv(q);
     }
     GPUSVD_NO_UNROLL
     for (; count > 0; --count) {
@@ -135,7 +137,7 @@ GPUSVD_HD void reflect_batched(P q, int count, int d1, int d2, Adv adv, T v2, T 
         reflect_triple<NR>(a, b, c, v2, v3, t1, t2, t3);
         q[0] = a, q[d1] = b;
         if (NR == 3) q[d2] = c;
-        q = adv(q);
+        if (count > 1) q = adv(q);
     }
 }
 
@@ -143,7 +145,8 @@ GPUSVD_HD void reflect_batched(P q, int count, int d1, int d2, Adv adv, T v2, T 
 /// sweep: lahqr_search) or a sweep (lahqr_sweep) at a time; lahqr_run runs them as dlahqr's
 /// nested loops. (Advancing several matrices of a warp in lockstep, a search or bulge step each
 /// per round, was measured slower at every size, README issue 4.) HM: H's storage, Mat<T> or,
-/// for eigenvalues only, BandMat<T> (geev_band.hpp); both give a column as a pointer (col).
+/// for eigenvalues only, BandMat<T, S> (geev_band.hpp); both give a column as HM::Ptr (col): a
+/// plain pointer, or a strided one for interleaved bands.
 template <class T, class HM = Mat<T>>
 struct HqrLoop {
     enum Phase { kSearch, kChase, kDone };
