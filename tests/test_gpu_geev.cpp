@@ -351,7 +351,7 @@ namespace {
 // double and 32 in float, then 16 (double n = 30) and 32 (n = 64); with vectors 8 up to n = 30.
 // Values-only problems from n = 3 take the two band kernels (for 8-lane teams stage 1 with 8
 // lanes up to n = 20 in double and 25 in float, else 16, and the QR a thread per matrix up to
-// n = 14 and 18: n = 5 here), n = 2 the one-kernel 8-lane path; the one-kernel values paths at
+// n = 15 and 19: n = 5 here), n = 2 the one-kernel 8-lane path; the one-kernel values paths at
 // the other sizes run when the device
 // run repeats this with GPUSVD_GEEV_BAND=0, float's 16-lane band kernel with
 // GPUSVD_GEEV_TEAM=16, and the thread-per-matrix QR wherever 16 bands fit a block (here n = 20,

@@ -869,13 +869,13 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
         EXPECT_EQ(s.grid, (1000 + s.mats_per_block - 1) / s.mats_per_block);
     };
     // 8 lanes (values only up to 28 double, 32 float): the band from n = 3, stage 1 with 8 up to
-    // n = 20 (double) or 25 (float), then 16; the QR a thread per matrix up to 14 or 18.
+    // n = 20 (double) or 25 (float), then 16; the QR a thread per matrix up to 15 or 19.
     for (size_t e : {sizeof(float), sizeof(double)})
         for (int64_t n : {3, 4, 5, 7, 10, 14, 15, 18, 19, 20, 21, 25, 26}) {
             const int rt = n <= (e == 4 ? 25 : 20) ? 8 : 16;
             const gg::GeevPlan p = plan(e, false, n);
             SCOPED_TRACE(testing::Message() << "8 lanes, n = " << n << ", elem " << e);
-            if (n <= (e == 4 ? 18 : 14)) {
+            if (n <= (e == 4 ? 19 : 15)) {
                 EXPECT_TRUE(p.band);
                 check_thread(p.qr, n, e);
                 check_shape(p.reduce, rt,
@@ -898,8 +898,8 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
     EXPECT_EQ(forced(30, 1).reduce.team, 16);
     EXPECT_EQ(forced(64, 1).qr.team, 32) << "16 bands of 64x64 double exceed a block";
     EXPECT_EQ(forced(5, 0).qr.team, 8);
-    EXPECT_EQ(forced(15, -1).qr.team, 8);
-    EXPECT_EQ(forced(15, -1).reduce.team, 8);
+    EXPECT_EQ(forced(16, -1).qr.team, 8);
+    EXPECT_EQ(forced(16, -1).reduce.team, 8);
     EXPECT_EQ(forced(21, -1).reduce.team, 16);
     EXPECT_EQ(gg::geev_plan(4, false, 16, 1000, optin, per_sm, 1024, 16).qr.team, 16)
         << "small n with 16 lanes forced: the 16-lane QR";

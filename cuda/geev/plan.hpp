@@ -160,10 +160,12 @@ inline GeevWarpShape geev_thread_shape(size_t elem, int64_t n, int64_t batch, si
 /// (geev_thread_shape). H200, 500k, ms for a thread / 8 lanes (stage 1 with 16; 2026-11-26,
 /// session 4): double n = 5: 2.71 / 3.96, 10: 7.99 / 9.84, 14: 15.32 / 16.86, 15: 18.84 /
 /// 18.60, 16: 23.7 / 20.4; float n = 10: 4.72 / 6.33, 16: 11.70 / 12.71, 18: 15.95 / 17.01,
-/// 20: 22.4 / 20.5. Past these sizes the bands leave too few warps per SM to hide a lone
-/// thread's latencies (30x30 double: 1.5 warps, 175 ms against 95).
-constexpr int64_t kGeevSmallMaxNDouble = 14;
-constexpr int64_t kGeevSmallMaxNFloat = 18;
+/// 20: 22.4 / 20.5. After the shape learnt the kernel's register-bound threads per SM (same
+/// call, stage 1 with 8 up to 20/25): double 15: 17.77 / 18.34, 16: 22.9 / 20.4, 17: 25.7 /
+/// 22.8; float 19: 16.63 / 17.14, 20: 19.45 / 17.87. Past these sizes the bands leave too few
+/// warps per SM to hide a lone thread's latencies (30x30 double: 1.5 warps, 175 ms against 95).
+constexpr int64_t kGeevSmallMaxNDouble = 15;
+constexpr int64_t kGeevSmallMaxNFloat = 19;
 
 inline bool geev_small_n(size_t elem, int64_t n) {
     return n <= (elem <= 4 ? kGeevSmallMaxNFloat : kGeevSmallMaxNDouble);
