@@ -42,7 +42,6 @@ namespace kernels {
 
 /// One member: the host reference of every team algorithm.
 struct SerialTeam {
-    static constexpr int kWidth = 1;
     GPUSVD_HD int rank() const { return 0; }
     GPUSVD_HD int size() const { return 1; }
     GPUSVD_HD void sync() const {}
@@ -54,16 +53,6 @@ struct SerialTeam {
     GPUSVD_HD T max(T v) const {
         return v;
     }
-};
-
-/// A team's member count when its type fixes it (kWidth), else 0.
-template <class Team, class = void>
-struct team_width {
-    static constexpr int value = 0;
-};
-template <class Team>
-struct team_width<Team, decltype(void(Team::kWidth))> {
-    static constexpr int value = Team::kWidth;
 };
 
 /// Real<T>::inv_pow2 for an IEEE format with MANT mantissa bits and exponent bias BIAS (U: its
