@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
+#include <type_traits>
 
 #include "common/launch.cuh"
 #include "common/teams.cuh"
@@ -154,15 +155,22 @@ decltype(&geev_warp_kernel<T, false, 32>) warp_kernel(bool vectors, int team) {
 }
 
 /// Band path, stage 2: the QR iteration on a band copy of stage 1's H in shared memory, the
-/// eigenvalues straight to the user's wr/wi.
+/// eigenvalues straight to the user's wr/wi. W lanes per matrix, each matrix in its own
+/// matrix_bytes; or W = 1, a thread per matrix (small n, where the band is small enough for many
+/// matrices per SM: the serial team's chase wastes no lanes on a short row and needs no syncs),
+/// each matrix_bytes then holding kGeevBandInterleave matrices' bands interleaved entry by entry
+/// (plan.hpp's geev_thread_shape), so a warp's threads, each at its own entry of its own matrix,
+/// spread over the banks.
 template <class T, int W>
-__global__ void __launch_bounds__(256, geev_warp_min_blocks<T, false, W>())
+__global__ void __launch_bounds__(256, W == 1 ? 1 : geev_warp_min_blocks<T, false, W>())
     geev_band_kernel(GeevProblem<T> p, int mats, size_t matrix_bytes) {
     extern __shared__ __align__(16) unsigned char smem[];
+    constexpr int S = W == 1 ? kGeevBandInterleave : 1;
     const int group = threadIdx.x / W;
     const int n = static_cast<int>(p.n);
-    const kernels::geev::BandMat<T> B{reinterpret_cast<T *>(smem + group * matrix_bytes)};
-    const kernels::TileTeam<W> t;
+    const kernels::geev::BandMat<T, S> B{reinterpret_cast<T *>(smem + group / S * matrix_bytes) +
+                                         group % S};
+    const typename std::conditional<W == 1, kernels::SerialTeam, kernels::TileTeam<W>>::type t;
     for (int64_t b = int64_t(blockIdx.x) * mats + group; b < p.batch;
          b += int64_t(gridDim.x) * mats) {
         if (p.info[b] != 0) continue;  // NaN/Inf: stage 1 wrote the outputs
@@ -170,30 +178,6 @@ __global__ void __launch_bounds__(256, geev_warp_min_blocks<T, false, W>())
         const int info =
             kernels::geev::geev_band_stage(t, n, A, B, p.wr + b * p.sW, p.wi + b * p.sW);
         if (t.rank() == 0 && info != 0) p.info[b] = info;
-    }
-}
-
-/// Band path, stage 2 with a thread per matrix (small n, where the band is small enough for
-/// many matrices per SM: the serial team's chase wastes no lanes on a short row, and needs no
-/// syncs). Each region_bytes of shared memory holds kGeevBandInterleave matrices' bands
-/// interleaved entry by entry (plan.hpp's geev_thread_shape), so a warp's threads, each at its
-/// own entry of its own matrix, hit distinct banks.
-template <class T>
-__global__ void __launch_bounds__(256)
-    geev_band_thread_kernel(GeevProblem<T> p, int mats, size_t region_bytes) {
-    extern __shared__ __align__(16) unsigned char smem[];
-    constexpr int S = kGeevBandInterleave;
-    const int n = static_cast<int>(p.n);
-    const kernels::geev::BandMat<T, S> B{
-        reinterpret_cast<T *>(smem + (threadIdx.x / S) * region_bytes) + threadIdx.x % S};
-    const kernels::SerialTeam t;
-    for (int64_t b = int64_t(blockIdx.x) * mats + threadIdx.x; b < p.batch;
-         b += int64_t(gridDim.x) * mats) {
-        if (p.info[b] != 0) continue;  // NaN/Inf: stage 1 wrote the outputs
-        const Mat<T> A{p.A + b * p.sA, static_cast<int>(p.lda)};
-        const int info =
-            kernels::geev::geev_band_stage(t, n, A, B, p.wr + b * p.sW, p.wi + b * p.sW);
-        if (info != 0) p.info[b] = info;
     }
 }
 
@@ -208,7 +192,7 @@ decltype(&geev_warp_kernel<T, false, 32>) reduce_kernel(int team) {
 
 template <class T>
 decltype(&geev_band_kernel<T, 32>) band_kernel(int team) {
-    return team == 1    ? geev_band_thread_kernel<T>
+    return team == 1    ? geev_band_kernel<T, 1>
            : team == 8  ? geev_band_kernel<T, 8>
            : team == 16 ? geev_band_kernel<T, 16>
                         : geev_band_kernel<T, 32>;
@@ -298,8 +282,8 @@ GeevPlan plan_for(bool wantvr, int64_t n, int64_t batch) {
     // The thread-per-matrix QR's resident threads per SM, as its registers allow.
     static const int thread_sm_threads = [] {
         int blocks = 0;
-        const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-            &blocks, geev_band_thread_kernel<T>, 32, 0);
+        const cudaError_t e =
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, geev_band_kernel<T, 1>, 32, 0);
         return e == cudaSuccess && blocks > 0 ? 32 * blocks : 2048;
     }();
     GeevPlan p = geev_plan(sizeof(T), wantvr, n, batch, smem_block, smem_sm, warp_threads, team,

@@ -116,7 +116,7 @@ inline GeevWarpShape geev_warp_shape(int team, size_t matrix_bytes, int64_t batc
     return s;
 }
 
-/// The band path's QR a thread per matrix (geev.cu's geev_band_thread_kernel) keeps
+/// The band path's QR a thread per matrix (geev.cu's geev_band_kernel with W = 1) keeps
 /// kGeevBandInterleave matrices' bands interleaved entry by entry in each region of shared
 /// memory, so a warp's threads, each at its own matrix's entry, spread over the banks: for 8-byte
 /// entries two threads a bank (the minimum); for 4-byte entries a region holds an odd number of
