@@ -41,6 +41,9 @@ struct BandMat {
     GPUSVD_HD T &operator()(int i, int j) const { return col(j)[i]; }
     GPUSVD_HD Ptr col(int j) const { return Ptr{p + S * ((j * (j + 7)) >> 1)}; }
     GPUSVD_HD Ptr next_col(Ptr c, int j) const { return c + (j + 4); }  // col(j + 1) from col(j)
+    GPUSVD_HD Ptr advance_cols(Ptr c, int j, int count) const {  // col(j + count) + r from col(j) + r
+        return c + (count * (j + 4) + count * (count - 1) / 2);
+    }
 };
 
 /// Entries of an n x n BandMat.

@@ -90,14 +90,25 @@ GPUSVD_HD void reflect_triple(T &ea, T &eb, T &ec, T v2, T v3, T t1, T t2, T t3)
     }
 }
 
-/// reflect_triple on the triples at(j, r), r < NR, for j = first..last: a member per j. at(j, r)
-/// is H(k + r, j) for rows k..k+2. The order is a template parameter so the loop body has no
-/// branch on it (on the GPU a branch in the body costs a reconvergence barrier pair per
-/// iteration).
-template <int NR, class T, class Team, class At>
-GPUSVD_HD void reflect3(const Team &t, At at, int first, int last, T v2, T v3, T t1, T t2, T t3) {
-    for (int j = first + t.rank(); j <= last; j += t.size())
-        reflect_triple<NR>(at(j, 0), at(j, 1), at(j, NR - 1), v2, v3, t1, t2, t3);
+/// reflect_triple on rows k..k+NR-1 of the columns first..last, a member per column: each
+/// member's column pointer advances by the team size (HM::advance_cols) rather than being
+/// recomputed from j (band columns sit at quadratic offsets). The order is a template parameter
+/// so the loop body has no branch on it (on the GPU a branch in the body costs a reconvergence
+/// barrier pair per iteration).
+template <int NR, class T, class Team, class HM>
+GPUSVD_HD void reflect3_rows(const Team &t, HM H, int k, int first, int last, T v2, T v3, T t1,
+                             T t2, T t3) {
+    const int size = t.size();
+    int j = first + t.rank();
+    if (j > last) return;
+    typename HM::Ptr c = H.col(j) + k;
+    GPUSVD_NO_UNROLL
+    while (true) {
+        reflect_triple<NR>(c[0], c[1], c[NR - 1], v2, v3, t1, t2, t3);
+        if (j + size > last) break;
+        c = H.advance_cols(c, j, size);
+        j += size;
+    }
 }
 
 /// A lone member (the serial team: the host reference and the GPU's thread-per-matrix QR) has
@@ -385,8 +396,7 @@ GPUSVD_HD void sweep_step(const Team &t, const HqrLoop<T, HM> &s, int k, typenam
         const auto adv = [&j, H](typename HM::Ptr x) { return H.next_col(x, j++); };
         reflect_batched<NR, kReflectBatch>(c0 + k, s.i2 - k + 1, 1, 2, adv, v2, v3, t1, t2, t3);
     } else {
-        reflect3<NR>(
-            t, [=](int j, int r) -> T & { return H.col(j)[k + r]; }, k, s.i2, v2, v3, t1, t2, t3);
+        reflect3_rows<NR>(t, H, k, k, s.i2, v2, v3, t1, t2, t3);
     }
     t.sync();
     // (C) column k-1, which everyone read before (B), a member per entry (not a lone rank-0

@@ -20,6 +20,7 @@ struct Mat {
     GPUSVD_HD T &operator()(int i, int j) const { return p[i + j * ld]; }
     GPUSVD_HD T *col(int j) const { return p + j * ld; }  // column j is contiguous
     GPUSVD_HD T *next_col(T *c, int) const { return c + ld; }  // col(j + 1) from c = col(j)
+    GPUSVD_HD T *advance_cols(T *c, int, int count) const { return c + count * ld; }
 };
 
 /// Constants beyond team.hpp's Real<T>: overflow threshold, and the power-of-two thresholds
@@ -146,11 +147,11 @@ GPUSVD_HD void larfg3(int n, T &alpha, T &x2, T &x3, T &tau) {
     // orthogonal to O(eps).
     const T ss = alpha * alpha + x2 * x2 + x3 * x3;
     if (ss >= Real<T>::safe_min() / Real<T>::ulp() && ss < Limits<T>::overflow()) {
-        const T r = Real<T>::rsqrt(ss), aa = std::fabs(alpha);
+        const T r = Real<T>::rsqrt_normal(ss), aa = std::fabs(alpha);
         const T xn = ss * r;
         tau = T(1) + aa * r;
         // sign() of the positive rcp and xn without its fabs (a GPU step costs fewer instructions)
-        const T p = Real<T>::rcp(aa + xn);
+        const T p = Real<T>::rcp_normal(aa + xn);  // aa + xn >= sqrt(ss): normal
         const bool neg = alpha < T(0);
         const T scal = neg ? -p : p;
         x2 *= scal;

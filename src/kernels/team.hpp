@@ -97,6 +97,27 @@ struct Real<float> {
         return 1.0f / x;
 #endif
     }
+    /// rsqrt and rcp for a normal, finite x > 0: the hardware approximation and one Newton
+    /// step, without the library's branch to a slow path for zero, subnormal and inf (a few
+    /// instructions and a reconvergence barrier pair each; larfg3 pays them every bulge step).
+    GPUSVD_HD static float rsqrt_normal(float x) {
+#if defined(__CUDA_ARCH__)
+        float y;
+        asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+        return y;
+#else
+        return 1.0f / ::sqrtf(x);
+#endif
+    }
+    GPUSVD_HD static float rcp_normal(float x) {
+#if defined(__CUDA_ARCH__)
+        float y;
+        asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+        return ::fmaf(y, ::fmaf(-x, y, 1.0f), y);
+#else
+        return 1.0f / x;
+#endif
+    }
     GPUSVD_HD static float abs(float x) { return ::fabsf(x); }
     GPUSVD_HD static float ldexp(float x, int e) { return ::ldexpf(x, e); }
     /// 2^-e for x in [2^e, 2^(e+1)), x > 0 finite, from the exponent bits (no libm call): x 2^-e
@@ -127,6 +148,30 @@ struct Real<double> {
     GPUSVD_HD static double rcp(double x) {
 #if defined(__CUDA_ARCH__)
         return __drcp_rn(x);
+#else
+        return 1.0 / x;
+#endif
+    }
+    /// As Real<float>'s: the hardware approximation of the high word, then the steps of the
+    /// library's fast path (a cubic step for rsqrt; for rcp a cubic and a Newton step).
+    GPUSVD_HD static double rsqrt_normal(double x) {
+#if defined(__CUDA_ARCH__)
+        double y;
+        asm("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(x));
+        const double e = ::fma(-x * y, y, 1.0);
+        return ::fma(y * e, ::fma(e, 0.375, 0.5), y);
+#else
+        return 1.0 / ::sqrt(x);
+#endif
+    }
+    GPUSVD_HD static double rcp_normal(double x) {
+#if defined(__CUDA_ARCH__)
+        double y;
+        asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(x));
+        double e = ::fma(-x, y, 1.0);
+        e = ::fma(e, e, e);
+        y = ::fma(y, e, y);
+        return ::fma(y, ::fma(-x, y, 1.0), y);
 #else
         return 1.0 / x;
 #endif
