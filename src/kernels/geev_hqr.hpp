@@ -45,7 +45,8 @@ template <class T, class HM>
 GPUSVD_HD void shift_vector_scaled(HM H, int m, T rt1r, T rt1i, T rt2r, T rt2i, T &v1, T &v2,
                                    T &v3) {
     const T hmm = H(m, m), hm1m = H(m + 1, m);
-    const T rs = T(1) / (std::fabs(hmm - rt2r) + std::fabs(rt2i) + std::fabs(hm1m));
+    // m > l or m = l < i - 1, so H(m+1, m) is not negligible: the sum is normal (> smlnum).
+    const T rs = Real<T>::rcp_normal(std::fabs(hmm - rt2r) + std::fabs(rt2i) + std::fabs(hm1m));
     const T h21s = hm1m * rs;
     v1 = h21s * H(m, m + 1) + (hmm - rt1r) * ((hmm - rt2r) * rs) - rt1i * (rt2i * rs);
     v2 = h21s * (hmm + H(m + 1, m + 1) - rt1r - rt2r);

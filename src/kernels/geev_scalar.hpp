@@ -133,10 +133,6 @@ GPUSVD_HD void larfg3(int n, T &alpha, T &x2, T &x3, T &tau) {
         return;
     }
     if (n == 2) x3 = T(0);
-    if (x2 == T(0) && x3 == T(0)) {
-        tau = T(0);
-        return;
-    }
     // Common case: the sum of squares neither overflows (inf fails the test) nor sits near
     // underflow (squares lost to underflow, each below safe_min * ulp, then change it by less
     // than ulp^2 relative). Then one reciprocal square root r = 1/|(alpha, x2, x3)| gives
@@ -145,8 +141,10 @@ GPUSVD_HD void larfg3(int n, T &alpha, T &x2, T &x3, T &tau) {
     // waits on this every step: dlapy2 twice and dlarfg's two divisions cost three divisions and
     // two square roots in a row. Same values up to a few ulps, which leave H - tau v v^T
     // orthogonal to O(eps).
+    // (One branch for this and the zero test below: every bulge step waits on it.)
     const T ss = alpha * alpha + x2 * x2 + x3 * x3;
-    if (ss >= Real<T>::safe_min() / Real<T>::ulp() && ss < Limits<T>::overflow()) {
+    const bool zero = x2 == T(0) && x3 == T(0);
+    if (!zero && ss >= Real<T>::safe_min() / Real<T>::ulp() && ss < Limits<T>::overflow()) {
         const T r = Real<T>::rsqrt_normal(ss), aa = std::fabs(alpha);
         const T xn = ss * r;
         tau = T(1) + aa * r;
@@ -157,6 +155,10 @@ GPUSVD_HD void larfg3(int n, T &alpha, T &x2, T &x3, T &tau) {
         x2 *= scal;
         x3 *= scal;
         alpha = neg ? xn : -xn;
+        return;
+    }
+    if (zero) {
+        tau = T(0);
         return;
     }
     T xnorm = n == 3 ? lapy2(x2, x3) : std::fabs(x2);
