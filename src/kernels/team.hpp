@@ -97,9 +97,10 @@ struct Real<float> {
         return 1.0f / x;
 #endif
     }
-    /// rsqrt and rcp for a normal, finite x > 0: the hardware approximation and one Newton
-    /// step, without the library's branch to a slow path for zero, subnormal and inf (a few
-    /// instructions and a reconvergence barrier pair each; larfg3 pays them every bulge step).
+    /// rsqrt and rcp for a normal, finite x > 0, without the library's branch to a slow path
+    /// for zero, subnormal and inf (a few instructions and a reconvergence barrier pair each;
+    /// larfg3 pays them every bulge step): rsqrt the hardware approximation (as rsqrtf), rcp
+    /// the approximation and one Newton step.
     GPUSVD_HD static float rsqrt_normal(float x) {
 #if defined(__CUDA_ARCH__)
         float y;
