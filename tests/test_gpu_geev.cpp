@@ -347,7 +347,7 @@ TYPED_TEST(GpuGeevTest, LargeBatchValuesMatchCpuBackend) {
 namespace {
 // One small batch per kernel path (8, 16 and 32 lanes per matrix, block in shared memory, global
 // memory) with and without vectors: what the racecheck run on the device covers
-// (*EveryKernelPath*). Lanes per matrix (geev_team_width), values only: 8 up to n = 28 in
+// (*EveryKernelPath*). Lanes per matrix (geev_team_width), values only: 8 up to n = 29 in
 // double and 32 in float, then 16 (double n = 30) and 32 (n = 64); with vectors 8 up to n = 30.
 // Values-only problems from n = 3 take the two band kernels (for 8-lane teams stage 1 with 8
 // lanes up to n = 20 in double and 25 in float, else 16, and the QR a thread per matrix up to

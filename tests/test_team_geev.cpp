@@ -781,8 +781,8 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
     // Small matrices share a warp; the team width can be forced (tuning), anything else ignored.
     EXPECT_EQ(plan(8, false, 5).team, 8);
     EXPECT_EQ(plan(8, false, 15).team, 8);
-    EXPECT_EQ(plan(8, false, 28).team, 8);
-    EXPECT_EQ(plan(8, false, 29).team, 16);
+    EXPECT_EQ(plan(8, false, 29).team, 8);
+    EXPECT_EQ(plan(8, false, 30).team, 16);
     EXPECT_EQ(plan(8, false, 32).team, 16);
     EXPECT_EQ(plan(8, false, 33).team, 32);
     EXPECT_EQ(plan(4, false, 15).team, 8);
@@ -868,7 +868,7 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
         }
         EXPECT_EQ(s.grid, (1000 + s.mats_per_block - 1) / s.mats_per_block);
     };
-    // 8 lanes (values only up to 28 double, 32 float): the band from n = 3, stage 1 with 8 up to
+    // 8 lanes (values only up to 29 double, 32 float): the band from n = 3, stage 1 with 8 up to
     // n = 20 (double) or 25 (float), then 16; the QR a thread per matrix up to 15 or 19.
     for (size_t e : {sizeof(float), sizeof(double)})
         for (int64_t n : {3, 4, 5, 7, 10, 14, 15, 18, 19, 20, 21, 25, 26}) {

@@ -72,11 +72,15 @@ inline size_t geev_shared_elems(bool wantvr, int64_t n) {
 /// 63.7 / 71.8, n = 28: 78.6 / 82.6, n = 30: 97.8 / 94.9; float n = 20: 20.2 / 26.1, n = 25:
 /// 31.5 / 40.7, n = 30: 48.7 / 58.3. At 30x30 double the band leaves room for 12 warps of four
 /// matrices per SM, too few to hide the QR's latencies; float's half-size band fits 22.
+/// After session 5's shorter bulge step (H200, same call, ms, 8 / 16 lanes): double n = 27: 69.8
+/// / 74.6, 28: 75.3 / 79.1, 29: 82.2 / 83.4 (twice), 30: 92.9 / 90.7; float n = 30: 46.4 / 55.0,
+/// 32: 56.4 / 62.0. So 8 lanes up to n = 29 in double.
 /// With vectors the 8-lane kernel wins up to n = 30 in double (100k, ms for 8 / 32 lanes: 30x30
 /// 149 / 189) (2026-11-25, after the shared-address fix).
+constexpr int64_t kGeevTeam8MaxNDouble = 29;
 inline int geev_team_width(size_t elem, bool wantvr, int64_t n) {
     if (wantvr) return n <= 30 ? 8 : (elem <= 4 && n <= 32) ? 16 : 32;
-    if (n <= (elem <= 4 ? 32 : 28)) return 8;
+    if (n <= (elem <= 4 ? 32 : kGeevTeam8MaxNDouble)) return 8;
     return n <= 32 ? 16 : 32;
 }
 
