@@ -138,25 +138,45 @@ GPUSVD_HD void gebal(const Team &t, int n, Mat<T> A, T *scale, int &ilo, int &ih
     for (int sweep = 0; sweep < 100; ++sweep) {
         bool noconv = false;
         for (int i = k; i <= l; ++i) {
-            // ca: max |A(0:l, i)|, ra: max |A(i, k:n-1)|; they bound the entries of the 2-norm
-            // sums below, which are accumulated scaled so they cannot overflow or underflow.
-            T ca = T(0), ra = T(0);
-            for (int r = t.rank(); r <= l; r += t.size()) ca = std::fmax(ca, std::fabs(A(r, i)));
-            for (int c = k + t.rank(); c < n; c += t.size()) ra = std::fmax(ra, std::fabs(A(i, c)));
+            // ca: max |A(0:l, i)|, ra: max |A(i, k:n-1)|, and the 2-norms c, r of A(k:l, i) and
+            // A(i, k:l), all from one pass over column and row i and four independent
+            // reductions. The sums of squares are plain unless an entry's square could overflow
+            // or the largest could underflow; then they are summed again scaled by 1/ca, 1/ra
+            // (a second pass and two divisions, which every i paid before: 30x30 double stage 1
+            // ~24% gebal, ncu).
+            T ca = T(0), ra = T(0), c2 = T(0), r2 = T(0);
+            for (int r = t.rank(); r <= l; r += t.size()) {
+                const T x = A(r, i);
+                ca = std::fmax(ca, std::fabs(x));
+                if (r >= k) c2 += x * x;
+            }
+            for (int c = k + t.rank(); c < n; c += t.size()) {
+                const T y = A(i, c);
+                ra = std::fmax(ra, std::fabs(y));
+                if (c <= l) r2 += y * y;
+            }
             ca = t.max(ca);
             ra = t.max(ra);
-            T c2 = T(0), r2 = T(0);
-            if (ca > T(0) && ra > T(0)) {
-                const T ica = T(1) / ca, ira = T(1) / ra;
-                for (int j = k + t.rank(); j <= l; j += t.size()) {
-                    const T x = A(j, i) * ica, y = A(i, j) * ira;
-                    c2 += x * x;
-                    r2 += y * y;
-                }
-            }
             c2 = t.sum(c2);
             r2 = t.sum(r2);
-            T c = ca * std::sqrt(c2), r = ra * std::sqrt(r2);
+            T c, r;
+            const T lo = sfmin1, hi = Limits<T>::overflow();
+            if (c2 < hi && r2 < hi && (ca == T(0) || ca * ca >= lo) && (ra == T(0) || ra * ra >= lo)) {
+                c = std::sqrt(c2), r = std::sqrt(r2);
+            } else {
+                c2 = r2 = T(0);
+                if (ca > T(0) && ra > T(0)) {
+                    const T ica = T(1) / ca, ira = T(1) / ra;
+                    for (int j = k + t.rank(); j <= l; j += t.size()) {
+                        const T x = A(j, i) * ica, y = A(i, j) * ira;
+                        c2 += x * x;
+                        r2 += y * y;
+                    }
+                }
+                c2 = t.sum(c2);
+                r2 = t.sum(r2);
+                c = ca * std::sqrt(c2), r = ra * std::sqrt(r2);
+            }
             if (c == T(0) || r == T(0)) continue;
             T g = r / sclfac, f = T(1);
             const T s = c + r;
