@@ -145,11 +145,13 @@ GPUSVD_HD void gebal(const Team &t, int n, Mat<T> A, T *scale, int &ilo, int &ih
             // (a second pass and two divisions, which every i paid before: 30x30 double stage 1
             // ~24% gebal, ncu).
             T ca = T(0), ra = T(0), c2 = T(0), r2 = T(0);
+            GPUSVD_NO_UNROLL  // a few entries a member (n <= 64 on the GPU): unrolled, 5x5 lost 3%
             for (int r = t.rank(); r <= l; r += t.size()) {
                 const T x = A(r, i);
                 ca = std::fmax(ca, std::fabs(x));
                 if (r >= k) c2 += x * x;
             }
+            GPUSVD_NO_UNROLL
             for (int c = k + t.rank(); c < n; c += t.size()) {
                 const T y = A(i, c);
                 ra = std::fmax(ra, std::fabs(y));
