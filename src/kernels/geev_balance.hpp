@@ -51,6 +51,7 @@ GPUSVD_HD void scale_matrix(const Team &t, int m, int n, Mat<T> A, T cfrom, T ct
     T mul;
     while (steps.next(mul))
         for (int j = 0; j < n; ++j)
+            GPUSVD_NO_UNROLL
             for (int i = t.rank(); i < m; i += t.size()) A(i, j) *= mul;
     t.sync();
 }
@@ -61,6 +62,7 @@ GPUSVD_HD void scale_vector(const Team &t, int n, T *x, T cfrom, T cto) {
     ScaleSteps<T> steps(cfrom, cto);
     T mul;
     while (steps.next(mul))
+        GPUSVD_NO_UNROLL
         for (int i = t.rank(); i < n; i += t.size()) x[i] *= mul;
 }
 
@@ -69,12 +71,14 @@ GPUSVD_HD void scale_vector(const Team &t, int n, T *x, T cfrom, T cto) {
 template <class T, class Team>
 GPUSVD_HD void swap_rows_cols(const Team &t, Mat<T> A, int n, int i, int j, int rows, int c0) {
     t.sync();  // everyone has finished reading A
+    GPUSVD_NO_UNROLL
     for (int r = t.rank(); r < rows; r += t.size()) {
         const T x = A(r, i);
         A(r, i) = A(r, j);
         A(r, j) = x;
     }
     t.sync();
+    GPUSVD_NO_UNROLL
     for (int c = c0 + t.rank(); c < n; c += t.size()) {
         const T x = A(i, c);
         A(i, c) = A(j, c);
@@ -94,6 +98,7 @@ GPUSVD_HD void gebal(const Team &t, int n, Mat<T> A, T *scale, int &ilo, int &ih
     // Rows isolating an eigenvalue (zero off the diagonal in columns 0..l) go to the bottom.
     for (;;) {
         int best = -1;
+        GPUSVD_NO_UNROLL
         for (int r = t.rank(); r <= l; r += t.size()) {
             bool zero = true;
             for (int c = 0; c <= l && zero; ++c) zero = c == r || A(r, c) == T(0);
@@ -114,6 +119,7 @@ GPUSVD_HD void gebal(const Team &t, int n, Mat<T> A, T *scale, int &ilo, int &ih
     // Columns isolating an eigenvalue (zero off the diagonal in rows k..l) go to the left.
     for (;;) {
         int best = -1;  // reduced as n - col so that the max picks the first column
+        GPUSVD_NO_UNROLL
         for (int c = k + t.rank(); c <= l; c += t.size()) {
             bool zero = true;
             for (int r = k; r <= l && zero; ++r) zero = r == c || A(r, c) == T(0);
@@ -126,6 +132,7 @@ GPUSVD_HD void gebal(const Team &t, int n, Mat<T> A, T *scale, int &ilo, int &ih
         if (col != k) swap_rows_cols(t, A, n, col, k, l + 1, k);
         ++k;
     }
+    GPUSVD_NO_UNROLL
     for (int i = k + t.rank(); i <= l; i += t.size()) scale[i] = T(1);
     t.sync();
 
@@ -203,8 +210,10 @@ GPUSVD_HD void gebal(const Team &t, int n, Mat<T> A, T *scale, int &ilo, int &ih
             if (t.rank() == 0) scale[i] = si * f;
             // f * g == 1 exactly (powers of 2), so A(i,i) is left alone and the row and column
             // updates touch disjoint entries.
+            GPUSVD_NO_UNROLL
             for (int c2i = k + t.rank(); c2i < n; c2i += t.size())
                 if (c2i != i) A(i, c2i) *= g;
+            GPUSVD_NO_UNROLL
             for (int r2i = t.rank(); r2i <= l; r2i += t.size())
                 if (r2i != i) A(r2i, i) *= f;
             t.sync();

@@ -15,10 +15,12 @@ namespace geev {
 template <class T, class Team>
 GPUSVD_HD T norm2(const Team &t, int len, const T *x) {
     T m = T(0);
+    GPUSVD_NO_UNROLL
     for (int i = t.rank(); i < len; i += t.size()) m = std::fmax(m, std::fabs(x[i]));
     m = t.max(m);
     if (m == T(0)) return T(0);
     T s = T(0);
+    GPUSVD_NO_UNROLL
     for (int i = t.rank(); i < len; i += t.size()) {
         const T y = x[i] / m;
         s += y * y;
@@ -148,12 +150,14 @@ GPUSVD_HD void gehd2(const Team &t, int n, int ilo, int ihi, Mat<T> A, T *tau) {
 /// sync. Ends with a sync.
 template <class T, class Team>
 GPUSVD_HD void orghr(const Team &t, int n, int ilo, int ihi, Mat<T> A, const T *tau, Mat<T> Z) {
+    GPUSVD_NO_UNROLL
     for (int c = t.rank(); c < n; c += t.size())
         for (int r = 0; r < n; ++r) Z(r, c) = r == c ? T(1) : T(0);
     for (int j = ihi - 1; j >= ilo; --j) {
         const T tj = tau[j];
         if (tj == T(0)) continue;
         // Columns <= j of the partial product are still unit vectors on rows j+1..ihi.
+        GPUSVD_NO_UNROLL
         for (int c = t.rank(); c <= ihi; c += t.size()) {
             if (c <= j) continue;
             T *const z = Z.col(c);
@@ -169,6 +173,7 @@ GPUSVD_HD void orghr(const Team &t, int n, int ilo, int ihi, Mat<T> A, const T *
 template <class T, class Team>
 GPUSVD_HD void clear_below_subdiagonal(const Team &t, int n, Mat<T> A) {
     for (int c = 0; c + 2 < n; ++c)
+        GPUSVD_NO_UNROLL
         for (int r = c + 2 + t.rank(); r < n; r += t.size()) A(r, c) = T(0);
     t.sync();
 }

@@ -51,6 +51,7 @@ GPUSVD_HD GeevRun<T> geev_begin(const Team &t, bool wantvr, int n, const GeevWor
     T anrm = T(0);
     int bad = 0;
     for (int j = 0; j < n; ++j)
+        GPUSVD_NO_UNROLL
         for (int i = rank; i < n; i += size) {
             const T x = H(i, j);
             if (is_finite(x))
