@@ -169,8 +169,9 @@ GPUSVD_HD void gebal(const Team &t, int n, Mat<T> A, T *scale, int &ilo, int &ih
             c2 = t.sum(c2);
             r2 = t.sum(r2);
             T c, r;
-            const T lo = sfmin1, hi = Limits<T>::overflow();
-            if (c2 < hi && r2 < hi && (ca == T(0) || ca * ca >= lo) && (ra == T(0) || ra * ra >= lo)) {
+            const T hi = Limits<T>::overflow();
+            if (c2 < hi && r2 < hi && (ca == T(0) || ca * ca >= sfmin1) &&
+                (ra == T(0) || ra * ra >= sfmin1)) {
                 c = std::sqrt(c2), r = std::sqrt(r2);
             } else {
                 c2 = r2 = T(0);

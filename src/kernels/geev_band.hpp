@@ -40,10 +40,11 @@ struct BandMat {
     T *p;
     GPUSVD_HD T &operator()(int i, int j) const { return col(j)[i]; }
     GPUSVD_HD Ptr col(int j) const { return Ptr{p + S * ((j * (j + 7)) >> 1)}; }
-    GPUSVD_HD Ptr next_col(Ptr c, int j) const { return c + (j + 4); }  // col(j + 1) from col(j)
-    GPUSVD_HD Ptr advance_cols(Ptr c, int j, int count) const {  // col(j + count) + r from col(j) + r
+    // col(j + count) + r from col(j) + r: columns j..j+count-1 hold j + 4, ... entries
+    GPUSVD_HD Ptr advance_cols(Ptr c, int j, int count) const {
         return c + (count * (j + 4) + count * (count - 1) / 2);
     }
+    GPUSVD_HD Ptr next_col(Ptr c, int j) const { return advance_cols(c, j, 1); }
 };
 
 /// Entries of an n x n BandMat.

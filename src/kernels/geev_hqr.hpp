@@ -46,7 +46,7 @@ GPUSVD_HD void shift_vector_scaled(HM H, int m, T rt1r, T rt1i, T rt2r, T rt2i, 
                                    T &v3) {
     const T hmm = H(m, m), hm1m = H(m + 1, m);
     // m > l or m = l < i - 1, so H(m+1, m) is not negligible: the sum is normal (> smlnum).
-    const T rs = Real<T>::rcp_normal(std::fabs(hmm - rt2r) + std::fabs(rt2i) + std::fabs(hm1m));
+    const T rs = rcp_normal(std::fabs(hmm - rt2r) + std::fabs(rt2i) + std::fabs(hm1m));
     const T h21s = hm1m * rs;
     v1 = h21s * H(m, m + 1) + (hmm - rt1r) * ((hmm - rt2r) * rs) - rt1i * (rt2i * rs);
     v2 = h21s * (hmm + H(m + 1, m + 1) - rt1r - rt2r);
@@ -91,16 +91,16 @@ GPUSVD_HD void reflect_triple(T &ea, T &eb, T &ec, T v2, T v3, T t1, T t2, T t3)
     }
 }
 
-/// reflect_triple on rows k..k+NR-1 of the columns first..last, a member per column: each
-/// member's column pointer advances by the team size (HM::advance_cols) rather than being
-/// recomputed from j (band columns sit at quadratic offsets). The order is a template parameter
-/// so the loop body has no branch on it (on the GPU a branch in the body costs a reconvergence
+/// reflect_triple on rows k..k+NR-1 of the columns k..last, a member per column: each member's
+/// column pointer advances by the team size (HM::advance_cols) rather than being recomputed
+/// from j (band columns sit at quadratic offsets). The order is a template parameter so the
+/// loop body has no branch on it (on the GPU a branch in the body costs a reconvergence
 /// barrier pair per iteration).
 template <int NR, class T, class Team, class HM>
-GPUSVD_HD void reflect3_rows(const Team &t, HM H, int k, int first, int last, T v2, T v3, T t1,
-                             T t2, T t3) {
+GPUSVD_HD void reflect3_rows(const Team &t, HM H, int k, int last, T v2, T v3, T t1, T t2,
+                             T t3) {
     const int size = t.size();
-    int j = first + t.rank();
+    int j = k + t.rank();
     if (j > last) return;
     typename HM::Ptr c = H.col(j) + k;
     GPUSVD_NO_UNROLL
@@ -361,10 +361,10 @@ GPUSVD_HD void lahqr_search(const Team &t, HqrLoop<T, HM> &s) {
     t.sync();
 }
 
-/// reflect3 on the rows first..last of three columns given as pointers (c2 unused for NR = 2):
-/// the entries' addresses advance by the team size rather than being recomputed per row. (The
-/// teams' column pass through reflect_batched with batches of 1, one pointer and two offsets,
-/// cost 30x30 double 95.6 -> 99.0 ms: H200, session 4.)
+/// reflect_triple on the rows first..last of three columns given as pointers (c2 unused for
+/// NR = 2), a member per row: the entries' addresses advance by the team size rather than being
+/// recomputed per row. (The teams' column pass through reflect_batched with batches of 1, one
+/// pointer and two offsets, cost 30x30 double 95.6 -> 99.0 ms: H200, session 4.)
 template <int NR, class T, class Team, class P>
 GPUSVD_HD void reflect3_columns(const Team &t, P c0, P c1, P c2, int first, int last, T v2, T v3,
                                 T t1, T t2, T t3) {
@@ -397,7 +397,7 @@ GPUSVD_HD void sweep_step(const Team &t, const HqrLoop<T, HM> &s, int k, typenam
         const auto adv = [&j, H](typename HM::Ptr x) { return H.next_col(x, j++); };
         reflect_batched<NR, kReflectBatch>(c0 + k, s.i2 - k + 1, 1, 2, adv, v2, v3, t1, t2, t3);
     } else {
-        reflect3_rows<NR>(t, H, k, k, s.i2, v2, v3, t1, t2, t3);
+        reflect3_rows<NR>(t, H, k, s.i2, v2, v3, t1, t2, t3);
     }
     t.sync();
     // (C) column k-1, which everyone read before (B), a member per entry (not a lone rank-0

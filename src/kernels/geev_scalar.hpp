@@ -19,8 +19,8 @@ struct Mat {
     int ld;
     GPUSVD_HD T &operator()(int i, int j) const { return p[i + j * ld]; }
     GPUSVD_HD T *col(int j) const { return p + j * ld; }  // column j is contiguous
-    GPUSVD_HD T *next_col(T *c, int) const { return c + ld; }  // col(j + 1) from c = col(j)
     GPUSVD_HD T *advance_cols(T *c, int, int count) const { return c + count * ld; }
+    GPUSVD_HD T *next_col(T *c, int j) const { return advance_cols(c, j, 1); }  // col(j + 1)
 };
 
 /// Constants beyond team.hpp's Real<T>: overflow threshold, and the power-of-two thresholds
@@ -145,11 +145,11 @@ GPUSVD_HD void larfg3(int n, T &alpha, T &x2, T &x3, T &tau) {
     const T ss = alpha * alpha + x2 * x2 + x3 * x3;
     const bool zero = x2 == T(0) && x3 == T(0);
     if (!zero && ss >= Real<T>::safe_min() / Real<T>::ulp() && ss < Limits<T>::overflow()) {
-        const T r = Real<T>::rsqrt_normal(ss), aa = std::fabs(alpha);
+        const T r = rsqrt_normal(ss), aa = std::fabs(alpha);
         const T xn = ss * r;
         tau = T(1) + aa * r;
         // sign() of the positive rcp and xn without its fabs (a GPU step costs fewer instructions)
-        const T p = Real<T>::rcp_normal(aa + xn);  // aa + xn >= sqrt(ss): normal
+        const T p = rcp_normal(aa + xn);  // aa + xn >= sqrt(ss): normal
         const bool neg = alpha < T(0);
         const T scal = neg ? -p : p;
         x2 *= scal;

@@ -97,28 +97,6 @@ struct Real<float> {
         return 1.0f / x;
 #endif
     }
-    /// rsqrt and rcp for a normal, finite x > 0, without the library's branch to a slow path
-    /// for zero, subnormal and inf (a few instructions and a reconvergence barrier pair each;
-    /// larfg3 pays them every bulge step): rsqrt the hardware approximation (as rsqrtf), rcp
-    /// the approximation and one Newton step.
-    GPUSVD_HD static float rsqrt_normal(float x) {
-#if defined(__CUDA_ARCH__)
-        float y;
-        asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-        return y;
-#else
-        return 1.0f / ::sqrtf(x);
-#endif
-    }
-    GPUSVD_HD static float rcp_normal(float x) {
-#if defined(__CUDA_ARCH__)
-        float y;
-        asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-        return ::fmaf(y, ::fmaf(-x, y, 1.0f), y);
-#else
-        return 1.0f / x;
-#endif
-    }
     GPUSVD_HD static float abs(float x) { return ::fabsf(x); }
     GPUSVD_HD static float ldexp(float x, int e) { return ::ldexpf(x, e); }
     /// 2^-e for x in [2^e, 2^(e+1)), x > 0 finite, from the exponent bits (no libm call): x 2^-e
@@ -153,30 +131,6 @@ struct Real<double> {
         return 1.0 / x;
 #endif
     }
-    /// As Real<float>'s: the hardware approximation of the high word, then the steps of the
-    /// library's fast path (a cubic step for rsqrt; for rcp a cubic and a Newton step).
-    GPUSVD_HD static double rsqrt_normal(double x) {
-#if defined(__CUDA_ARCH__)
-        double y;
-        asm("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(x));
-        const double e = ::fma(-x * y, y, 1.0);
-        return ::fma(y * e, ::fma(e, 0.375, 0.5), y);
-#else
-        return 1.0 / ::sqrt(x);
-#endif
-    }
-    GPUSVD_HD static double rcp_normal(double x) {
-#if defined(__CUDA_ARCH__)
-        double y;
-        asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(x));
-        double e = ::fma(-x, y, 1.0);
-        e = ::fma(e, e, e);
-        y = ::fma(y, e, y);
-        return ::fma(y, ::fma(-x, y, 1.0), y);
-#else
-        return 1.0 / x;
-#endif
-    }
     GPUSVD_HD static double abs(double x) { return ::fabs(x); }
     GPUSVD_HD static double ldexp(double x, int e) { return ::ldexp(x, e); }
     GPUSVD_HD static double inv_pow2(double x) {  // as Real<float>'s: 2^1023 .. 2^-1022
@@ -188,6 +142,62 @@ struct Real<double> {
         return e;
     }
 };
+
+#if defined(__CUDA_ARCH__)
+/// The hardware's reciprocal square root and reciprocal (of the high word in double): no
+/// handling of zero, subnormal or infinite x.
+__device__ inline float approx_rsqrt(float x) {
+    float y;
+    asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    return y;
+}
+__device__ inline double approx_rsqrt(double x) {
+    double y;
+    asm("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(x));
+    return y;
+}
+__device__ inline float approx_rcp(float x) {
+    float y;
+    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    return y;
+}
+__device__ inline double approx_rcp(double x) {
+    double y;
+    asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(x));
+    return y;
+}
+#endif
+
+/// Real<T>::rsqrt and rcp for a normal, finite x > 0, without the library's branch to a slow
+/// path for zero, subnormal and inf (a few instructions and a reconvergence barrier pair each;
+/// larfg3 pays them every bulge step). On the GPU the hardware approximation, then the steps of
+/// the library's fast path: none for float's rsqrt (as rsqrtf), a cubic step for double's; one
+/// Newton step for float's rcp, a cubic and a Newton step for double's. On the host the library
+/// functions themselves.
+template <class T>
+GPUSVD_HD T rsqrt_normal(T x) {
+#if defined(__CUDA_ARCH__)
+    const T y = approx_rsqrt(x);
+    if (sizeof(T) == 4) return y;
+    const T e = ::fma(-x * y, y, T(1));
+    return ::fma(y * e, ::fma(e, T(0.375), T(0.5)), y);
+#else
+    return Real<T>::rsqrt(x);
+#endif
+}
+template <class T>
+GPUSVD_HD T rcp_normal(T x) {
+#if defined(__CUDA_ARCH__)
+    T y = approx_rcp(x);
+    if (sizeof(T) == 8) {
+        const T e = ::fma(-x, y, T(1));
+        y = ::fma(y, ::fma(e, e, e), y);
+    }
+    return ::fma(y, ::fma(-x, y, T(1)), y);
+#else
+    return Real<T>::rcp(x);
+#endif
+}
 
 template <class T>
 GPUSVD_HD bool is_finite(T x) {
