@@ -43,8 +43,8 @@ inline lapack_int lwork_of(T q) {
 }
 
 /// The reference batched loop is the library's own (src/cpu/batch.cpp, compiled into the
-/// bench): OpenMP over matrices, a pthread OpenBLAS held single-threaded inside, f(matrix,
-/// thread) — so the CPU tables compare LAPACK calls under identical threading.
+/// bench): pool threads over matrices, a pthread OpenBLAS held single-threaded inside,
+/// f(matrix, thread) — so the CPU tables compare LAPACK calls under identical threading.
 template <class F>
 void omp_batch(int64_t batch, F &&f) {
     gpusvd::cpu::for_each_matrix(batch, gpusvd::cpu::batch_threads(batch), f);

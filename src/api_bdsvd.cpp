@@ -2,19 +2,12 @@
 #include "api_common.hpp"
 #include "cpu/bdsvd.hpp"
 #include "gpu_dispatch.hpp"
+#include "lapack_sizes.hpp"
 
 namespace gpusvd {
 namespace {
 
 constexpr bool kBdsvdOnGpu = true;  // cuda/bdsvd/
-
-// LAPACK takes 32-bit integers and indexes ?bdsdc's 3n^2 + 4n workspace with them.
-inline void cpu_size_limits(Args &a, bool vectors, int64_t n) {
-    a.lapack_int("n", n);
-    if (vectors)
-        a.lapack_int("3 n^2 + 4 n (LAPACK ?bdsdc workspace)",
-                     sat_mul(sat_add(sat_mul(3, n), 4), n));
-}
 
 template <class T>
 gpusvdStatus_t bdsvd_entry(const char *name, Form form, gpusvdHandle_t h, gpusvdUplo_t uplo,
@@ -37,21 +30,16 @@ gpusvdStatus_t bdsvd_entry(const char *name, Form form, gpusvdHandle_t h, gpusvd
     }
     // AUTO's size rule on n^2: the work (bisection or the vectors) grows with it, not with d, e.
     const bool on_gpu = host_runs_on_gpu(a, kBdsvdOnGpu, input_bytes<T>(n, n, 1));
-    if (!on_gpu) {
-        cpu_size_limits(a, wv, n);
-        if (wv) a.lapack_int("ldu", ldu).lapack_int("ldvt", ldvt);
-    }
+    if (!on_gpu && n > 0) bdsvd_lapack_sizes(wv, n, wv ? ldu : 1, wv ? ldvt : 1).check(a);
     if (!a.ok()) return a.status();
     if (n == 0) {
         *info = 0;
         return GPUSVD_STATUS_SUCCESS;
     }
     if (on_gpu) return gpu::bdsvd<T>(h, name, form, g);
-    gpusvdStatus_t st;
-    void *ws = host_workspace(h, name, cpu::bdsvd_bytes<T>(wv, n), &st);
-    if (!ws) return st;
-    *info = cpu::bdsvd<T>(uplo == GPUSVD_LOWER, wv, n, d, e, U, ldu, VT, ldvt, ws);
-    return check_lapack(h, name, info, 1);
+    return run_cpu_batch(h, name, 1, cpu::bdsvd_bytes<T>(wv, n), info, [&](int64_t, void *ws) {
+        *info = cpu::bdsvd<T>(uplo == GPUSVD_LOWER, wv, n, d, e, U, ldu, VT, ldvt, ws);
+    });
 }
 
 template <class T>
@@ -60,12 +48,11 @@ gpusvdStatus_t bdsvd_size(const char *name, gpusvdHandle_t h, gpusvdUplo_t uplo,
     Args a(h, name);
     a.uplo("uplo", uplo).job("jobz", jobz).nonneg("n", n);
     const bool wv = jobz == GPUSVD_JOB_VEC, gpu_ok = a.ok() && gpu_reachable(h);
-    if (!gpu_ok) cpu_size_limits(a, wv, n);
+    const LapackSizes cpu = bdsvd_lapack_sizes(wv, n, std::max<int64_t>(1, n), 1);
+    if (!gpu_ok && n > 0) cpu.check(a);
     if (!a.ok()) return a.status();
-    const bool cpu_fits =
-        n <= INT32_MAX && (!wv || sat_mul(sat_add(sat_mul(3, n), 4), n) <= INT32_MAX);
     set_sizes(dev, host, n > 0 && gpu_ok ? gpu::bdsvd_device_bytes<T>(wv, n) : 0,
-              n > 0 && cpu_fits ? cpu::bdsvd_bytes<T>(wv, n) : 0);
+              n > 0 && cpu.fit() ? cpu::bdsvd_bytes<T>(wv, n) : 0);
     return GPUSVD_STATUS_SUCCESS;
 }
 

@@ -35,6 +35,7 @@ inline gpusvdStatus_t check_lapack(gpusvdHandle_t h, const char *routine, int *i
 }
 
 /// Runs f(b, workspace of matrix b) over a batch on the CPU, in parallel; f sets info[b].
+/// Nothing is written (f never called) unless the workspace and the BLAS buffers are had.
 template <class F>
 gpusvdStatus_t run_cpu_batch(gpusvdHandle_t h, const char *routine, int64_t batch,
                              size_t per_matrix, int *info, F &&f) {
@@ -42,8 +43,17 @@ gpusvdStatus_t run_cpu_batch(gpusvdHandle_t h, const char *routine, int64_t batc
     gpusvdStatus_t st;
     char *ws = static_cast<char *>(host_workspace(h, routine, batch_bytes(per_matrix, batch), &st));
     if (!ws) return st;
-    cpu::for_each_matrix(batch, threads, [&](int64_t b, int t) { f(b, ws + per_matrix * t); });
+    if (const char *refused = cpu::for_each_matrix(
+            batch, threads, [&](int64_t b, int t) { f(b, ws + per_matrix * t); }))
+        return fail(h, GPUSVD_STATUS_ALLOC_FAILED,
+                    "%s: OpenBLAS cannot run: the system refuses %s", routine, refused);
     return check_lapack(h, routine, info, batch);
+}
+
+/// A call that did nothing: its arguments, memory or device were refused before any work.
+inline bool is_rejection(gpusvdStatus_t st) {
+    return st == GPUSVD_STATUS_INVALID_VALUE || st == GPUSVD_STATUS_ALLOC_FAILED ||
+           st == GPUSVD_STATUS_NO_DEVICE || st == GPUSVD_STATUS_NOT_SUPPORTED;
 }
 
 inline void set_sizes(size_t *dev, size_t *host, size_t dev_bytes, size_t host_bytes) {

@@ -2,17 +2,12 @@
 #include "api_common.hpp"
 #include "cpu/geev.hpp"
 #include "gpu_dispatch.hpp"
+#include "lapack_sizes.hpp"
 
 namespace gpusvd {
 namespace {
 
 constexpr bool kGeevOnGpu = true;  // cuda/geev/
-
-// LAPACK takes 32-bit integers and sizes ?geev's workspace from n^2-sized terms.
-inline void cpu_size_limits(Args &a, int64_t n) {
-    a.lapack_int("n", n).lapack_int("n^2 (LAPACK ?geev workspace)", sat_mul(n, n));
-}
-inline bool cpu_fits(int64_t n) { return sat_mul(n, n) <= INT32_MAX; }
 
 template <class T>
 gpusvdStatus_t geev_entry(const char *name, Form form, gpusvdHandle_t h, gpusvdJob_t jobvr,
@@ -38,11 +33,7 @@ gpusvdStatus_t geev_entry(const char *name, Form form, gpusvdHandle_t h, gpusvdJ
         return batch > 0 ? gpu::geev<T>(h, name, form, g) : GPUSVD_STATUS_SUCCESS;
     }
     const bool on_gpu = host_runs_on_gpu(a, kGeevOnGpu, input_bytes<T>(n, n, batch));
-    if (!on_gpu) {
-        cpu_size_limits(a, n);
-        a.lapack_int("lda", lda);
-        if (wv) a.lapack_int("ldvr", ldvr);
-    }
+    if (!on_gpu && work) geev_lapack_sizes(n, lda, wv ? ldvr : 1).check(a);
     if (!a.ok()) return a.status();
     if (!work) {
         zero_info(info, batch);
@@ -62,11 +53,12 @@ gpusvdStatus_t geev_size(const char *name, gpusvdHandle_t h, gpusvdJob_t jobvr, 
     Args a(h, name);
     a.job("jobvr", jobvr).nonneg("n", n).nonneg("batchCount", batch);
     const bool gpu_ok = a.ok() && kGeevOnGpu && gpu_reachable(h);
-    if (!gpu_ok) cpu_size_limits(a, n);
-    if (!a.ok()) return a.status();
     const bool work = n > 0 && batch > 0, wv = jobvr == GPUSVD_JOB_VEC;
+    const LapackSizes cpu = geev_lapack_sizes(n, std::max<int64_t>(1, n), 1);
+    if (!gpu_ok && work) cpu.check(a);
+    if (!a.ok()) return a.status();
     set_sizes(dev, host, work && gpu_ok ? gpu::geev_device_bytes<T>(wv, n, batch) : 0,
-              work && cpu_fits(n) ? batch_bytes(cpu::geev_plan<T>(wv, n).bytes, batch) : 0);
+              work && cpu.fit() ? batch_bytes(cpu::geev_plan<T>(wv, n).bytes, batch) : 0);
     return GPUSVD_STATUS_SUCCESS;
 }
 

@@ -2,17 +2,12 @@
 #include "api_common.hpp"
 #include "cpu/geqrf.hpp"
 #include "gpu_dispatch.hpp"
+#include "lapack_sizes.hpp"
 
 namespace gpusvd {
 namespace {
 
 constexpr bool kGeqrfOnGpu = true;  // cuda/geqrf/
-
-// LAPACK takes 32-bit integers; ?geqrf's workspace is about 64 n elements.
-inline void cpu_size_limits(Args &a, int64_t m, int64_t n) {
-    a.lapack_int("m", m).lapack_int("n", n);
-    a.lapack_int("64 n (LAPACK ?geqrf workspace)", sat_mul(64, n));
-}
 
 template <class T>
 gpusvdStatus_t geqrf_entry(const char *name, Form form, bool batched, gpusvdHandle_t h,
@@ -37,10 +32,7 @@ gpusvdStatus_t geqrf_entry(const char *name, Form form, bool batched, gpusvdHand
         return batch > 0 ? gpu::geqrf<T>(h, name, form, g) : GPUSVD_STATUS_SUCCESS;
     }
     const bool on_gpu = host_runs_on_gpu(a, kGeqrfOnGpu, input_bytes<T>(m, n, batch));
-    if (!on_gpu) {
-        cpu_size_limits(a, m, n);
-        a.lapack_int("lda", lda).lapack_int("ldr", ldr);
-    }
+    if (!on_gpu && work) geqrf_lapack_sizes(m, n, lda, ldr).check(a);
     if (!a.ok()) return a.status();
     if (!work) {
         zero_info(info, batch);
@@ -59,12 +51,12 @@ gpusvdStatus_t geqrf_size(const char *name, gpusvdHandle_t h, gpusvdOrth_t orth,
     Args a(h, name);
     a.orth("orth", orth).nonneg("m", m).nonneg("n", n).nonneg("batchCount", batch);
     const bool gpu_ok = a.ok() && kGeqrfOnGpu && gpu_reachable(h);
-    if (!gpu_ok) cpu_size_limits(a, m, n);
-    if (!a.ok()) return a.status();
     const bool work = m > 0 && n > 0 && batch > 0;
-    const bool cpu_fits = m <= INT32_MAX && n <= INT32_MAX && 64 * n <= INT32_MAX;
+    const LapackSizes cpu = geqrf_lapack_sizes(m, n, std::max<int64_t>(1, m), std::max<int64_t>(1, std::min(m, n)));
+    if (!gpu_ok && work) cpu.check(a);
+    if (!a.ok()) return a.status();
     set_sizes(dev, host, work && gpu_ok ? gpu::geqrf_device_bytes<T>(m, n, batch) : 0,
-              work && cpu_fits ? batch_bytes(cpu::geqrf_plan<T>(m, n).bytes, batch) : 0);
+              work && cpu.fit() ? batch_bytes(cpu::geqrf_plan<T>(m, n).bytes, batch) : 0);
     return GPUSVD_STATUS_SUCCESS;
 }
 

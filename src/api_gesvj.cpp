@@ -4,17 +4,42 @@
 #include "api_common.hpp"
 #include "cpu/gesvj.hpp"
 #include "gpu_dispatch.hpp"
+#include "lapack_sizes.hpp"
 
 namespace gpusvd {
 namespace {
 
 constexpr bool kGesvjOnGpu = true;  // cuda/gesvj/
 
-// LAPACK ?gesvj takes 32-bit integers and computes m * n in one (the CPU backend's limits).
-inline void cpu_size_limits(Args &a, int64_t m, int64_t n) {
-    a.lapack_int("m", m).lapack_int("n", n).lapack_int("m * n", sat_mul(m, n));
-}
-inline bool cpu_fits(int64_t m, int64_t n) { return sat_mul(m, n) <= INT32_MAX; }
+// A rejected call leaves the statistics of the handle's last gesvj as they were; a call that
+// runs starts them afresh. A pending `_gpu` call's statistics are read first by the host form
+// (synchronous anyway), so the device copy never has to be restored.
+class JacobiStatsScope {
+public:
+    JacobiStatsScope(gpusvdHandle_t h, Form form) : h_(h) {
+        if (form == Form::Host) gpu::fetch_jacobi_stats(h);
+        sweeps_ = h->last_sweeps;
+        off_ = h->last_off_norm;
+        on_gpu_ = h->stats_on_gpu;
+        h->last_sweeps = 0;
+        h->last_off_norm = 0.0;
+        h->stats_on_gpu = false;
+    }
+    gpusvdStatus_t finish(gpusvdStatus_t st) {
+        if (is_rejection(st)) {
+            h_->last_sweeps = sweeps_;
+            h_->last_off_norm = off_;
+            h_->stats_on_gpu = on_gpu_;
+        }
+        return st;
+    }
+
+private:
+    gpusvdHandle_t h_;
+    int sweeps_;
+    double off_;
+    bool on_gpu_;
+};
 
 template <class T>
 gpusvdStatus_t gesvj_entry(const char *name, Form form, bool batched, gpusvdHandle_t h,
@@ -46,28 +71,20 @@ gpusvdStatus_t gesvj_entry(const char *name, Form form, bool batched, gpusvdHand
     if (form == Form::Device) {
         require_device_form(a, kGesvjOnGpu);
         if (!a.ok()) return a.status();
-        h->last_sweeps = 0;
-        h->last_off_norm = 0.0;
-        h->stats_on_gpu = false;
-        return batch > 0 ? gpu::gesvj<T>(h, name, form, g) : GPUSVD_STATUS_SUCCESS;
+        JacobiStatsScope stats(h, form);
+        return stats.finish(batch > 0 ? gpu::gesvj<T>(h, name, form, g) : GPUSVD_STATUS_SUCCESS);
     }
     const bool on_gpu = host_runs_on_gpu(a, kGesvjOnGpu, input_bytes<T>(m, n, batch));
-    if (!on_gpu) {
-        cpu_size_limits(a, m, n);
-        a.lapack_int("lda", lda);
-        if (wu) a.lapack_int("ldu", ldu);
-        if (wv) a.lapack_int("ldv", ldv);
-    }
+    if (!on_gpu && work)
+        gesvj_lapack_sizes(m, n, lda, wu ? ldu : 1, wv ? ldv : 1).check(a);
     if (!a.ok()) return a.status();
 
-    h->last_sweeps = 0;
-    h->last_off_norm = 0.0;
-    h->stats_on_gpu = false;
+    JacobiStatsScope stats(h, form);
     if (!work) {
         zero_info(info, batch);
-        return GPUSVD_STATUS_SUCCESS;
+        return stats.finish(GPUSVD_STATUS_SUCCESS);
     }
-    if (on_gpu) return gpu::gesvj<T>(h, name, form, g);
+    if (on_gpu) return stats.finish(gpu::gesvj<T>(h, name, form, g));
     std::atomic<int> sweeps{0};
     std::atomic<double> off{0.0};
     const double tol = h->jacobi_tol;
@@ -86,7 +103,7 @@ gpusvdStatus_t gesvj_entry(const char *name, Form form, bool batched, gpusvdHand
         });
     h->last_sweeps = sweeps.load();
     h->last_off_norm = off.load();
-    return st;
+    return stats.finish(st);
 }
 
 template <class T>
@@ -95,13 +112,13 @@ gpusvdStatus_t gesvj_size(const char *name, gpusvdHandle_t h, gpusvdJob_t jobu, 
     Args a(h, name);
     a.job("jobu", jobu).job("jobv", jobv).nonneg("m", m).nonneg("n", n).nonneg("batchCount", batch);
     const bool gpu_ok = a.ok() && kGesvjOnGpu && gpu_reachable(h);
-    if (!gpu_ok) cpu_size_limits(a, m, n);
-    if (!a.ok()) return a.status();
     const bool work = m > 0 && n > 0 && batch > 0;
     const bool wu = jobu == GPUSVD_JOB_VEC, wv = jobv == GPUSVD_JOB_VEC;
+    const LapackSizes cpu = gesvj_lapack_sizes(m, n, std::max<int64_t>(1, m), wu ? m : 1, wv ? n : 1);
+    if (!gpu_ok && work) cpu.check(a);
+    if (!a.ok()) return a.status();
     set_sizes(dev, host, work && gpu_ok ? gpu::gesvj_device_bytes<T>(wu, wv, m, n, batch) : 0,
-              work && cpu_fits(m, n) ? batch_bytes(cpu::gesvj_bytes<T>(m, n), batch)
-                  : 0);
+              work && cpu.fit() ? batch_bytes(cpu::gesvj_bytes<T>(m, n), batch) : 0);
     return GPUSVD_STATUS_SUCCESS;
 }
 

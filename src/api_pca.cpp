@@ -2,20 +2,13 @@
 #include "api_common.hpp"
 #include "cpu/pca.hpp"
 #include "gpu_dispatch.hpp"
+#include "lapack_sizes.hpp"
 
 namespace gpusvd {
 namespace {
 
 // cuda/pca/: tall or square data (samples >= features); wider data runs on the CPU.
 inline bool pca_on_gpu(int64_t m, int64_t n) { return m >= n; }
-
-// LAPACK takes 32-bit integers; ?gesdd's workspace is about 4p^2 + 7p, p = min(m, n).
-inline void cpu_size_limits(Args &a, int64_t m, int64_t n) {
-    const int64_t p = std::min(m, n);
-    a.lapack_int("m", m).lapack_int("n", n);
-    a.lapack_int("4 min(m,n)^2 + 7 min(m,n) (LAPACK ?gesdd workspace)",
-                 sat_add(sat_mul(4, sat_mul(p, p)), sat_mul(7, p)));
-}
 
 template <class T>
 gpusvdStatus_t pca_entry(const char *name, Form form, gpusvdHandle_t h, int64_t m, int64_t n,
@@ -39,20 +32,16 @@ gpusvdStatus_t pca_entry(const char *name, Form form, gpusvdHandle_t h, int64_t 
         return gpu::pca<T>(h, name, form, g);
     }
     const bool on_gpu = host_runs_on_gpu(a, pca_on_gpu(m, n), input_bytes<T>(m, n, 1));
-    if (!on_gpu) {
-        cpu_size_limits(a, m, n);
-        a.lapack_int("ldx", ldx).lapack_int("ldc", ldc);
-        if (scores) a.lapack_int("lds", lds);
-    }
+    if (!on_gpu && work) pca_lapack_sizes(m, n, ldx, ldc, scores ? lds : 1).check(a);
     if (!a.ok()) return a.status();
-    *info = 0;
-    if (!work) return GPUSVD_STATUS_SUCCESS;
+    if (!work) {
+        *info = 0;
+        return GPUSVD_STATUS_SUCCESS;
+    }
     if (on_gpu) return gpu::pca<T>(h, name, form, g);
-    gpusvdStatus_t st;
-    void *ws = host_workspace(h, name, cpu::pca_bytes<T>(m, n, k), &st);
-    if (!ws) return st;
-    *info = cpu::pca<T>(m, n, X, ldx, k, C, ldc, var, scores, lds, mean, ws);
-    return check_lapack(h, name, info, 1);
+    return run_cpu_batch(h, name, 1, cpu::pca_bytes<T>(m, n, k), info, [&](int64_t, void *ws) {
+        *info = cpu::pca<T>(m, n, X, ldx, k, C, ldc, var, scores, lds, mean, ws);
+    });
 }
 
 template <class T>
@@ -61,14 +50,13 @@ gpusvdStatus_t pca_size(const char *name, gpusvdHandle_t h, int64_t m, int64_t n
     Args a(h, name);
     a.nonneg("m", m).nonneg("n", n).range("k", k, 0, std::min(m, n), "must be in [0, min(m, n)]");
     const bool gpu_ok = a.ok() && pca_on_gpu(m, n) && gpu_reachable(h);
-    if (!gpu_ok) cpu_size_limits(a, m, n);
-    if (!a.ok()) return a.status();
     const bool work = m > 0 && n > 0 && k > 0;
-    const int64_t p = std::min(m, n);
-    const bool cpu_fits = m <= INT32_MAX && n <= INT32_MAX &&
-                          sat_add(sat_mul(4, sat_mul(p, p)), sat_mul(7, p)) <= INT32_MAX;
+    const int64_t rows = std::max<int64_t>(1, m);
+    const LapackSizes cpu = pca_lapack_sizes(m, n, rows, std::max<int64_t>(1, n), rows);
+    if (!gpu_ok && work) cpu.check(a);
+    if (!a.ok()) return a.status();
     set_sizes(dev, host, work && gpu_ok ? gpu::pca_device_bytes<T>(m, n, k, true) : 0,
-              work && cpu_fits ? cpu::pca_bytes<T>(m, n, k) : 0);
+              work && cpu.fit() ? cpu::pca_bytes<T>(m, n, k) : 0);
     return GPUSVD_STATUS_SUCCESS;
 }
 

@@ -118,7 +118,7 @@ private:
     Args &enumeration(const char *name, E v, E lo, E hi, const char *why) {
         if (ok() && (static_cast<int>(v) < static_cast<int>(lo) ||
                      static_cast<int>(v) > static_cast<int>(hi)))
-            invalid(name, static_cast<int64_t>(v), why);
+            invalid(name, static_cast<int>(v), why);  // as the caller's int, sign included
         return *this;
     }
     void invalid(const char *name, int64_t v, const char *why) {

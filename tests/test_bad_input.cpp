@@ -677,4 +677,196 @@ TEST(AllocFailure, HostWorkspaceAllocationFails) {
     EXPECT_EXIT(alloc_failure_child(), ::testing::ExitedWithCode(0), "");
 }
 
+
+// ------------------------------------------------------------------------------------------------
+// Regressions: sizes LAPACK computes in 32 bits, state kept by rejected calls, zero-size
+// problems with huge other dimensions, enum values in messages
+// ------------------------------------------------------------------------------------------------
+
+/// Everything written to file descriptors 1 and 2 while alive (LAPACK's xerbla prints there).
+class CapturedOutput {
+public:
+    CapturedOutput() {
+        std::fflush(nullptr);
+        file_ = std::tmpfile();
+        saved_out_ = dup(1);
+        saved_err_ = dup(2);
+        if (file_) {
+            dup2(fileno(file_), 1);
+            dup2(fileno(file_), 2);
+        }
+    }
+    /// Restores the descriptors and returns what was written.
+    std::string finish() {
+        std::fflush(nullptr);
+        dup2(saved_out_, 1);
+        dup2(saved_err_, 2);
+        close(saved_out_);
+        close(saved_err_);
+        std::string text;
+        if (file_) {
+            std::rewind(file_);
+            char buf[256];
+            size_t r;
+            while ((r = std::fread(buf, 1, sizeof buf, file_)) > 0) text.append(buf, r);
+            std::fclose(file_);
+        }
+        return text;
+    }
+
+private:
+    FILE *file_;
+    int saved_out_, saved_err_;
+};
+
+TYPED_TEST(BadInputTest, LapackWorkspaceSizesBeyond32Bits) {
+    using T = TypeParam;
+    gpusvdHandle_t h = this->h;
+    constexpr int64_t kMax32 = INT32_MAX;
+    // Small real buffers: every call below must be refused before any element is touched.
+    std::vector<T> A = sentinels<T>(16), S = sentinels<T>(16), B = sentinels<T>(16);
+    const std::vector<T> A0 = A, S0 = S, B0 = B;
+    int info = -777;
+    size_t dev = 7, host = 7;
+    CapturedOutput out;
+    // ?gesvj's LWORK = m + n overflows although m * n fits.
+    const gpusvdStatus_t gesvj = Api<T>::gesvj(h, GPUSVD_JOB_NOVEC, GPUSVD_JOB_NOVEC, kMax32, 1,
+                                               A.data(), kMax32, S.data(), nullptr, 1, nullptr, 1,
+                                               &info);
+    const std::string gesvj_msg = gpusvdGetErrorMessage(h);
+    const gpusvdStatus_t gesvj_size =
+        Api<T>::gesvj_bufferSize(h, GPUSVD_JOB_NOVEC, GPUSVD_JOB_NOVEC, kMax32, 1, &dev, &host);
+    // The values-only bidiagonal SVD: dqds indexes a 4 n workspace.
+    const int64_t nb = (int64_t(1) << 29) + 1;
+    const gpusvdStatus_t bdsvd = Api<T>::bdsvd(h, GPUSVD_UPPER, GPUSVD_JOB_NOVEC, nb, A.data(),
+                                               B.data(), nullptr, 1, nullptr, 1, &info);
+    const gpusvdStatus_t bdsvd_size =
+        Api<T>::bdsvd_bufferSize(h, GPUSVD_UPPER, GPUSVD_JOB_NOVEC, nb, &dev, &host);
+    // Wide PCA: ?gesdd's workspace grows with the long dimension.
+    const int64_t nw = kMax32 - 16;
+    const gpusvdStatus_t pca = Api<T>::pca(h, 4, nw, A.data(), 4, 1, B.data(), nw, S.data(),
+                                           nullptr, 1, nullptr, &info);
+    const gpusvdStatus_t pca_size = Api<T>::pca_bufferSize(h, 4, nw, 1, &dev, &host);
+    // ?geqrf's blocked workspace (64 n) although m, n and lda fit.
+    const int64_t nq = kMax32 / 32;
+    const gpusvdStatus_t geqrf = Api<T>::geqrf_mgs(h, GPUSVD_ORTH_MGS2, 1, nq, A.data(), 1,
+                                                   B.data(), 1, &info);
+    const std::string printed = out.finish();
+
+    EXPECT_EQ(gesvj, UNSUPPORTED) << gesvj_msg;
+    EXPECT_NE(gesvj_msg.find("m + n"), std::string::npos) << gesvj_msg;
+    EXPECT_EQ(gesvj_size, UNSUPPORTED);
+    EXPECT_EQ(bdsvd, UNSUPPORTED);
+    EXPECT_EQ(bdsvd_size, UNSUPPORTED);
+    EXPECT_EQ(pca, UNSUPPORTED);
+    EXPECT_EQ(pca_size, UNSUPPORTED);
+    EXPECT_EQ(geqrf, UNSUPPORTED);
+    EXPECT_EQ(info, -777);
+    EXPECT_EQ(dev, 7u);
+    EXPECT_EQ(host, 7u);
+    EXPECT_TRUE(same_bits(A, A0) && same_bits(S, S0) && same_bits(B, B0));
+    EXPECT_EQ(printed, "");
+}
+
+TYPED_TEST(BadInputTest, RejectedCallsKeepHandleState) {
+    using T = TypeParam;
+    gpusvdHandle_t h = this->h;
+    const int64_t m = 12, n = 6;
+    std::vector<T> A(static_cast<size_t>(m * n)), S(static_cast<size_t>(n)),
+        V(static_cast<size_t>(n * n));
+    fill_uniform(A.data(), A.size(), 5);
+    int info = -777;
+    GPUSVD_ASSERT_OK(h, Api<T>::gesvj(h, GPUSVD_JOB_NOVEC, GPUSVD_JOB_VEC, m, n, A.data(), m,
+                                      S.data(), nullptr, 1, V.data(), n, &info));
+    int sweeps = -1;
+    double off = -1;
+    ASSERT_EQ(gpusvdGetJacobiStats(h, &sweeps, &off), OK);
+    ASSERT_GT(sweeps, 0);
+
+    // Rejected for an argument, then for a workspace one byte short: the statistics stay.
+    info = -777;
+    EXPECT_EQ(Api<T>::gesvj(h, GPUSVD_JOB_NOVEC, GPUSVD_JOB_VEC, m, n, A.data(), m - 1, S.data(),
+                            nullptr, 1, V.data(), n, &info),
+              INVALID);
+    size_t need = 0;
+    ASSERT_EQ(Api<T>::gesvj_bufferSize(h, GPUSVD_JOB_NOVEC, GPUSVD_JOB_VEC, m, n, nullptr, &need),
+              OK);
+    std::vector<unsigned char> ws(need);
+    ASSERT_EQ(gpusvdSetWorkspace(h, nullptr, 0, ws.data(), need - 1), OK);
+    EXPECT_EQ(Api<T>::gesvj(h, GPUSVD_JOB_NOVEC, GPUSVD_JOB_VEC, m, n, A.data(), m, S.data(),
+                            nullptr, 1, V.data(), n, &info),
+              INVALID);
+    EXPECT_EQ(info, -777);
+    int sweeps2 = -1;
+    double off2 = -1;
+    ASSERT_EQ(gpusvdGetJacobiStats(h, &sweeps2, &off2), OK);
+    EXPECT_EQ(sweeps2, sweeps);
+    EXPECT_EQ(off2, off);
+
+    // pca refused its workspace writes no info.
+    const int64_t k = 2;
+    ASSERT_EQ(Api<T>::pca_bufferSize(h, m, n, k, nullptr, &need), OK);
+    ws.assign(need, 0);
+    ASSERT_EQ(gpusvdSetWorkspace(h, nullptr, 0, ws.data(), need - 1), OK);
+    std::vector<T> C = sentinels<T>(size_t(n * k)), var = sentinels<T>(size_t(k));
+    EXPECT_EQ(Api<T>::pca(h, m, n, A.data(), m, k, C.data(), n, var.data(), nullptr, 1, nullptr,
+                          &info),
+              INVALID);
+    EXPECT_EQ(info, -777);
+    EXPECT_TRUE(all_equal(C, sentinel<T>()) && all_equal(var, sentinel<T>()));
+    ASSERT_EQ(gpusvdSetWorkspace(h, nullptr, 0, ws.data(), need), OK);
+    EXPECT_EQ(Api<T>::pca(h, m, n, A.data(), m, k, C.data(), n, var.data(), nullptr, 1, nullptr,
+                          &info),
+              OK) << gpusvdGetErrorMessage(h);
+    EXPECT_EQ(info, 0);
+    ASSERT_EQ(gpusvdSetWorkspace(h, nullptr, 0, nullptr, 0), OK);
+}
+
+TYPED_TEST(BadInputTest, ZeroSizeBeside32BitOverflow) {
+    using T = TypeParam;
+    gpusvdHandle_t h = this->h;
+    const int64_t big = int64_t(1) << 33;
+    int info = -777;
+    size_t dev = 7, host = 7;
+    EXPECT_EQ(Api<T>::gesvj(h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, 0, big, nullptr, 1, nullptr, nullptr,
+                            1, nullptr, big, &info),
+              OK) << gpusvdGetErrorMessage(h);
+    EXPECT_EQ(info, 0);
+    EXPECT_EQ(Api<T>::gesvj_bufferSize(h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, big, 0, &dev, &host), OK);
+    EXPECT_EQ(host, 0u);
+    info = -777;
+    EXPECT_EQ(Api<T>::geqrf_mgs(h, GPUSVD_ORTH_MGS2, big, 0, nullptr, big, nullptr, 1, &info), OK)
+        << gpusvdGetErrorMessage(h);
+    EXPECT_EQ(info, 0);
+    info = -777;
+    EXPECT_EQ(Api<T>::geev_batched(h, GPUSVD_JOB_VEC, 0, nullptr, big, 0, nullptr, nullptr, 0,
+                                   nullptr, big, 0, 1, &info),
+              OK) << gpusvdGetErrorMessage(h);
+    EXPECT_EQ(info, 0);
+    info = -777;
+    EXPECT_EQ(Api<T>::pca(h, big, 0, nullptr, big, 0, nullptr, 1, nullptr, nullptr, 1, nullptr,
+                          &info),
+              OK) << gpusvdGetErrorMessage(h);
+    EXPECT_EQ(info, 0);
+    EXPECT_EQ(Api<T>::pca_bufferSize(h, big, 4, 0, &dev, &host), OK);
+}
+
+TYPED_TEST(BadInputTest, NegativeEnumInMessage) {
+    using T = TypeParam;
+    gpusvdHandle_t h = this->h;
+    std::vector<T> A(4), S(2);
+    int info = -777;
+    EXPECT_EQ(Api<T>::gesvj(h, static_cast<gpusvdJob_t>(-1), GPUSVD_JOB_NOVEC, 2, 2, A.data(), 2,
+                            S.data(), nullptr, 1, nullptr, 1, &info),
+              INVALID);
+    const std::string msg = gpusvdGetErrorMessage(h);
+    EXPECT_NE(msg.find("jobu = -1 "), std::string::npos) << msg;
+    EXPECT_EQ(Api<T>::geqrf_mgs(h, static_cast<gpusvdOrth_t>(-5), 2, 2, A.data(), 2, S.data(), 2,
+                                &info),
+              INVALID);
+    EXPECT_NE(std::string(gpusvdGetErrorMessage(h)).find("orth = -5 "), std::string::npos)
+        << gpusvdGetErrorMessage(h);
+    EXPECT_EQ(info, -777);
+}
+
 }  // namespace

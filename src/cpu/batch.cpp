@@ -1,55 +1,30 @@
 #include "cpu/batch.hpp"
 
-#include <dlfcn.h>
-#include <omp.h>
+#include <algorithm>
 
-#include <mutex>
+#include "cpu/openblas.hpp"
 
 namespace gpusvd::cpu {
 
 int batch_threads(int64_t batch) {
-    const int64_t t = omp_get_max_threads();
+    const int64_t t = in_pool_worker() ? 1 : hardware_threads();
     return static_cast<int>(batch < t ? (batch > 0 ? batch : 1) : t);
 }
 
-int omp_thread_index() {
-    return omp_get_thread_num();
-}
-
-namespace {
-// Looked up at run time so the library also works with a BLAS that is not OpenBLAS.
-using SetThreads = void (*)(int);
-using GetThreads = int (*)(void);
-std::mutex blas_mutex;
-int blas_users = 0;
-int blas_saved_threads = 0;
-
-SetThreads set_threads() {
-    static SetThreads f =
-        reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"));
-    return f;
-}
-GetThreads get_threads() {
-    static GetThreads f =
-        reinterpret_cast<GetThreads>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads"));
-    return f;
-}
-}  // namespace
-
-BlasSingleThreaded::BlasSingleThreaded(bool active)
-    : active_(active && set_threads() && get_threads()) {
-    if (!active_) return;
-    std::lock_guard<std::mutex> lock(blas_mutex);
-    if (blas_users++ == 0) {
-        blas_saved_threads = get_threads()();
-        set_threads()(1);
+BatchPlan plan_batch(int64_t batch, int max_threads) {
+    constexpr const char *kNoBuffer = "the memory of its 128 MiB work buffer";
+    if (!blas_threads_startable()) return {0, false, "the threads it has to start"};
+    const int ours = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(batch, max_threads)));
+    if (ours > 1) {
+        // Our threads each call a single-threaded BLAS: one buffer each.
+        const int got = blas_buffers_available(ours);
+        return {got, true, got ? nullptr : kNoBuffer};
     }
-}
-
-BlasSingleThreaded::~BlasSingleThreaded() {
-    if (!active_) return;
-    std::lock_guard<std::mutex> lock(blas_mutex);
-    if (--blas_users == 0) set_threads()(blas_saved_threads);
+    // One matrix at a time: OpenBLAS may run all its threads, each wanting a buffer; if they
+    // cannot all have one, it runs single-threaded.
+    const int blas = blas_threads();
+    const int got = blas_buffers_available(blas);
+    return {1, got < blas, got ? nullptr : kNoBuffer};
 }
 
 }  // namespace gpusvd::cpu

@@ -1,5 +1,3 @@
-#include <omp.h>
-
 #include <algorithm>
 #include <cstring>
 #include <thread>
@@ -7,6 +5,7 @@
 #include <vector>
 
 #include "cpu/common.hpp"
+#include "cpu/thread_pool.hpp"
 
 namespace gpusvd::cpu {
 
@@ -33,11 +32,12 @@ bool columns_nonfinite(int64_t m, int64_t j0, int64_t j1, const T *a, int64_t ld
 
 template <class T>
 bool has_nonfinite(int64_t m, int64_t n, const T *a, int64_t lda) {
-    // A large single matrix is scanned by short-lived std::threads rather than an OpenMP team:
-    // OpenMP workers keep spinning after the region and slow down the OpenBLAS threads of the
-    // factorization that follows (measured: +70% on a 20000 x 64 QR on 2 cores).
+    // A large single matrix is scanned by short-lived std::threads rather than the pool's
+    // workers, which stay alive after the scan (OpenMP workers that spun after their region
+    // slowed the OpenBLAS threads of the factorization that follows by +70% on a 20000 x 64 QR
+    // on 2 cores).
     constexpr int64_t kPerThread = int64_t(1) << 19;  // elements; below this one thread is best
-    if (m * n < 2 * kPerThread || omp_in_parallel()) return columns_nonfinite(m, 0, n, a, lda);
+    if (m * n < 2 * kPerThread || in_pool_worker()) return columns_nonfinite(m, 0, n, a, lda);
     static const int64_t hw = std::max<int64_t>(1, std::thread::hardware_concurrency());
     const int64_t threads = std::min({hw, n, m * n / kPerThread});
     if (threads <= 1) return columns_nonfinite(m, 0, n, a, lda);
