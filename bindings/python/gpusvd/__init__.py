@@ -6,7 +6,7 @@ AUTO = the GPU when usable and the routine has GPU kernels, else the CPU). CUDA 
 torch, __cuda_array_interface__ / DLPack) use the ``_gpu`` forms on device memory.
 See each function's docstring for copies, errors and info.
 """
-from ._errors import INFO_NONFINITE, GpusvdError, LinAlgError
+from ._errors import INFO_NONFINITE, GpusvdError, InvalidValueError, LinAlgError
 from ._handle import Handle, default_handle
 from ._lib import LibraryNotFoundError, get_lib
 from ._linalg import (bdsvd, eig_batched, eigvals_batched, qr, qr_batched, svd,
@@ -18,7 +18,7 @@ __version__ = "0.1.0"
 __all__ = [
     "svd", "svd_batched", "qr", "qr_batched", "eigvals_batched", "eig_batched", "bdsvd", "pca",
     "PCAResult", "Handle", "default_handle", "backend", "version", "build_info",
-    "GpusvdError", "LinAlgError", "LibraryNotFoundError", "INFO_NONFINITE",
+    "GpusvdError", "InvalidValueError", "LinAlgError", "LibraryNotFoundError", "INFO_NONFINITE",
 ]
 
 

@@ -10,17 +10,25 @@ _DLPACK_DEVICE_TYPES = (2, 13)  # kDLCUDA, kDLCUDAManaged
 
 
 def result_dtype(dtype):
-    """float32 and float64 are kept; float16 becomes float32; integers and booleans become
-    float64 (as scipy.linalg does); complex and other kinds raise TypeError."""
+    """The native dtype the library computes in for input of `dtype`: float32 and float64 are
+    kept; float16 becomes float32; integers and booleans become float64 (as scipy.linalg
+    does); a non-native byte order ('>f8') is converted like its native twin. Everything else
+    raises TypeError: complex, longdouble (as numpy.linalg: no silent loss of precision),
+    object, strings, datetimes, structured dtypes."""
     dtype = np.dtype(dtype)
+    if dtype.kind in "fbiu" and not dtype.isnative:
+        dtype = dtype.newbyteorder("=")
     if dtype in (np.float32, np.float64):
         return dtype
     if dtype == np.float16:
         return np.dtype(np.float32)
     if dtype.kind in "biu":
         return np.dtype(np.float64)
-    raise TypeError("gpusvd: unsupported dtype %s (float32 or float64 expected; complex "
-                    "matrices are not supported)" % dtype)
+    hint = ("complex matrices are not supported" if dtype.kind == "c" else
+            "convert with .astype(np.float64)" if dtype.kind == "f" else
+            "real float, integer or bool data expected")
+    raise TypeError("gpusvd: unsupported dtype %s (float32 or float64 expected; %s)"
+                    % (dtype, hint))
 
 
 def complex_dtype(dtype):

@@ -24,6 +24,18 @@ class GpusvdError(RuntimeError):
         super().__init__("%s returned %s: %s" % (routine, status_name, detail or "(no detail)"))
 
 
+class InvalidValueError(GpusvdError, ValueError):
+    """The library refused an argument (GPUSVD_STATUS_INVALID_VALUE), e.g. k > min(m, n) in
+    pca: a GpusvdError that is also a ValueError, so that a bad value is a ValueError whether
+    the package or the library finds it, as in numpy and scipy."""
+
+
+def error_for_status(routine, status, status_name, detail):
+    """The exception for a non-SUCCESS status: InvalidValueError or GpusvdError."""
+    cls = InvalidValueError if status == 1 else GpusvdError
+    return cls(routine, status, status_name, detail)
+
+
 class LinAlgError(np.linalg.LinAlgError):
     """A factorization did not succeed for some matrices (a subclass of
     ``numpy.linalg.LinAlgError``, like scipy's errors).

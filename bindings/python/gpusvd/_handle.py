@@ -2,8 +2,9 @@
 import ctypes
 import threading
 
-from ._errors import GpusvdError
-from ._lib import get_lib
+from ._checks import c_double, c_integer, c_pointer
+from ._errors import error_for_status
+from ._lib import check_args, get_lib
 
 _BACKENDS = {"auto": 0, "cpu": 1, "gpu": 2}
 _BACKEND_NAMES = {1: "cpu", 2: "gpu"}
@@ -26,8 +27,8 @@ class Handle:
         h = ctypes.c_void_p()
         status = self._lib.gpusvdCreate(ctypes.byref(h))
         if status != 0:
-            raise GpusvdError("gpusvdCreate", status, self.status_name(status),
-                              self._lib.gpusvdGetErrorMessage(None).decode())
+            raise error_for_status("gpusvdCreate", status, self.status_name(status),
+                                   self._lib.gpusvdGetErrorMessage(None).decode())
         self._h = h
         if backend != "auto":
             self.set_backend(backend)
@@ -41,16 +42,21 @@ class Handle:
         return self._h
 
     def status_name(self, status):
-        return self._lib.gpusvdGetStatusName(status).decode()
+        """gpusvdGetStatusName: e.g. 1 -> "GPUSVD_STATUS_INVALID_VALUE"."""
+        name = "gpusvdGetStatusName"
+        return self._lib.gpusvdGetStatusName(*check_args(name, (status,))).decode()
 
     def call(self, func, *args):
-        """Call a C function ``func(handle, *args)``; raise GpusvdError on a non-SUCCESS status
-        with the handle's error message (read under the same lock, so it is this call's)."""
+        """Call a C function ``func(handle, *args)`` after the range checks of check_args
+        (every argument must fit its C type: OverflowError / TypeError before the call
+        otherwise); raise GpusvdError on a non-SUCCESS status with the handle's error message
+        (read under the same lock, so it is this call's)."""
         with self._lock:
-            status = func(self.ptr, *args)
+            checked = check_args(func.__name__, (self.ptr,) + args)
+            status = func(*checked)
             if status != 0:
                 detail = self._lib.gpusvdGetErrorMessage(self.ptr).decode()
-                raise GpusvdError(func.__name__, status, self.status_name(status), detail)
+                raise error_for_status(func.__name__, status, self.status_name(status), detail)
 
     def close(self):
         """Destroy the C handle (idempotent)."""
@@ -74,6 +80,9 @@ class Handle:
     # -- settings ------------------------------------------------------------------------------
     def set_backend(self, backend):
         """Choose ``"auto"``, ``"cpu"`` or ``"gpu"`` (gpusvdSetBackend)."""
+        if not isinstance(backend, str):
+            raise TypeError("gpusvd: backend must be a str ('auto', 'cpu' or 'gpu'), not %s"
+                            % type(backend).__name__)
         if backend not in _BACKENDS:
             raise ValueError("gpusvd: backend must be 'auto', 'cpu' or 'gpu', not %r" % (backend,))
         self.call(self._lib.gpusvdSetBackend, _BACKENDS[backend])
@@ -87,22 +96,32 @@ class Handle:
 
     @property
     def stream(self):
-        """The CUDA stream (an int address, 0 = legacy default stream) used by GPU work."""
+        """The CUDA stream (an int address, 0 = legacy default stream) used by GPU work. Set it
+        to None, 0 or an address in [0, 2**64 - 1] (OverflowError outside, TypeError for a
+        non-integer)."""
         out = ctypes.c_void_p()
         self.call(self._lib.gpusvdGetStream, ctypes.byref(out))
         return out.value or 0
 
     @stream.setter
     def stream(self, stream):
-        self.call(self._lib.gpusvdSetStream, ctypes.c_void_p(int(stream or 0)))
+        self.call(self._lib.gpusvdSetStream,
+                  c_pointer(stream, "stream", "gpusvd.Handle.stream") or 0)
 
     def set_jacobi_tolerance(self, tol):
-        """gpusvdSetJacobiTolerance: 0 restores the default sqrt(max(m,n)) * eps."""
-        self.call(self._lib.gpusvdSetJacobiTolerance, float(tol))
+        """gpusvdSetJacobiTolerance: 0 restores the default sqrt(max(m,n)) * eps; otherwise
+        it must be in (0, 1). ValueError for NaN, an infinity or a value outside that range;
+        TypeError for a non-number (or a bool)."""
+        tol = c_double(tol, "tol", "gpusvd.Handle.set_jacobi_tolerance",
+                       lambda t: 0.0 <= t < 1.0, "0 (the default) or in (0, 1)")
+        self.call(self._lib.gpusvdSetJacobiTolerance, tol)
 
     def set_jacobi_max_sweeps(self, sweeps):
-        """gpusvdSetJacobiMaxSweeps (the CPU backend always uses LAPACK's 30)."""
-        self.call(self._lib.gpusvdSetJacobiMaxSweeps, int(sweeps))
+        """gpusvdSetJacobiMaxSweeps, in [1, 2**20] (the CPU backend always uses LAPACK's 30).
+        An integer that a C int cannot hold raises OverflowError; one outside [1, 2**20],
+        InvalidValueError (a ValueError) with the library's message."""
+        sweeps = c_integer(sweeps, "sweeps", "int", "gpusvd.Handle.set_jacobi_max_sweeps")
+        self.call(self._lib.gpusvdSetJacobiMaxSweeps, sweeps)
 
     def jacobi_stats(self):
         """(sweeps, off_norm) of the last svd/svd_batched call on this handle."""
@@ -129,4 +148,9 @@ def default_handle():
 
 
 def resolve(handle):
-    return default_handle() if handle is None else handle
+    if handle is None:
+        return default_handle()
+    if not isinstance(handle, Handle):
+        raise TypeError("gpusvd: handle must be a gpusvd.Handle or None, not %s"
+                        % type(handle).__name__)
+    return handle

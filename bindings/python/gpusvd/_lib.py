@@ -14,41 +14,101 @@ import ctypes
 import os
 import threading
 
+from ._checks import C_INTEGERS, c_double, c_integer, c_pointer
+
 #: The library major version these bindings were written against (gpusvd.h, 0.x).
 ABI_MAJOR = 0
 
-_vp, _int, _i64, _dbl = ctypes.c_void_p, ctypes.c_int, ctypes.c_int64, ctypes.c_double
-
-# Argument lists of the factorization routines: host and _gpu forms have the same ones.
-# Every pointer is passed as an address (int); enums are ints.
+# The prototypes of gpusvd.h that the package calls, with their argument names: they give the
+# ctypes argtypes and name the argument in the range checks of check_args. Enums are C ints;
+# host and _gpu forms of a routine have the same arguments, as do its s and d forms.
 _ROUTINES = {
-    "gesvj": [_vp, _int, _int, _i64, _i64, _vp, _i64, _vp, _vp, _i64, _vp, _i64, _vp],
-    "gesvj_batched": [_vp, _int, _int, _i64, _i64, _vp, _i64, _i64, _vp, _i64, _vp, _i64, _i64,
-                      _vp, _i64, _i64, _i64, _vp],
-    "geqrf_mgs": [_vp, _int, _i64, _i64, _vp, _i64, _vp, _i64, _vp],
-    "geqrf_mgs_batched": [_vp, _int, _i64, _i64, _vp, _i64, _i64, _vp, _i64, _i64, _i64, _vp],
-    "geev_batched": [_vp, _int, _i64, _vp, _i64, _i64, _vp, _vp, _i64, _vp, _i64, _i64, _i64,
-                     _vp],
-    "bdsvd": [_vp, _int, _int, _i64, _vp, _vp, _vp, _i64, _vp, _i64, _vp],
-    "pca": [_vp, _i64, _i64, _vp, _i64, _i64, _vp, _i64, _vp, _vp, _i64, _vp, _vp],
+    "gesvj": "gpusvdJob_t jobu, gpusvdJob_t jobv, int64_t m, int64_t n, void *A, int64_t lda, "
+             "void *S, void *U, int64_t ldu, void *V, int64_t ldv, void *info",
+    "gesvj_batched": "gpusvdJob_t jobu, gpusvdJob_t jobv, int64_t m, int64_t n, void *A, "
+                     "int64_t lda, int64_t strideA, void *S, int64_t strideS, void *U, "
+                     "int64_t ldu, int64_t strideU, void *V, int64_t ldv, int64_t strideV, "
+                     "int64_t batchCount, void *info",
+    "geqrf_mgs": "gpusvdOrth_t orth, int64_t m, int64_t n, void *A, int64_t lda, void *R, "
+                 "int64_t ldr, void *info",
+    "geqrf_mgs_batched": "gpusvdOrth_t orth, int64_t m, int64_t n, void *A, int64_t lda, "
+                         "int64_t strideA, void *R, int64_t ldr, int64_t strideR, "
+                         "int64_t batchCount, void *info",
+    "geev_batched": "gpusvdJob_t jobvr, int64_t n, void *A, int64_t lda, int64_t strideA, "
+                    "void *wr, void *wi, int64_t strideW, void *VR, int64_t ldvr, "
+                    "int64_t strideVR, int64_t batchCount, void *info",
+    "bdsvd": "gpusvdUplo_t uplo, gpusvdJob_t jobz, int64_t n, void *d, void *e, void *U, "
+             "int64_t ldu, void *VT, int64_t ldvt, void *info",
+    "pca": "int64_t m, int64_t n, void *X, int64_t ldx, int64_t k, void *components, "
+           "int64_t ldc, void *explainedVariance, void *scores, int64_t lds, void *mean, "
+           "void *info",
 }
 
 _HANDLE_FUNCS = {
-    "gpusvdCreate": ([ctypes.POINTER(_vp)], _int),
-    "gpusvdDestroy": ([_vp], _int),
-    "gpusvdSetBackend": ([_vp, _int], _int),
-    "gpusvdGetBackend": ([_vp, ctypes.POINTER(_int)], _int),
-    "gpusvdSetStream": ([_vp, _vp], _int),
-    "gpusvdGetStream": ([_vp, ctypes.POINTER(_vp)], _int),
-    "gpusvdSetJacobiTolerance": ([_vp, _dbl], _int),
-    "gpusvdSetJacobiMaxSweeps": ([_vp, _int], _int),
-    "gpusvdGetJacobiStats": ([_vp, ctypes.POINTER(_int), ctypes.POINTER(_dbl)], _int),
-    "gpusvdGetErrorMessage": ([_vp], ctypes.c_char_p),
-    "gpusvdGetStatusName": ([_int], ctypes.c_char_p),
-    "gpusvdGetVersion": ([], _int),
-    "gpusvdGetVersionString": ([], ctypes.c_char_p),
-    "gpusvdGetBuildInfo": ([], ctypes.c_char_p),
+    "gpusvdCreate": ("void **handle", "int"),
+    "gpusvdDestroy": ("void *handle", "int"),
+    "gpusvdSetBackend": ("void *handle, gpusvdBackend_t backend", "int"),
+    "gpusvdGetBackend": ("void *handle, int *resolved", "int"),
+    "gpusvdSetStream": ("void *handle, void *cudaStream", "int"),
+    "gpusvdGetStream": ("void *handle, void **cudaStream", "int"),
+    "gpusvdSetJacobiTolerance": ("void *handle, double tol", "int"),
+    "gpusvdSetJacobiMaxSweeps": ("void *handle, int maxSweeps", "int"),
+    "gpusvdGetJacobiStats": ("void *handle, int *sweeps, double *offNorm", "int"),
+    "gpusvdGetErrorMessage": ("void *handle", "char *"),
+    "gpusvdGetStatusName": ("gpusvdStatus_t status", "char *"),
+    "gpusvdGetVersion": ("", "int"),
+    "gpusvdGetVersionString": ("", "char *"),
+    "gpusvdGetBuildInfo": ("", "char *"),
 }
+
+_ENUMS = ("gpusvdJob_t", "gpusvdOrth_t", "gpusvdUplo_t", "gpusvdBackend_t", "gpusvdStatus_t")
+_CTYPES = dict({
+    "int": ctypes.c_int, "int64_t": ctypes.c_int64, "double": ctypes.c_double,
+    "void *": ctypes.c_void_p, "char *": ctypes.c_char_p,
+    "void **": ctypes.POINTER(ctypes.c_void_p), "int *": ctypes.POINTER(ctypes.c_int),
+    "double *": ctypes.POINTER(ctypes.c_double),
+}, **{e: ctypes.c_int for e in _ENUMS})
+
+
+def _parse(params):
+    """'int64_t m, void *A' -> [('m', 'int64_t'), ('A', 'void *')]."""
+    out = []
+    for p in filter(None, (p.strip() for p in params.split(","))):
+        ctype, name = p.rsplit(" ", 1)
+        stars = len(name) - len(name.lstrip("*"))
+        out.append((name[stars:], ctype + (" " + "*" * stars if stars else "")))
+    return out
+
+
+#: C function name -> its [(argument name, C type)], the handle first where it takes one.
+SIGNATURES = {name: _parse(params) for name, (params, _) in _HANDLE_FUNCS.items()}
+for _r, _params in _ROUTINES.items():
+    for _prec in "sd":
+        for _suffix in ("", "_gpu"):
+            SIGNATURES["gpusvd_%s%s%s" % (_prec, _r, _suffix)] = _parse(
+                "void *handle, " + _params)
+
+
+def check_args(name, args):
+    """The arguments of C function `name`, range-checked (see _checks): integers and enums
+    must fit their C type, doubles be finite, void * be None, an address or a ctypes.c_void_p.
+    Out-pointers (int *, ...) are left to ctypes, which accepts only matching ctypes objects."""
+    sig = SIGNATURES[name]
+    if len(args) != len(sig):
+        raise TypeError("%s takes %d arguments, %d given" % (name, len(sig), len(args)))
+    out = []
+    for (arg, ctype), value in zip(sig, args):
+        if ctype in _ENUMS:
+            ctype = "int"
+        if ctype == "double":
+            value = c_double(value, arg, name)
+        elif ctype == "void *":
+            if not isinstance(value, ctypes.c_void_p):
+                value = c_pointer(value, arg, name)
+        elif ctype in C_INTEGERS:
+            value = c_integer(value, arg, ctype, name)
+        out.append(value)
+    return out
 
 
 class LibraryNotFoundError(ImportError):
@@ -69,14 +129,10 @@ def _candidates():
 
 
 def _declare(lib):
-    for name, (argtypes, restype) in _HANDLE_FUNCS.items():
+    for name, sig in SIGNATURES.items():
         f = getattr(lib, name)
-        f.argtypes, f.restype = argtypes, restype
-    for routine, argtypes in _ROUTINES.items():
-        for prec in "sd":
-            for suffix in ("", "_gpu"):
-                f = getattr(lib, "gpusvd_%s%s%s" % (prec, routine, suffix))
-                f.argtypes, f.restype = argtypes, _int
+        f.argtypes = [_CTYPES[ctype] for _, ctype in sig]
+        f.restype = _CTYPES[_HANDLE_FUNCS[name][1]] if name in _HANDLE_FUNCS else ctypes.c_int
 
 
 def get_lib():

@@ -101,8 +101,8 @@ def svd(a, compute_uv=True, *, check_finite=True, return_info=False, handle=None
     Returns (U (m, k), s (k,), Vh (k, n)), k = min(m, n), or s alone with compute_uv=False;
     s is non-negative and descending; U has orthonormal columns even for zero singular values.
     U is Fortran-ordered and Vh C-ordered (Vh is the transpose of the library's V).
-    float32 and float64 keep their precision; other real dtypes become float64 (float16:
-    float32).
+    float32 and float64 keep their precision (in either byte order); integers and bool become
+    float64, float16 float32; complex and longdouble raise TypeError.
 
     Copies: always one Fortran-ordered copy of ``a`` (the C routine destroys its input;
     ``a`` is never modified), from C or Fortran order alike.
@@ -154,6 +154,9 @@ def svd_batched(a, compute_uv=True, *, check_finite=True, return_info=False, han
 
 
 def _orth(mode):
+    if not isinstance(mode, str):
+        raise TypeError("gpusvd.qr: mode must be a str ('mgs2' or 'mgs'), not %s"
+                        % type(mode).__name__)
     if mode not in _ORTH:
         raise ValueError("gpusvd.qr: mode must be 'mgs2' or 'mgs', not %r" % (mode,))
     return _ORTH[mode]

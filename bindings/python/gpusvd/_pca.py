@@ -4,6 +4,7 @@ from typing import Any
 
 
 from ._arrays import fortran_view
+from ._checks import c_integer
 from ._linalg import _COMMON_DOC, _INT32, _call, _finish, _input, _ld, _ptr
 
 
@@ -41,15 +42,20 @@ def pca(x, k, *, compute_scores=True, check_finite=True, handle=None):
     the library's n x k output, no copy.
 
     compute_scores=False skips the (m, k) scores (``scores`` is then None).
-    An invalid k (or m < 2) raises GpusvdError INVALID_VALUE with the library's message.
+    k is an integer (operator.index: a float or a bool raises TypeError) that an int64_t holds
+    (OverflowError otherwise); one outside [0, min(m, n)] (or m < 2) raises InvalidValueError
+    (a GpusvdError and a ValueError, status INVALID_VALUE) with the library's message.
     Raises LinAlgError if the SVD did not converge. See below for check_finite, handle and
     device arrays (return_info does not apply: info is always on the result).
     """
+    k = c_integer(k, "k", "int64_t", "gpusvd.pca")
     ops, x, dt = _input(x, 2, "pca", check_finite)
     m, n = x.shape
-    k = int(k)
     xv, ldx, _ = fortran_view(ops, x, dt)
-    kk = max(k, 0)  # a negative k reaches the library, which rejects it with its message
+    # An invalid k reaches the library, which refuses it with its message before writing any
+    # output (gpusvd.h); the outputs are sized for a valid k only, so a huge one allocates
+    # nothing.
+    kk = k if 0 <= k <= min(m, n) else 0
     comp = ops.empty((n, kk), dt)
     ev = ops.empty((kk,), dt)
     scores = ops.empty((m, kk), dt) if compute_scores else None

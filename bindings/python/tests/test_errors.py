@@ -73,10 +73,12 @@ def test_linalgerror_on_positive_info():
 def test_library_message_surfaces():
     h = gpusvd.Handle()
     with pytest.raises(gpusvd.GpusvdError) as exc:
-        h.set_jacobi_tolerance(2.0)
+        h.set_jacobi_max_sweeps(0)  # fits a C int, so the library judges it
     e = exc.value
     assert e.status == 1 and e.status_name == "GPUSVD_STATUS_INVALID_VALUE"
-    assert "gpusvdSetJacobiTolerance" in e.routine and e.detail and e.detail in str(e)
+    assert isinstance(e, gpusvd.InvalidValueError) and isinstance(e, ValueError)
+    assert "gpusvdSetJacobiMaxSweeps" in e.routine and e.detail and e.detail in str(e)
+    assert "maxSweeps = 0" in e.detail
     with pytest.raises(ValueError, match="backend"):
         gpusvd.Handle(backend="tpu")
     h.close()
