@@ -1,5 +1,7 @@
 #include "cpu/bdsvd.hpp"
 
+#include <algorithm>
+
 #include "cpu/common.hpp"
 #include "cpu/lapack.hpp"
 #include "gpusvd.h"
@@ -42,6 +44,14 @@ int bdsvd(bool lower, bool want_vectors, int64_t n, T *d, T *e, T *U, int64_t ld
         }
         return GPUSVD_INFO_NONFINITE;
     }
+    // ?bdsdc's QR iteration (n <= 25 with vectors) deflates against an absolute threshold of
+    // about n^2 times the underflow level: it takes every e of a subnormal bidiagonal for zero
+    // (the values come back as |d| sorted) and loses digits on entries around 1e-301. The
+    // values scale with (d, e), the vectors do not.
+    const RangeScale<T> range =
+        RangeScale<T>::of(std::max(max_abs(n, 1, d, n), max_abs(n - 1, 1, e, n - 1)));
+    range.apply(n, 1, d, n);
+    range.apply(n - 1, 1, e, n - 1);
     Bump b(work);
     const BdsvdWork<T> w = layout<T>(b, want_vectors, n);
     T e0 = 0;  // ?bdsdc needs a valid e even when n == 1
@@ -50,6 +60,7 @@ int bdsvd(bool lower, bool want_vectors, int64_t n, T *d, T *e, T *U, int64_t ld
                       n > 1 ? e : &e0, want_vectors ? U : &e0,
                       static_cast<lapack_int>(want_vectors ? ldu : 1), want_vectors ? VT : &e0,
                       static_cast<lapack_int>(want_vectors ? ldvt : 1), w.lapack, w.iwork);
+    range.undo(n, 1, d, n);
     if (want_vectors)
         sort_descending(n, d, n, U, ldu, n, static_cast<T *>(nullptr), 0, VT, ldvt);
     else

@@ -1,6 +1,8 @@
-// Small pieces every CPU routine uses: workspace layout, NaN/Inf screening, sorting.
+// Small pieces every CPU routine uses: workspace layout, NaN/Inf screening, scaling into the
+// safe range, sorting.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -33,6 +35,75 @@ void fill_nan(int64_t m, int64_t n, T *a, int64_t lda) {
     for (int64_t j = 0; j < n; ++j)
         for (int64_t i = 0; i < m; ++i) a[i + j * lda] = nan;
 }
+
+/// Largest |a_ij| of a (m x n), finite input. Four independent maxima: the dependency chain of
+/// one would make this pass, which every routine pays, several times slower.
+template <class T>
+T max_abs(int64_t m, int64_t n, const T *a, int64_t lda) {
+    T acc[4] = {T(0), T(0), T(0), T(0)};
+    for (int64_t j = 0; j < n; ++j) {
+        const T *col = a + j * lda;
+        int64_t i = 0;
+        for (; i + 4 <= m; i += 4)
+            for (int l = 0; l < 4; ++l) acc[l] = std::max(acc[l], std::abs(col[i + l]));
+        for (; i < m; ++i) acc[0] = std::max(acc[0], std::abs(col[i]));
+    }
+    return std::max(std::max(acc[0], acc[1]), std::max(acc[2], acc[3]));
+}
+
+/// Scaling by a power of two around LAPACK calls whose intermediate quantities can overflow or
+/// underflow where the exact answer does not (LAPACK's drivers do the same internally, but not
+/// every routine the CPU backend calls does, nor does our own code around them). Data whose
+/// largest magnitude lies outside [2^-s, 2^s], s = (1 - min_exponent) / 2 - (digits - 1) (the
+/// SMLNUM = sqrt(safmin) / eps and BIGNUM = 1 / SMLNUM at which ?gesvd and ?geev scale; squares
+/// of such entries stay normal with room for eps), is multiplied by the 2^e that brings it into
+/// [1, 2); outputs that scale with the data are multiplied by 2^-e (2^-2e for squares).
+/// Multiplying by a power of two is exact unless the result leaves the normal range, so data
+/// within the range is untouched, and every output is its exact value rounded: +-Inf only where
+/// that exceeds the largest finite value, subnormal or zero where it lies below the normal range.
+template <class T>
+class RangeScale {
+public:
+    /// No scaling.
+    RangeScale() = default;
+    /// The scaling of data whose largest magnitude is amax (finite, >= 0): none inside the range.
+    static RangeScale of(T amax) {
+        using L = std::numeric_limits<T>;
+        constexpr int safe = (1 - L::min_exponent) / 2 - (L::digits - 1);
+        const int ex = amax > T(0) ? std::ilogb(amax) : 0;
+        return ex < -safe || ex > safe ? RangeScale(-ex) : RangeScale();
+    }
+    /// The power of two that brings amax (finite, > 0) into [1, 2), whatever its size.
+    static RangeScale to_unit(T amax) { return RangeScale(-std::ilogb(amax)); }
+
+    bool active() const { return e_ != 0; }
+    /// x 2^e, the input's scaling (exact but for results below the normal range).
+    T apply(T x) const { return x * f1_ * f2_; }
+    void apply(int64_t m, int64_t n, T *a, int64_t lda) const {
+        if (!active()) return;
+        for (int64_t j = 0; j < n; ++j)
+            for (int64_t i = 0; i < m; ++i) a[i + j * lda] = apply(a[i + j * lda]);
+    }
+    /// x 2^(-e power): an output of degree `power` in the data back to the data's scale.
+    T undo(T x, int power = 1) const { return active() ? std::ldexp(x, -e_ * power) : x; }
+    void undo(int64_t m, int64_t n, T *a, int64_t lda, int power = 1) const {
+        if (!active() || !a) return;
+        for (int64_t j = 0; j < n; ++j)
+            for (int64_t i = 0; i < m; ++i) a[i + j * lda] = undo(a[i + j * lda], power);
+    }
+
+private:
+    explicit RangeScale(int e) : e_(e) {
+        // 2^e itself is out of range when subnormal data is scaled up: then two factors, the
+        // first of which cannot round (its product stays below the final one).
+        const int e1 = e > std::numeric_limits<T>::max_exponent - 1 ? e / 2 : e;
+        f1_ = std::ldexp(T(1), e1);
+        f2_ = std::ldexp(T(1), e - e1);
+    }
+
+    int e_ = 0;
+    T f1_ = T(1), f2_ = T(1);
+};
 
 template <class T>
 void swap_columns(int64_t m, T *a, int64_t lda, int64_t i, int64_t j) {

@@ -40,6 +40,8 @@ int geev(const GeevPlan &plan, T *A, int64_t lda, T *wr, T *wi, T *VR, int64_t l
         if (want_vr) fill_nan(n, n, VR, ldvr);
         return GPUSVD_INFO_NONFINITE;
     }
+    // No RangeScale (common.hpp) here: ?geev scales A into the same safe range itself and the
+    // eigenvalues back, which test_range checks from near overflow to subnormal entries.
     const lapack_int lwork = plan.lwork;
     T *w = static_cast<T *>(work);
     T dummy = 0;

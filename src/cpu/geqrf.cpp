@@ -46,16 +46,21 @@ GeqrfWork<T> layout(Bump &b, int64_t m, int64_t n, lapack_int lwork) {
     return w;
 }
 
-// 2-norm without overflow or harmful underflow: scale by the largest entry (one division).
+// 2-norm without overflow or harmful underflow: the entries divided by the largest, scaled up
+// by a power of two first where that one is subnormal (its reciprocal would overflow).
 template <class T>
 T norm2(int64_t m, const T *x) {
-    T amax = 0;
-    for (int64_t i = 0; i < m; ++i) amax = std::max(amax, std::abs(x[i]));
+    const T amax = max_abs(m, 1, x, m);
     if (amax == 0 || !std::isfinite(amax)) return amax;
-    const T inv = 1 / amax;
+    const RangeScale<T> up =
+        amax < std::numeric_limits<T>::min() ? RangeScale<T>::to_unit(amax) : RangeScale<T>();
+    const T inv = 1 / up.apply(amax);
     T ssq = 0;
-    for (int64_t i = 0; i < m; ++i) ssq += (x[i] * inv) * (x[i] * inv);
-    return amax * std::sqrt(ssq);
+    for (int64_t i = 0; i < m; ++i) {
+        const T y = up.apply(x[i]) * inv;
+        ssq += y * y;
+    }
+    return up.undo(up.apply(amax) * std::sqrt(ssq));
 }
 
 }  // namespace
@@ -77,6 +82,11 @@ int geqrf(const GeqrfPlan &plan, T *A, int64_t lda, T *R, int64_t ldr, void *wor
         fill_nan(k, n, R, ldr);
         return GPUSVD_INFO_NONFINITE;
     }
+    // The Householder vector of a column whose norm overflows is Inf/NaN, and subnormal data
+    // would be factored in subnormal arithmetic, losing bits at every step. R scales with A,
+    // Q does not.
+    const RangeScale<T> range = RangeScale<T>::of(max_abs(m, n, A, lda));
+    range.apply(m, n, A, lda);
     Bump b(work);
     const GeqrfWork<T> w = layout<T>(b, m, n, plan.lwork);
     const lapack_int mi = static_cast<lapack_int>(m), ni = static_cast<lapack_int>(n);
@@ -105,6 +115,7 @@ int geqrf(const GeqrfPlan &plan, T *A, int64_t lda, T *R, int64_t ldr, void *wor
             if (!info) info = static_cast<int>(j + 1);
         }
     }
+    range.undo(k, n, R, ldr);
     return info;
 }
 

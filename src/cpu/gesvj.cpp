@@ -122,16 +122,26 @@ int gesvj(bool want_u, bool want_v, int64_t m, int64_t n, T *A, int64_t lda, T *
         if (want_v) fill_nan(n, k, V, ldv);
         return GPUSVD_INFO_NONFINITE;
     }
+    // ?gesvj's U is its rotated columns of A divided by their norms: for data near underflow
+    // those columns are subnormal and U keeps only their few bits (S, which ?gesvj returns
+    // scaled, is right). S scales with A, U and V do not.
+    const RangeScale<T> range = RangeScale<T>::of(max_abs(m, n, A, lda));
+    range.apply(m, n, A, lda);
     Bump b(work);
     const GesvjWork<T> w = layout<T>(b, m, n);
-    if (m >= n)
-        return gesvj_tall(m, n, A, lda, S, want_u ? U : nullptr, ldu, want_v ? V : nullptr, ldv,
+    int info;
+    if (m >= n) {
+        info = gesvj_tall(m, n, A, lda, S, want_u ? U : nullptr, ldu, want_v ? V : nullptr, ldv,
                           tol, w, stats);
-    // A^T = U' S V'^T, so A = V' S U'^T: the roles of U and V swap.
-    for (int64_t j = 0; j < n; ++j)
-        for (int64_t i = 0; i < m; ++i) w.transposed[j + i * n] = A[i + j * lda];
-    return gesvj_tall(n, m, w.transposed, n, S, want_v ? V : nullptr, ldv, want_u ? U : nullptr,
-                      ldu, tol, w, stats);
+    } else {
+        // A^T = U' S V'^T, so A = V' S U'^T: the roles of U and V swap.
+        for (int64_t j = 0; j < n; ++j)
+            for (int64_t i = 0; i < m; ++i) w.transposed[j + i * n] = A[i + j * lda];
+        info = gesvj_tall(n, m, w.transposed, n, S, want_v ? V : nullptr, ldv, want_u ? U : nullptr,
+                          ldu, tol, w, stats);
+    }
+    range.undo(k, 1, S, k);
+    return info;
 }
 
 #define GPUSVD_INSTANTIATE(T)                                                                 \

@@ -54,35 +54,28 @@ PcaWork<T> layout(Bump &b, int64_t m, int64_t n, int64_t k) {
     return w;
 }
 
-enum class Centring { Ok, NonFinite, Overflow };
-
-// xc = (X - column means) * scale and the means of the scaled data. A NaN/Inf in X makes its
-// column sum non-finite, so the NaN/Inf screen costs no pass of its own; a non-finite sum of
-// finite data is an overflow.
+// xc = X 2^e - column means, the means of the scaled data and the largest |x| (range: 2^e).
+// A NaN/Inf in X makes its column sum non-finite, so the NaN/Inf screen costs no pass of its
+// own; false then. The sums are of finite data otherwise: their double accumulation (which
+// keeps float means accurate for large m) cannot overflow for data inside RangeScale's range.
 template <class T>
-Centring centre(int64_t m, int64_t n, const T *X, int64_t ldx, T scale, T *xc, T *mean) {
-    bool overflow = false;
+bool centre(int64_t m, int64_t n, const T *X, int64_t ldx, const RangeScale<T> &range, T *xc,
+            T *mean, T *amax) {
+    T big = 0;
     for (int64_t j = 0; j < n; ++j) {
         const T *x = X + j * ldx;
-        double sum = 0;  // double accumulation keeps float means accurate for large m
-        for (int64_t i = 0; i < m; ++i) sum += x[i] * scale;
-        if (!std::isfinite(sum)) {
-            if (has_nonfinite(m, 1, x, ldx)) return Centring::NonFinite;
-            overflow = true;
+        double sum = 0;
+        for (int64_t i = 0; i < m; ++i) {
+            sum += range.apply(x[i]);
+            big = std::max(big, std::abs(x[i]));
         }
+        if (!std::isfinite(sum) && has_nonfinite(m, 1, x, ldx)) return false;
         const T mu = static_cast<T>(sum / static_cast<double>(m));
         mean[j] = mu;
-        for (int64_t i = 0; i < m; ++i) xc[i + j * m] = x[i] * scale - mu;
+        for (int64_t i = 0; i < m; ++i) xc[i + j * m] = range.apply(x[i]) - mu;
     }
-    return overflow ? Centring::Overflow : Centring::Ok;
-}
-
-template <class T>
-T max_abs(int64_t m, int64_t n, const T *X, int64_t ldx) {
-    T amax = 0;
-    for (int64_t j = 0; j < n; ++j)
-        for (int64_t i = 0; i < m; ++i) amax = std::max(amax, std::abs(X[i + j * ldx]));
-    return amax;
+    *amax = big;
+    return true;
 }
 
 }  // namespace
@@ -114,34 +107,24 @@ int pca(int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *components,
         return lapack::gesdd('S', ri, ni, B, ri, w.s, w.u, ri, w.vt, pi, w.lapack, w.lwork,
                              w.iwork);
     };
-    auto finite = [&](lapack_int inf) {
-        if (inf < 0) return false;
-        for (int64_t j = 0; j < w.p; ++j)
-            if (!std::isfinite(w.s[j])) return false;
-        return true;
-    };
-
-    // Finite data near overflow can overflow the column sums, x - mean or the norms inside
-    // LAPACK. That is rare and visible afterwards (non-finite sum or singular values), so only
-    // then is the work redone on X * scale (a power of two, exact) with the scale undone on
-    // the outputs; the common path pays nothing for it.
-    T scale = 1;
-    Centring c = centre(m, n, X, ldx, scale, w.xc, w.mean);
-    lapack_int info = c == Centring::Ok ? factor() : 0;
-    if (c == Centring::Overflow || (c == Centring::Ok && !finite(info))) {
-        scale = std::ldexp(T(1), -std::ilogb(max_abs(m, n, X, ldx)));
-        c = centre(m, n, X, ldx, scale, w.xc, w.mean);
-        if (c == Centring::Ok) info = factor();
-    }
-    if (c != Centring::Ok) {
+    // Data near overflow overflows the column sums, x - mean, the singular values and the
+    // scores; data near underflow loses the centred data's accuracy. Both are worked on as
+    // X 2^e (a pass of its own only then), and the outputs scaled back.
+    RangeScale<T> range;
+    T amax = 0;
+    if (!centre(m, n, X, ldx, range, w.xc, w.mean, &amax)) {
         fill_nan(n, k, components, ldc);
         fill_nan(k, 1, variance, k);
         fill_nan(m, k, scores, lds);
         fill_nan(n, 1, mean, n);
         return GPUSVD_INFO_NONFINITE;
     }
+    range = RangeScale<T>::of(amax);
+    if (range.active()) centre(m, n, X, ldx, range, w.xc, w.mean, &amax);
+    const lapack_int info = factor();
+    if (info < 0) return kLapackArgumentError;
     if (mean)
-        for (int64_t j = 0; j < n; ++j) mean[j] = w.mean[j] / scale;
+        for (int64_t j = 0; j < n; ++j) mean[j] = range.undo(w.mean[j]);
 
     // Components are rows of VT. Sign convention: the entry of largest magnitude (first on ties)
     // of each component is positive; the matching left vector flips with it.
@@ -151,8 +134,8 @@ int pca(int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *components,
             if (std::abs(w.vt[j + c * w.p]) > std::abs(w.vt[j + arg * w.p])) arg = c;
         const T sign = w.vt[j + arg * w.p] < 0 ? T(-1) : T(1);
         for (int64_t c = 0; c < n; ++c) components[c + j * ldc] = sign * w.vt[j + c * w.p];
-        const T sigma = w.s[j] / scale;
-        variance[j] = sigma * sigma / static_cast<T>(m - 1);
+        const T sigma = w.s[j];
+        variance[j] = range.undo(sigma * sigma / static_cast<T>(m - 1), 2);
         // scores = U_k diag(s_k): of the centred data directly, or (Q U_R) diag(s) when tall
         T *dst = tall ? w.w + j * n : scores + j * lds;
         if (scores)
@@ -163,6 +146,7 @@ int pca(int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *components,
             return kLapackArgumentError;
         lapack::gemm(mi, static_cast<int>(k), ni, w.xc, mi, w.w, ni, scores, static_cast<int>(lds));
     }
+    range.undo(m, k, scores, lds);
     return lapack_info(info);
 }
 
