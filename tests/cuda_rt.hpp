@@ -33,6 +33,14 @@ struct CudaRt {
     int (*stream_create_)(void **, unsigned) = nullptr;  // cudaStreamCreateWithFlags
     int (*stream_destroy_)(void *) = nullptr;
     int (*stream_sync_)(void *) = nullptr;
+    // Graph capture (not emulated: tests that capture need a real device).
+    int (*begin_capture_)(void *, int) = nullptr;         // cudaStreamBeginCapture
+    int (*end_capture_)(void *, void **) = nullptr;       // cudaStreamEndCapture
+    int (*instantiate_)(void **, void *, unsigned long long) = nullptr;  // cudaGraphInstantiate
+    int (*graph_launch_)(void *, void *) = nullptr;       // cudaGraphLaunch
+    int (*exec_destroy_)(void *) = nullptr;               // cudaGraphExecDestroy
+    int (*graph_destroy_)(void *) = nullptr;              // cudaGraphDestroy
+    static constexpr int kCaptureGlobal = 0;              // cudaStreamCaptureModeGlobal
 
     CudaRt() {
         for (const char *name :
@@ -49,6 +57,12 @@ struct CudaRt {
         load(stream_create_, "cudaStreamCreateWithFlags");
         load(stream_destroy_, "cudaStreamDestroy");
         load(stream_sync_, "cudaStreamSynchronize");
+        load(begin_capture_, "cudaStreamBeginCapture");
+        load(end_capture_, "cudaStreamEndCapture");
+        load(instantiate_, "cudaGraphInstantiate");
+        load(graph_launch_, "cudaGraphLaunch");
+        load(exec_destroy_, "cudaGraphExecDestroy");
+        load(graph_destroy_, "cudaGraphDestroy");
     }
     ~CudaRt() {
         if (lib) dlclose(lib);

@@ -40,7 +40,7 @@ cudaError_t grow_device(Resources &r, size_t bytes) {
     if (r.dev_bytes >= bytes) return cudaSuccess;
     for (cudaStream_t s : r.slot) cudaStreamSynchronize(s);
     cudaEventSynchronize(r.last_use);
-    cudaFree(r.dev);
+    if (r.dev) cudaFree(r.dev);
     r.dev = nullptr;
     r.dev_bytes = 0;
     const cudaError_t e = cudaMalloc(&r.dev, bytes);
@@ -55,7 +55,7 @@ cudaError_t grow_device(Resources &r, size_t bytes) {
 cudaError_t grow_pinned(Resources &r, size_t bytes) {
     if (r.pinned_bytes >= bytes) return cudaSuccess;
     for (cudaStream_t s : r.slot) cudaStreamSynchronize(s);
-    cudaFreeHost(r.pinned);
+    if (r.pinned) cudaFreeHost(r.pinned);
     r.pinned = nullptr;
     r.pinned_bytes = 0;
     const cudaError_t e = cudaHostAlloc(&r.pinned, bytes, cudaHostAllocDefault);
@@ -115,6 +115,10 @@ gpusvdStatus_t run_device_form(gpusvdHandle_t h, const char *routine, bool empty
 void release(gpusvdHandle_t h) {
     auto *r = static_cast<Resources *>(h->gpu);
     if (!r) return;
+    // The teardown's errors are expected and cleared at the end: waiting on last_use answers
+    // cudaErrorInvalidValue when it was last recorded inside a stream capture, and the runtime's
+    // last error, per thread, would otherwise be reported by the next launch check of any
+    // handle as that call's failure.
     if (r->last_use) {
         cudaEventSynchronize(r->last_use);
         cudaEventDestroy(r->last_use);
@@ -126,12 +130,13 @@ void release(gpusvdHandle_t h) {
         }
     if (r->flags_ready) cudaEventDestroy(r->flags_ready);
     blas_release(r->blas);
-    cudaFree(r->dev);
-    cudaFree(r->stats);
-    cudaFreeHost(r->flags_host);
-    cudaFreeHost(r->pinned);
+    if (r->dev) cudaFree(r->dev);
+    if (r->stats) cudaFree(r->stats);
+    if (r->flags_host) cudaFreeHost(r->flags_host);
+    if (r->pinned) cudaFreeHost(r->pinned);
     delete r;
     h->gpu = nullptr;
+    (void)cudaGetLastError();
 }
 
 }  // namespace gpu
