@@ -23,9 +23,9 @@ namespace {
 
 template <class T>
 struct PcaLayout {
-    T *Xc, *mean_s, *scale, *R, *UR, *V, *S, *W;
+    T *Xc, *mean_s, *R, *UR, *V, *S, *W;
     unsigned long long *amax;
-    int *flag, *jinfo, *qinfo;
+    int *flag, *jinfo, *qinfo, *scale_exp;
     double *sums;
     void *qr, *jac;
     size_t qr_bytes, jac_bytes, bytes;
@@ -38,7 +38,7 @@ struct PcaLayout {
         flag = b.take<int>(1);
         sums = b.take<double>(n);
         mean_s = b.take<T>(n);
-        scale = b.take<T>(1);
+        scale_exp = b.take<int>(1);
         R = b.take<T>(n * n);
         UR = b.take<T>(scores ? n * n : 0);
         V = b.take<T>(n * n);
@@ -58,17 +58,17 @@ gpusvdStatus_t pca_run(gpusvdHandle_t h, const char *routine, const PcaArgs<T> &
     const int64_t m = a.m, n = a.n, k = a.k;
     const bool want_scores = a.scores != nullptr;
     const PcaLayout<T> L(ws, m, n, k, want_scores);
-    T *Xc = L.Xc, *mean_s = L.mean_s, *scale = L.scale, *R = L.R, *V = L.V, *S = L.S;
+    T *Xc = L.Xc, *mean_s = L.mean_s, *R = L.R, *V = L.V, *S = L.S;
     T *UR = want_scores ? L.UR : nullptr, *W = want_scores ? L.W : nullptr;
     unsigned long long *amax = L.amax;
-    int *flag = L.flag, *jinfo = L.jinfo, *qinfo = L.qinfo;
+    int *flag = L.flag, *jinfo = L.jinfo, *qinfo = L.qinfo, *scale_exp = L.scale_exp;
     double *sums = L.sums;
 
     cudaError_t e = cudaMemsetAsync(amax, 0, sizeof(unsigned long long) * n, s);
     if (e == cudaSuccess) e = cudaMemsetAsync(flag, 0, sizeof(int), s);
     if (e == cudaSuccess) e = cudaMemsetAsync(sums, 0, sizeof(double) * n, s);
     if (e == cudaSuccess) e = screen<T>(m, n, a.X, a.ldx, amax, flag, s);
-    if (e == cudaSuccess) e = pca_centre<T>(m, n, a.X, a.ldx, amax, sums, mean_s, scale, Xc, s);
+    if (e == cudaSuccess) e = pca_centre<T>(m, n, a.X, a.ldx, amax, sums, mean_s, scale_exp, Xc, s);
     if (e != cudaSuccess) return cuda_fail(h, routine, "centring the data", e);
     bool q_formed = true;
     gpusvdStatus_t st =
@@ -99,8 +99,8 @@ gpusvdStatus_t pca_run(gpusvdHandle_t h, const char *routine, const PcaArgs<T> &
                       nullptr};
     e = gesvj_launch<T>(q, L.jac, L.jac_bytes, s);
     if (e == cudaSuccess)
-        e = pca_finish<T>(m, n, k, S, V, UR, jinfo, mean_s, scale, a.C, a.ldc, a.var, W, a.mean,
-                          a.info, s);
+        e = pca_finish<T>(m, n, k, S, V, UR, jinfo, mean_s, scale_exp, a.C, a.ldc, a.var, W,
+                          a.mean, a.info, s);
     if (e != cudaSuccess) return cuda_fail(h, routine, "the SVD of R", e);
     if (!want_scores) return GPUSVD_STATUS_SUCCESS;
     cublasHandle_t b = blas_handle(h, routine, s, &st);
@@ -111,8 +111,9 @@ gpusvdStatus_t pca_run(gpusvdHandle_t h, const char *routine, const PcaArgs<T> &
     if (bs != CUBLAS_STATUS_SUCCESS) return blas_fail(h, routine, "TRSM R^-1 W", bs);
     bs = blas::gemm<T>(b, CUBLAS_OP_N, CUBLAS_OP_N, m, k, n, T(1), Xc, m, W, n, T(0), a.scores,
                        a.lds);
-    return bs == CUBLAS_STATUS_SUCCESS ? GPUSVD_STATUS_SUCCESS
-                                       : blas_fail(h, routine, "GEMM scores = Q W", bs);
+    if (bs != CUBLAS_STATUS_SUCCESS) return blas_fail(h, routine, "GEMM scores = Q W", bs);
+    e = pca_scale_scores<T>(m, k, a.scores, a.lds, scale_exp, s);
+    return e == cudaSuccess ? GPUSVD_STATUS_SUCCESS : cuda_fail(h, routine, "scaling the scores", e);
 }
 
 }  // namespace

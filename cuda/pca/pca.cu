@@ -1,5 +1,8 @@
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <limits>
+
 #include "gpusvd.h"
 #include "kernels/team.hpp"
 #include "pca/pca.hpp"
@@ -12,29 +15,45 @@ using kernels::Real;
 
 constexpr int kRows = 4096;  // rows per block of the column passes
 
-// s = 2^-e, max|X| = f 2^e with f in [0.5, 1); 1 for a zero matrix. Every block computes it
-// from the n column maxima (n is small next to m).
+// The data is scaled by 2^-e, max|X| = f 2^e with f in [0.5, 1) (e = 0 for a zero matrix), as
+// two factors each representable: 2^-e alone overflows for subnormal data. Every block computes
+// it from the n column maxima (n is small next to m).
 template <class T>
-__device__ T data_scale(int64_t n, const unsigned long long *amax_bits) {
+struct DataScale {
+    T f1, f2;
+    int e;
+};
+
+template <class T>
+__device__ DataScale<T> data_scale(int64_t n, const unsigned long long *amax_bits) {
     double mx = 0;
     for (int64_t j = 0; j < n; ++j)
         mx = fmax(mx, __longlong_as_double(static_cast<long long>(amax_bits[j])));
-    if (!(mx > 0) || !(mx < 1e308 * 10)) return T(1);  // zero, or NaN/Inf (the QR reports it)
+    if (!(mx > 0) || !(mx < 1e308 * 10)) return {T(1), T(1), 0};  // zero, or NaN/Inf (the QR reports it)
     int e = 0;
     frexp(mx, &e);
-    return Real<T>::ldexp(T(1), -e);
+    const int a = -e / 2;
+    return {Real<T>::ldexp(T(1), a), Real<T>::ldexp(T(1), -e - a), e};
+}
+
+// The part of 2^e folded into the scores' small factor W (the rest scales the scores after the
+// GEMM): W's entries stay far from overflow, and from underflow where they matter.
+template <class T>
+__host__ __device__ int folded_exponent(int e) {
+    constexpr int lim = (std::numeric_limits<T>::max_exponent - 1) / 2;
+    return e < -lim ? -lim : (e > lim ? lim : e);
 }
 
 template <class T>
 __global__ void column_sums(int64_t m, int64_t n, const T *X, int64_t ldx,
                             const unsigned long long *amax_bits, double *sums) {
     __shared__ double red[32];
-    const T s = data_scale<T>(n, amax_bits);
+    const DataScale<T> s = data_scale<T>(n, amax_bits);
     const int64_t j = blockIdx.y, r0 = int64_t(blockIdx.x) * kRows;
     const int64_t r1 = r0 + kRows < m ? r0 + kRows : m;
     double acc = 0;  // double accumulation keeps float means accurate for large m
     for (int64_t i = r0 + threadIdx.x; i < r1; i += blockDim.x)
-        acc += static_cast<double>(X[i + j * ldx] * s);
+        acc += static_cast<double>(X[i + j * ldx] * s.f1 * s.f2);
     for (int o = 16; o > 0; o >>= 1) acc += __shfl_xor_sync(0xffffffffu, acc, o);
     if ((threadIdx.x & 31) == 0) red[threadIdx.x >> 5] = acc;
     __syncthreads();
@@ -47,25 +66,28 @@ __global__ void column_sums(int64_t m, int64_t n, const T *X, int64_t ldx,
 template <class T>
 __global__ void subtract_means(int64_t m, int64_t n, const T *X, int64_t ldx,
                                const unsigned long long *amax_bits, const double *sums, T *mean_s,
-                               T *scale, T *Xc) {
-    const T s = data_scale<T>(n, amax_bits);
+                               int *scale_exp, T *Xc) {
+    const DataScale<T> s = data_scale<T>(n, amax_bits);
     const int64_t j = blockIdx.y, r0 = int64_t(blockIdx.x) * kRows;
     const int64_t r1 = r0 + kRows < m ? r0 + kRows : m;
     const T mu = static_cast<T>(sums[j] / static_cast<double>(m));
     if (blockIdx.x == 0 && threadIdx.x == 0) {
         mean_s[j] = mu;
-        if (j == 0) *scale = s;
+        if (j == 0) *scale_exp = s.e;
     }
     for (int64_t i = r0 + threadIdx.x; i < r1; i += blockDim.x)
-        Xc[i + j * m] = X[i + j * ldx] * s - mu;
+        Xc[i + j * m] = X[i + j * ldx] * s.f1 * s.f2 - mu;
 }
 
+// Outputs of the data's scale are the scaled ones times 2^e (2^2e for variances), by ldexp:
+// each is its exact value rounded, +Inf only where that exceeds the largest finite value.
 template <class T>
 __global__ void finish_kernel(int64_t m, int64_t n, int64_t k, const T *S, const T *V, const T *UR,
-                              const int *jinfo, const T *mean_s, const T *scale, T *C, int64_t ldc,
-                              T *var, T *W, T *mean, int *info) {
+                              const int *jinfo, const T *mean_s, const int *scale_exp, T *C,
+                              int64_t ldc, T *var, T *W, T *mean, int *info) {
     const bool nan = *jinfo == GPUSVD_INFO_NONFINITE;
-    const T s = *scale, nanv = Real<T>::nan();
+    const int e = *scale_exp, ew = folded_exponent<T>(e);
+    const T nanv = Real<T>::nan();
     for (int64_t j = threadIdx.x; j < k; j += blockDim.x) {
         const T *v = V + j * n;
         int64_t arg = 0;
@@ -73,45 +95,68 @@ __global__ void finish_kernel(int64_t m, int64_t n, int64_t k, const T *S, const
             if (Real<T>::abs(v[c]) > Real<T>::abs(v[arg])) arg = c;
         const T sign = v[arg] < 0 ? T(-1) : T(1);
         for (int64_t c = 0; c < n; ++c) C[c + j * ldc] = nan ? nanv : sign * v[c];
-        const T sigma = S[j] / s;
-        var[j] = nan ? nanv : sigma * sigma / static_cast<T>(m - 1);
+        var[j] = nan ? nanv : Real<T>::ldexp(S[j] * S[j] / static_cast<T>(m - 1), 2 * e);
         if (UR)
             for (int64_t i = 0; i < n; ++i)
-                W[i + j * n] = nan ? nanv : sign * sigma * UR[i + j * n];
+                W[i + j * n] = nan ? nanv : Real<T>::ldexp(sign * S[j] * UR[i + j * n], ew);
     }
     if (mean)
-        for (int64_t c = threadIdx.x; c < n; c += blockDim.x) mean[c] = nan ? nanv : mean_s[c] / s;
+        for (int64_t c = threadIdx.x; c < n; c += blockDim.x)
+            mean[c] = nan ? nanv : Real<T>::ldexp(mean_s[c], e);
     if (threadIdx.x == 0) *info = *jinfo;
+}
+
+// The part of 2^e not folded into W: nothing to do but for data near overflow or underflow.
+template <class T>
+__global__ void scale_scores(int64_t m, int64_t k, T *scores, int64_t lds, const int *scale_exp) {
+    const int r = *scale_exp - folded_exponent<T>(*scale_exp);
+    if (r == 0) return;
+    for (int64_t j = blockIdx.y; j < k; j += gridDim.y)
+        for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < m;
+             i += int64_t(gridDim.x) * blockDim.x)
+            scores[i + j * lds] = Real<T>::ldexp(scores[i + j * lds], r);
 }
 
 }  // namespace
 
 template <class T>
 cudaError_t pca_centre(int64_t m, int64_t n, const T *X, int64_t ldx,
-                       const unsigned long long *amax_bits, double *sums, T *mean_s, T *scale,
-                       T *Xc, cudaStream_t stream) {
+                       const unsigned long long *amax_bits, double *sums, T *mean_s,
+                       int *scale_exp, T *Xc, cudaStream_t stream) {
     const dim3 grid(static_cast<unsigned>((m + kRows - 1) / kRows), static_cast<unsigned>(n));
     column_sums<T><<<grid, 256, 0, stream>>>(m, n, X, ldx, amax_bits, sums);
-    subtract_means<T><<<grid, 256, 0, stream>>>(m, n, X, ldx, amax_bits, sums, mean_s, scale, Xc);
+    subtract_means<T><<<grid, 256, 0, stream>>>(m, n, X, ldx, amax_bits, sums, mean_s, scale_exp,
+                                                 Xc);
     return cudaGetLastError();
 }
 
 template <class T>
 cudaError_t pca_finish(int64_t m, int64_t n, int64_t k, const T *S, const T *V, const T *UR,
-                       const int *jinfo, const T *mean_s, const T *scale, T *components,
+                       const int *jinfo, const T *mean_s, const int *scale_exp, T *components,
                        int64_t ldc, T *variance, T *W, T *mean, int *info, cudaStream_t stream) {
-    finish_kernel<T><<<1, 256, 0, stream>>>(m, n, k, S, V, UR, jinfo, mean_s, scale, components,
-                                            ldc, variance, W, mean, info);
+    finish_kernel<T><<<1, 256, 0, stream>>>(m, n, k, S, V, UR, jinfo, mean_s, scale_exp,
+                                            components, ldc, variance, W, mean, info);
+    return cudaGetLastError();
+}
+
+template <class T>
+cudaError_t pca_scale_scores(int64_t m, int64_t k, T *scores, int64_t lds, const int *scale_exp,
+                             cudaStream_t stream) {
+    const dim3 grid(static_cast<unsigned>(std::min<int64_t>((m + 255) / 256, 1024)),
+                    static_cast<unsigned>(std::min<int64_t>(k, 64)));
+    scale_scores<T><<<grid, 256, 0, stream>>>(m, k, scores, lds, scale_exp);
     return cudaGetLastError();
 }
 
 #define GPUSVD_INSTANTIATE(T)                                                                      \
     template cudaError_t pca_centre<T>(int64_t, int64_t, const T *, int64_t,                       \
-                                       const unsigned long long *, double *, T *, T *, T *,        \
+                                       const unsigned long long *, double *, T *, int *, T *,      \
                                        cudaStream_t);                                              \
     template cudaError_t pca_finish<T>(int64_t, int64_t, int64_t, const T *, const T *, const T *, \
-                                       const int *, const T *, const T *, T *, int64_t, T *, T *,  \
-                                       T *, int *, cudaStream_t);
+                                       const int *, const T *, const int *, T *, int64_t, T *, T *, \
+                                       T *, int *, cudaStream_t);                                  \
+    template cudaError_t pca_scale_scores<T>(int64_t, int64_t, T *, int64_t, const int *,          \
+                                             cudaStream_t);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)
 #undef GPUSVD_INSTANTIATE

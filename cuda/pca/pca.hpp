@@ -1,4 +1,4 @@
-// GPU PCA (issue 5) kernels: centring and the closing pass that turns the SVD of R into
+// GPU PCA kernels: centring and the closing pass that turns the SVD of R into
 // components, explained variance and the scores' small factor. cuda/pca/dispatch.cpp strings
 // them together with the tall QR (geqrf/tall.hpp) and the Jacobi SVD of R (gesvj/gesvj.hpp).
 #pragma once
@@ -10,23 +10,30 @@
 namespace gpusvd {
 namespace gpu {
 
-/// Xc = X * s - mean_s (m x n, ld m) with s = 2^-e the power of two that brings max|X| (from
-/// amax_bits, cholqr.hpp's screen) into [0.5, 1): no overflow or harmful underflow in the sums or
-/// the factorisation. mean_s[n] = column means of X * s; *scale = s. sums[n] (double) zeroed by
-/// the caller.
+/// Xc = X * 2^-e - mean_s (m x n, ld m) with 2^-e the power of two that brings max|X| (from
+/// amax_bits, cholqr.hpp's screen) into [0.5, 1), whatever the data's range (subnormal data
+/// included): no overflow or harmful underflow in the sums or the factorisation. mean_s[n] =
+/// column means of X * 2^-e; *scale_exp = e. sums[n] (double) zeroed by the caller.
 template <class T>
 cudaError_t pca_centre(int64_t m, int64_t n, const T *X, int64_t ldx,
-                       const unsigned long long *amax_bits, double *sums, T *mean_s, T *scale,
-                       T *Xc, cudaStream_t stream);
+                       const unsigned long long *amax_bits, double *sums, T *mean_s,
+                       int *scale_exp, T *Xc, cudaStream_t stream);
 
 /// From the SVD of R (S, V n x n, UR n x n or null, *jinfo): components (n x k, largest |entry|
-/// of each positive), variance[k] = (S_j / s)^2 / (m - 1), W = sign * (S_j / s) * UR(:, 0:k)
-/// (n x k, ld n; scores = Q W), mean = mean_s / s (if not null); everything NaN when *jinfo is
-/// GPUSVD_INFO_NONFINITE. *info = *jinfo.
+/// of each positive), variance[k] = (S_j 2^e)^2 / (m - 1), W = sign * S_j * UR(:, 0:k) * 2^f
+/// (n x k, ld n; scores = Q W 2^(e - f), f = e clamped to half the exponent range so that W
+/// neither overflows nor loses accuracy to underflow), mean = mean_s 2^e (if not null);
+/// everything NaN when *jinfo is GPUSVD_INFO_NONFINITE. *info = *jinfo.
 template <class T>
 cudaError_t pca_finish(int64_t m, int64_t n, int64_t k, const T *S, const T *V, const T *UR,
-                       const int *jinfo, const T *mean_s, const T *scale, T *components,
+                       const int *jinfo, const T *mean_s, const int *scale_exp, T *components,
                        int64_t ldc, T *variance, T *W, T *mean, int *info, cudaStream_t stream);
+
+/// scores (m x k) *= 2^(e - f), the part of the data's scale pca_finish left out of W: a launch
+/// that does nothing unless the data lies near overflow or underflow.
+template <class T>
+cudaError_t pca_scale_scores(int64_t m, int64_t k, T *scores, int64_t lds, const int *scale_exp,
+                             cudaStream_t stream);
 
 }  // namespace gpu
 }  // namespace gpusvd
