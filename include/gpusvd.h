@@ -13,7 +13,18 @@
  * - A matrix containing NaN or Inf is not factorized: its info is GPUSVD_INFO_NONFINITE and its
  *   outputs are set to NaN; the other matrices of a batch are unaffected.
  * - Zero-size problems (m, n, k or batchCount equal to 0) succeed without reading or writing any
- *   matrix; pointers to arrays of size zero may be NULL. info entries are set to 0.
+ *   matrix, whatever the other dimensions; pointers to arrays of size zero may be NULL. info
+ *   entries are set to 0.
+ * - Results are right over the whole floating-point range: data near the overflow threshold or
+ *   made of subnormal numbers is factored as X * 2^e and the outputs scaled back exactly, so an
+ *   output is +-Inf only where its exact value exceeds the largest finite number.
+ * - A call that is refused (INVALID_VALUE, ALLOC_FAILED, NO_DEVICE, NOT_SUPPORTED before any
+ *   work) changes no output, no info and no handle state (Jacobi statistics included).
+ * - The CPU backend uses the threads the system gives it: a thread that cannot be created is not
+ *   used. OpenBLAS needs a 128 MiB work buffer per thread that runs it and cannot fail
+ *   gracefully when it cannot map one, so the CPU backend checks first: it runs fewer threads
+ *   when only some buffers can be had and returns ALLOC_FAILED when none can (or when OpenBLAS
+ *   would have to restart its threads after a fork and the system refuses them).
  * - Host forms take host pointers and run on the backend chosen with gpusvdSetBackend();
  *   `_gpu` forms take device pointers (info too), run asynchronously on the handle's stream and
  *   return GPUSVD_STATUS_NO_DEVICE where there is no usable GPU. Where a routine's notes say it
@@ -174,8 +185,8 @@ GPUSVD_API const char *gpusvdGetBuildInfo(void);
  * @param V      n x k orthonormal columns, ldv >= max(1,n) when jobv = VEC.
  * @param info   0: converged. >0: not converged within the sweep limit (outputs hold the best
  *               result so far). GPUSVD_INFO_NONFINITE: A holds NaN/Inf, outputs are NaN.
- * The CPU backend uses LAPACK ?gesvj (m < n through the transpose); it needs m, n, m*n and the
- * leading dimensions below 2^31 (NOT_SUPPORTED otherwise). The GPU backend has no size limit
+ * The CPU backend uses LAPACK ?gesvj (m < n through the transpose); it needs m, n, m*n, m+n and
+ * the leading dimensions below 2^31 (NOT_SUPPORTED otherwise). The GPU backend has no size limit
  * (beyond device memory): one-sided Jacobi with a round-robin ordering, the tolerance and sweep
  * limit of gpusvdSetJacobiTolerance / gpusvdSetJacobiMaxSweeps, info = the sweep limit when a
  * matrix did not converge; it works on A^T when m < n. A single tall matrix (m >= 2n,
@@ -481,7 +492,9 @@ GPUSVD_API gpusvdStatus_t gpusvd_dbdsvd_bufferSize(gpusvdHandle_t handle, gpusvd
  * @param components   n x k, ldc >= max(1,n): the principal axes (right singular vectors of the
  *                     centred X), orthonormal columns. Sign convention: in each column the entry
  *                     of largest magnitude (the first one on ties) is positive.
- * @param explainedVariance  k values sigma_j^2 / (m - 1), descending.
+ * @param explainedVariance  k values sigma_j^2 / (m - 1), descending; each its exact value
+ *                     rounded: +Inf where that exceeds the largest finite number (data beyond
+ *                     about 1e154 in double, 1e19 in float).
  * @param scores       optional (NULL: skipped) m x k, lds >= max(1,m): centred X times
  *                     components.
  * @param mean         optional (NULL: skipped) n column means of X.
