@@ -127,7 +127,7 @@ bool gpu_present(std::string *description);
 int run_cusolver_rows(const Options &o, Report &rep, const Ceilings &host);
 #endif
 
-/* ---- the gpusvd API: gpusvd_util::Api<T> (src/util/api.hpp) ---------------------------- */
+/* ---- the gpusvd API: gpusvd_util::Api<T> (testing/api.hpp) ---------------------------- */
 using gpusvd_util::Api;
 
 }  // namespace bench

@@ -1,5 +1,5 @@
 // Shared pieces of the gpusvd GoogleTest suite: handle RAII, s/d dispatch of the public API,
-// LAPACK references, sentinels. Generators and ratios live in src/util (gpusvd_util).
+// LAPACK references, sentinels. Generators and ratios live in testing/ (gpusvd_util).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -101,7 +101,7 @@ private:
             << gpusvdGetStatusName(st_) << ": " << gpusvdGetErrorMessage(handle);             \
     } while (0)
 
-// Api<T> (s/d dispatch of the public API) comes from src/util/api.hpp.
+// Api<T> (s/d dispatch of the public API) comes from testing/api.hpp.
 
 // ------------------------------------------------------------------------------------------------
 // LAPACK references (LAPACKE, on copies)

@@ -1,5 +1,5 @@
 // gesvj / gesvj_batched on the GPU backend (label `gpu`): the DESIGN.md SVD ratios against LAPACK
-// on every matrix type of src/util/matgen.hpp, shapes up to 300 x 300 (the larger ones leave the
+// on every matrix type of testing/matgen.hpp, shapes up to 300 x 300 (the larger ones leave the
 // shared-memory kernels), all jobu/jobv combinations, high relative accuracy on graded matrices,
 // mixed-difficulty batches (NaN, Inf, zero and rank-deficient matrices among good ones: info per
 // matrix), a large batch, the Jacobi settings and statistics, and the `_gpu` forms on a user
@@ -55,7 +55,7 @@ std::vector<T> with_duplicates(Rng &rng, int64_t m, int64_t n) {
     return A;
 }
 
-/// One m x n matrix of every matrix type of src/util/matgen.hpp that an SVD takes (the column
+/// One m x n matrix of every matrix type of testing/matgen.hpp that an SVD takes (the column
 /// graded ones have their own test: they need another reference).
 template <typename T>
 std::vector<Named<T>> all_types(Rng &rng, int64_t m, int64_t n) {
