@@ -16,6 +16,7 @@
 
 #include "bench.hpp"
 #include "lapack_ref.hpp"
+#include "cpu/thread_pool.hpp"
 #include "matgen.hpp"
 
 namespace bench {
@@ -94,8 +95,7 @@ void usage(std::FILE *f) {
                  "  --gpusvd-gesvj-max N\n"
                  "                   skip gpusvd's single-matrix gesvj_gpu above n = N in the GPU\n"
                  "                   tables (\"skipped\"; cuSOLVER and host still run; default\n"
-                 "                   1024: the single-matrix GPU path is a slow fallback for\n"
-                 "                   large n in this version)\n"
+                 "                   1024)\n"
                  "  --no-gpu         skip the cuSOLVER/GPU tables\n"
                  "  --no-host        skip the host-LAPACK column of the GPU tables\n");
 }
@@ -204,8 +204,8 @@ int main(int argc, char **argv) {
         gpusvdGetVersionString(), o.quick ? "quick" : "full", o.reps, o.budget_s,
         o.filter.empty() ? "" : ", filter ", o.filter.c_str());
     std::printf("build: %s\n", gpusvdGetBuildInfo());
-    std::printf("host: %s, %d OpenMP threads, OpenBLAS %d threads (%s)\n", cpu_model().c_str(),
-                omp_get_max_threads(), bench::ref::get_blas_threads(), openblas_config());
+    std::printf("host: %s, %d threads, OpenBLAS %d threads (%s)\n", cpu_model().c_str(),
+                gpusvd::cpu::hardware_threads(), bench::ref::get_blas_threads(), openblas_config());
     const bench::Ceilings host = bench::measure_host_ceilings(o.quick);
     std::printf(
         "host ceilings (floor column of the CPU tables): dgemm %.1f GFLOP/s, memcpy "
