@@ -108,8 +108,8 @@ GPUSVD_API gpusvdStatus_t gpusvdDestroy(gpusvdHandle_t handle);
 /** Choose the backend. GPU without a usable device gives NO_DEVICE and leaves the setting
  *  unchanged. A routine without GPU kernels returns NOT_SUPPORTED on backend GPU (never a silent
  *  fallback); AUTO uses the CPU for it. AUTO also keeps host-pointer calls whose input matrices
- *  total less than 64 KiB on the CPU (transfer and launch latency would dominate). GPU
- *  routines (this version): gesvj, gesvj_batched, geev_batched. */
+ *  total less than 64 KiB on the CPU (transfer and launch latency would dominate). Every
+ *  routine has GPU kernels; pca only for m >= n (wider data runs on the CPU under AUTO). */
 GPUSVD_API gpusvdStatus_t gpusvdSetBackend(gpusvdHandle_t handle, gpusvdBackend_t backend);
 
 /** The backend set explicitly, or for AUTO the one it resolves to on this machine: GPU when a
@@ -216,8 +216,9 @@ GPUSVD_API gpusvdStatus_t gpusvd_dgesvj_gpu(gpusvdHandle_t handle, gpusvdJob_t j
                                             int64_t lda, double *S, double *U, int64_t ldu,
                                             double *V, int64_t ldv, int *info);
 /** Workspace that gesvj needs: @param[out] deviceBytes for the GPU path, @param[out] hostBytes
- *  for the CPU path (either may be NULL). Batched CPU workspace grows with the calling thread's
- *  OpenMP thread count (one per-matrix layout per thread). Sizes beyond the CPU backend's limits
+ *  for the CPU path (either may be NULL). Batched CPU workspace grows with the CPU backend's
+ *  thread count (one per-matrix layout per thread: the process's CPU affinity, or
+ *  OMP_NUM_THREADS when set, capped by the batch size). Sizes beyond the CPU backend's limits
  *  give NOT_SUPPORTED, as the call itself would. */
 GPUSVD_API gpusvdStatus_t gpusvd_sgesvj_bufferSize(gpusvdHandle_t handle, gpusvdJob_t jobu,
                                                    gpusvdJob_t jobv, int64_t m, int64_t n,
@@ -232,9 +233,9 @@ GPUSVD_API gpusvdStatus_t gpusvd_dgesvj_bufferSize(gpusvdHandle_t handle, gpusvd
  * S + b*strideS (k values), U + b*strideU (m x k, ldu), V + b*strideV (n x k, ldv), info[b].
  * Strides must keep matrices apart: strideA >= lda*n, strideS >= k, strideU >= ldu*k,
  * strideV >= ldv*k. info is an array of batchCount entries with gesvj's meanings.
- * The CPU backend runs matrices in parallel over all cores (OpenMP); while it does, a pthread
- * OpenBLAS is held single-threaded process-wide (restored when the last batched call ends), so
- * other threads' large LAPACK calls run single-threaded meanwhile.
+ * The CPU backend runs matrices in parallel over all cores (its own threads); while it does, a
+ * pthread OpenBLAS is held single-threaded process-wide (restored when the last batched call
+ * ends), so other threads' large LAPACK calls run single-threaded meanwhile.
  */
 GPUSVD_API gpusvdStatus_t gpusvd_sgesvj_batched(gpusvdHandle_t handle, gpusvdJob_t jobu,
                                                 gpusvdJob_t jobv, int64_t m, int64_t n, float *A,

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "cpu/thread_pool.hpp"
 #include "runtime.hpp"
 
 namespace gpusvd {
@@ -47,19 +48,19 @@ void copy_matrices(const Operand &o, int64_t first, int64_t count, char *compact
         const size_t total = col * o.cols * count;
         const size_t piece = size_t(1) << 20;
         const int64_t pieces = static_cast<int64_t>((total + piece - 1) / piece);
-#pragma omp parallel for schedule(static) if (pieces > 1)
-        for (int64_t p = 0; p < pieces; ++p) {
+        auto copy_piece = [&](int64_t p, int) {
             const size_t at = p * piece, len = std::min(piece, total - at);
             if (to_compact)
                 std::memcpy(compact + at, user + at, len);
             else
                 std::memcpy(user + at, compact + at, len);
-        }
+        };
+        const int threads = pieces > 1 ? cpu::hardware_threads() : 1;
+        cpu::parallel_for(pieces, threads, (pieces + threads - 1) / threads, copy_piece);
         return;
     }
     const int64_t cols = count * o.cols;
-#pragma omp parallel for schedule(static) if (cols * col > (size_t(1) << 18))
-    for (int64_t j = 0; j < cols; ++j) {
+    auto copy_column = [&](int64_t j, int) {
         const int64_t b = j / o.cols, c = j % o.cols;
         char *u = user + static_cast<size_t>(b * o.stride + c * o.ld) * o.elem;
         char *k = compact + j * col;
@@ -67,7 +68,9 @@ void copy_matrices(const Operand &o, int64_t first, int64_t count, char *compact
             std::memcpy(k, u, col);
         else
             std::memcpy(u, k, col);
-    }
+    };
+    const int threads = cols * col > (size_t(1) << 18) ? cpu::hardware_threads() : 1;
+    cpu::parallel_for(cols, threads, (cols + threads - 1) / threads, copy_column);
 }
 
 }  // namespace

@@ -38,7 +38,7 @@ bool has_nonfinite(int64_t m, int64_t n, const T *a, int64_t lda) {
     // on 2 cores).
     constexpr int64_t kPerThread = int64_t(1) << 19;  // elements; below this one thread is best
     if (m * n < 2 * kPerThread || in_pool_worker()) return columns_nonfinite(m, 0, n, a, lda);
-    static const int64_t hw = std::max<int64_t>(1, std::thread::hardware_concurrency());
+    const int64_t hw = hardware_threads();
     const int64_t threads = std::min({hw, n, m * n / kPerThread});
     if (threads <= 1) return columns_nonfinite(m, 0, n, a, lda);
     // No exception may cross the C ABI: if threads cannot be had, scan on this one.
