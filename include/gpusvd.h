@@ -58,8 +58,18 @@ extern "C" {
 /** Opaque library context: backend, stream, workspace, Jacobi settings, last error. */
 typedef struct gpusvdContext *gpusvdHandle_t;
 
+/* In C++ the enums below have the fixed underlying type int: a C or Fortran caller may pass any
+ * int, and in C++ a value outside the enumerators of an enum without a fixed type is undefined
+ * behaviour. Same size and calling convention as the C enums; the library rejects such values
+ * with GPUSVD_STATUS_INVALID_VALUE. */
+#ifdef __cplusplus
+#define GPUSVD_ENUM_BASE : int
+#else
+#define GPUSVD_ENUM_BASE
+#endif
+
 /** Outcome of a call. */
-typedef enum {
+typedef enum GPUSVD_ENUM_BASE {
     GPUSVD_STATUS_SUCCESS = 0,         /**< the call completed (check info per matrix) */
     GPUSVD_STATUS_INVALID_VALUE = 1,   /**< an argument is invalid; nothing was changed */
     GPUSVD_STATUS_ALLOC_FAILED = 2,    /**< host or device memory could not be allocated */
@@ -71,21 +81,21 @@ typedef enum {
 
 /** Where work runs. AUTO: the GPU when a usable one is present and the routine has GPU
  *  kernels, else the CPU. */
-typedef enum {
+typedef enum GPUSVD_ENUM_BASE {
     GPUSVD_BACKEND_AUTO = 0,
     GPUSVD_BACKEND_CPU = 1,
     GPUSVD_BACKEND_GPU = 2
 } gpusvdBackend_t;
 
 /** Whether singular/eigen vectors are computed. */
-typedef enum { GPUSVD_JOB_NOVEC = 0, GPUSVD_JOB_VEC = 1 } gpusvdJob_t;
+typedef enum GPUSVD_ENUM_BASE { GPUSVD_JOB_NOVEC = 0, GPUSVD_JOB_VEC = 1 } gpusvdJob_t;
 
 /** Upper or lower bidiagonal. */
-typedef enum { GPUSVD_UPPER = 0, GPUSVD_LOWER = 1 } gpusvdUplo_t;
+typedef enum GPUSVD_ENUM_BASE { GPUSVD_UPPER = 0, GPUSVD_LOWER = 1 } gpusvdUplo_t;
 
 /** Gram-Schmidt flavour. MGS: loss of orthogonality ~ eps * cond(A).
  *  MGS2: reorthogonalised, ||I - Q^T Q|| = O(eps) for numerically full-rank A. */
-typedef enum { GPUSVD_ORTH_MGS = 0, GPUSVD_ORTH_MGS2 = 1 } gpusvdOrth_t;
+typedef enum GPUSVD_ENUM_BASE { GPUSVD_ORTH_MGS = 0, GPUSVD_ORTH_MGS2 = 1 } gpusvdOrth_t;
 
 /** info value of a matrix holding NaN or Inf: it is not factorized and its outputs are NaN.
  *  (Positive info values keep LAPACK's per-routine meaning; 0 is success. No other negative

@@ -10,15 +10,20 @@ namespace {
 // cuda/pca/: tall or square data (samples >= features); wider data runs on the CPU.
 inline bool pca_on_gpu(int64_t m, int64_t n) { return m >= n; }
 
+// The dimension rules, shared by the call and its _bufferSize.
+inline void check_dims(Args &a, int64_t m, int64_t n, int64_t k) {
+    a.nonneg("m", m).nonneg("n", n).range("k", k, 0, std::min(m, n), "must be in [0, min(m, n)]");
+    if (m > 0 && n > 0 && k > 0)
+        a.range("m", m, 2, INT64_MAX, "must be >= 2: the sample variance needs two samples");
+}
+
 template <class T>
 gpusvdStatus_t pca_entry(const char *name, Form form, gpusvdHandle_t h, int64_t m, int64_t n,
                          const T *X, int64_t ldx, int64_t k, T *C, int64_t ldc, T *var, T *scores,
                          int64_t lds, T *mean, int *info) {
     Args a(h, name);
-    a.nonneg("m", m).nonneg("n", n).range("k", k, 0, std::min(m, n), "must be in [0, min(m, n)]");
+    check_dims(a, m, n, k);
     const bool work = m > 0 && n > 0 && k > 0;
-    if (work && m < 2)
-        a.range("m", m, 2, INT64_MAX, "must be >= 2: the sample variance needs two samples");
     a.ld("ldx", ldx, m, "m").ld("ldc", ldc, n, "n");
     if (scores) a.ld("lds", lds, m, "m");
     a.extent("X", m, n, ldx, 0, 1, sizeof(T)).extent("components", n, k, ldc, 0, 1, sizeof(T));
@@ -48,7 +53,7 @@ template <class T>
 gpusvdStatus_t pca_size(const char *name, gpusvdHandle_t h, int64_t m, int64_t n, int64_t k,
                         size_t *dev, size_t *host) {
     Args a(h, name);
-    a.nonneg("m", m).nonneg("n", n).range("k", k, 0, std::min(m, n), "must be in [0, min(m, n)]");
+    check_dims(a, m, n, k);
     const bool gpu_ok = a.ok() && pca_on_gpu(m, n) && gpu_reachable(h);
     const bool work = m > 0 && n > 0 && k > 0;
     const int64_t rows = std::max<int64_t>(1, m);

@@ -41,7 +41,7 @@ fi
 # Constants: every GPUSVD_* enumerator/macro of the header is a parameter of the module, with
 # the same value (the module's values printed by a C program compiled against the header).
 "$cc" -fpreprocessed -dD -E -P -x c "$hdr" 2>/dev/null | grep -oE '\bGPUSVD_[A-Z0-9_]+\b' \
-  | grep -vxE 'GPUSVD_(H|API|BUILDING_LIBRARY)' | sort -u > "$work/h_consts"
+  | grep -vxE 'GPUSVD_(H|API|BUILDING_LIBRARY|ENUM_BASE)' | sort -u > "$work/h_consts"
 sed -nE 's/^ *integer\(c_int\), parameter :: (GPUSVD_[A-Z0-9_]+) = (-?[0-9]+) *$/\1 \2/p' \
   "$here/gpusvd.f90" | sort > "$work/f_consts"
 # (GPUSVD_VERSION is an expression in the module: checked by the test program.)

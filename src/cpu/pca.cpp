@@ -137,9 +137,10 @@ int pca(int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *components,
         const T sigma = w.s[j];
         variance[j] = range.undo(sigma * sigma / static_cast<T>(m - 1), 2);
         // scores = U_k diag(s_k): of the centred data directly, or (Q U_R) diag(s) when tall
-        T *dst = tall ? w.w + j * n : scores + j * lds;
-        if (scores)
+        if (scores) {
+            T *dst = tall ? w.w + j * n : scores + j * lds;
             for (int64_t i = 0; i < w.rows; ++i) dst[i] = sign * sigma * w.u[i + j * w.rows];
+        }
     }
     if (scores && tall && k > 0) {
         if (lapack::orgqr(mi, ni, ni, w.xc, mi, w.tau, w.lapack, w.lwork) < 0)
