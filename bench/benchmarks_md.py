@@ -61,7 +61,10 @@ def floor_ms(row, c):
 def table_md(name, rows, c):
     gpu = name.startswith("gpu:")
     out = ["## `%s`" % name, ""]
-    head = GPU_HEAD if gpu else CPU_HEAD
+    other = gpu and any(math.isfinite(number(r.get("d_ms"))) for r in rows)
+    head = list(GPU_HEAD if gpu else CPU_HEAD)
+    if other:  # a second counterpart (named after "|" in the case)
+        head[5:5] = ["other ms", "other / gpusvd"]
     out.append("| " + " | ".join(head) + " |")
     out.append("|" + "|".join("---" if i < 2 else "---:" for i in range(len(head))) + "|")
     for r in rows:
@@ -71,10 +74,13 @@ def table_md(name, rows, c):
             cells = [r["case"], r["size"], cell(a, r["a_note"]), cell(b, r["b_note"]),
                      cell(cc, r["c_note"]), fmt(b / a), fmt(cc / a), fmt(fl, "{:.3g}"),
                      fmt(a / fl, "{:.1f}"), r["check"]]
+            if other:
+                d = number(r.get("d_ms"))
+                cells[5:5] = [cell(d, r.get("d_note", "")), fmt(d / a)]
         else:
             cells = [r["case"], r["size"], cell(a, r["a_note"]), cell(b, r["b_note"]),
                      fmt((a / b - 1) * 100, "{:+.1f}"), fmt(fl, "{:.3g}"), r["check"]]
-        out.append("| " + " | ".join(x.replace("|", "/") for x in cells) + " |")
+        out.append("| " + " | ".join(x.replace("|", "\\|") for x in cells) + " |")
     tags = sorted({r["tags"] for r in rows if r.get("tags")})
     if tags:
         out += ["", "Notes: " + "; ".join(tags) + "."]
