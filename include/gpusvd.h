@@ -40,7 +40,7 @@
 #include <stdint.h>
 
 #define GPUSVD_VERSION_MAJOR 0
-#define GPUSVD_VERSION_MINOR 1
+#define GPUSVD_VERSION_MINOR 2
 #define GPUSVD_VERSION_PATCH 0
 /** Encoded version: MAJOR * 10000 + MINOR * 100 + PATCH (compare with gpusvdGetVersion()). */
 #define GPUSVD_VERSION (GPUSVD_VERSION_MAJOR * 10000 + GPUSVD_VERSION_MINOR * 100 + GPUSVD_VERSION_PATCH)

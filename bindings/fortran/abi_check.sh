@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Check that the Fortran module gpusvd.f90 matches the C header, without running anything:
-#   bindings/fortran/abi_check.sh path/to/gpusvd.h      (gfortran >= 12 and a C compiler;
-#                                                        FC and CC override gfortran and cc)
+#   bindings/fortran/abi_check.sh path/to/gpusvd.h [path/to/gpusvd.f90]
+# (gfortran >= 12 and a C compiler; FC and CC override gfortran and cc; the module defaults to
+# the one next to this script)
 # - functions: gfortran -fc-prototypes prints the C prototype of every bind(C) interface; the
 #   header's prototypes, reduced to what Fortran can express, are declared in the same C file,
 #   so any argument or return type that differs is a "conflicting types" error, and the two
@@ -13,12 +14,13 @@ hdr=$1
 case "$hdr" in *\;*) hdr=${hdr%%;*} ;; esac   # a CMake list of include dirs: take the first
 [ -d "$hdr" ] && hdr="$hdr/gpusvd.h"
 here=$(cd "$(dirname "$0")" && pwd)
+module=${2:-$here/gpusvd.f90}
 fc=${FC:-gfortran}
 cc=${CC:-cc}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-"$fc" -fc-prototypes -fsyntax-only -J "$work" "$here/gpusvd.f90" > "$work/f_protos.h"
+"$fc" -fc-prototypes -fsyntax-only -J "$work" "$module" > "$work/f_protos.h"
 # The header's prototypes, flattened one per line, rewritten to what Fortran can express and
 # gfortran prints: handle, const char* (string results) and void** as void* (gfortran prints
 # a c_ptr passed by reference as void*), enums as int, size_t as long (c_size_t), and the
@@ -43,7 +45,7 @@ fi
 "$cc" -fpreprocessed -dD -E -P -x c "$hdr" 2>/dev/null | grep -oE '\bGPUSVD_[A-Z0-9_]+\b' \
   | grep -vxE 'GPUSVD_(H|API|BUILDING_LIBRARY|ENUM_BASE)' | sort -u > "$work/h_consts"
 sed -nE 's/^ *integer\(c_int\), parameter :: (GPUSVD_[A-Z0-9_]+) = (-?[0-9]+) *$/\1 \2/p' \
-  "$here/gpusvd.f90" | sort > "$work/f_consts"
+  "$module" | sort > "$work/f_consts"
 # (GPUSVD_VERSION is an expression in the module: checked by the test program.)
 if ! diff <(grep -vx GPUSVD_VERSION "$work/h_consts") <(cut -d' ' -f1 "$work/f_consts"); then
   echo "ABI check: GPUSVD_* constants of gpusvd.h (<) and gpusvd.f90 (>) differ" >&2
@@ -57,4 +59,4 @@ if ! diff <("$work/consts") "$work/f_consts"; then
   echo "ABI check: values of GPUSVD_* constants in gpusvd.h (<) and gpusvd.f90 (>) differ" >&2
   exit 1
 fi
-echo "ABI check: $(names "$work/c_protos.h" | wc -l) functions and $(wc -l < "$work/f_consts") constants of gpusvd.h match gpusvd.f90"
+echo "ABI check: $(names "$work/c_protos.h" | wc -l) functions and $(wc -l < "$work/f_consts") constants of $hdr match $module"

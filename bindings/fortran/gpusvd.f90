@@ -39,7 +39,7 @@ module gpusvd
 
   ! Version of the header this module was written against (compare with gpusvdGetVersion()).
   integer(c_int), parameter :: GPUSVD_VERSION_MAJOR = 0
-  integer(c_int), parameter :: GPUSVD_VERSION_MINOR = 1
+  integer(c_int), parameter :: GPUSVD_VERSION_MINOR = 2
   integer(c_int), parameter :: GPUSVD_VERSION_PATCH = 0
   integer(c_int), parameter :: GPUSVD_VERSION = &
       GPUSVD_VERSION_MAJOR * 10000 + GPUSVD_VERSION_MINOR * 100 + GPUSVD_VERSION_PATCH

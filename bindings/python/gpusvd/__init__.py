@@ -13,7 +13,7 @@ from ._linalg import (bdsvd, eig_batched, eigvals_batched, qr, qr_batched, svd,
                       svd_batched)
 from ._pca import PCAResult, pca
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "svd", "svd_batched", "qr", "qr_batched", "eigvals_batched", "eig_batched", "bdsvd", "pca",
@@ -29,7 +29,7 @@ def backend(handle=None):
 
 
 def version():
-    """Version string of the loaded library, e.g. '0.1.0' (gpusvdGetVersionString)."""
+    """Version string of the loaded library, e.g. '0.2.0' (gpusvdGetVersionString)."""
     return get_lib().gpusvdGetVersionString().decode()
 
 
