@@ -65,37 +65,46 @@ Bidiagonal split_bidiagonal(const Matrix &a) {
 }
 
 template <class T>
-int run(const FileOptions &o, const Bidiagonal &b, Handle &h) {
-    const int64_t n = int64_t(b.d.size());
-    const bool vec = !o.values_only;
+int run(Session &s, const Bidiagonal &b) {
+    const int64_t n = int64_t(b.d.size()), ld = ld_of(n);
+    std::vector<ResultSpec> specs = {{"S", 1, true}};
+    if (!s.o.values_only) {
+        specs.push_back({"U", 2, true});
+        specs.push_back({"VT", 2, true});
+    }
+    const Selection sel = s.select(specs, "S");
+    // The routine computes U and VT together.
+    const bool vec = sel.has("U") || sel.has("VT");
     std::vector<T> d(b.d.begin(), b.d.end()), e(b.e.begin(), b.e.end());
     std::vector<T> U(vec ? static_cast<size_t>(n * n) : 0);
     std::vector<T> VT(vec ? static_cast<size_t>(n * n) : 0);
     int info = 0;
     const std::string routine = routine_name<T>("bdsvd");
-    check(h,
-          Api<T>::bdsvd(h, b.uplo, vec ? GPUSVD_JOB_VEC : GPUSVD_JOB_NOVEC, n, d.data(),
-                        e.empty() ? nullptr : e.data(), vec ? U.data() : nullptr, ld_of(n),
-                        vec ? VT.data() : nullptr, ld_of(n), &info),
-          routine);
-    Output out(o.format, o.outdir);
-    out.write("S", n, 1, d.data(), ld_of(n));
-    if (vec) {
-        out.write("U", n, n, U.data(), ld_of(n));
-        out.write("VT", n, n, VT.data(), ld_of(n));
-    }
+    s.compute([&] {
+        check(s.handle,
+              Api<T>::bdsvd(s.handle, b.uplo, vec ? GPUSVD_JOB_VEC : GPUSVD_JOB_NOVEC, n, d.data(),
+                            e.empty() ? nullptr : e.data(), vec ? U.data() : nullptr, ld,
+                            vec ? VT.data() : nullptr, ld, &info),
+              routine);
+    });
+    s.write(sel, {vector_result("S", d.data(), n), matrix_result("U", U.data(), n, n, ld),
+                  matrix_result("VT", VT.data(), n, n, ld)});
+    s.head(static_cast<size_t>(n * n) * sizeof(T),
+           std::to_string(n) + " x " + std::to_string(n) +
+               (b.uplo == GPUSVD_UPPER ? " upper" : " lower") + " bidiagonal");
+    summarize_singular_values(s, gather(d.data(), n), 1, n, n, n);
+    s.finish(sel);
     return report_info(routine, info, "a singular value failed to converge (LAPACK ?bdsdc)");
 }
 
 }  // namespace
 
 int cmd_bdsvd(const ArgList &args) {
-    const FileOptions o = parse_file_options("bdsvd", args, kAcceptValuesOnly);
-    Handle h(o.backend);
-    const Matrix a = read_input(o, /*track_lines=*/true);
-    require_square(a, "bdsvd");
-    const Bidiagonal b = split_bidiagonal(a);
-    return o.single ? run<float>(o, b, h) : run<double>(o, b, h);
+    Session s("bdsvd", args, kAcceptValuesOnly, /*track_lines=*/true);
+    require_single_matrix(s.a, "bdsvd");
+    require_square(s.a, "bdsvd");
+    const Bidiagonal b = split_bidiagonal(s.a);
+    return s.single ? run<float>(s, b) : run<double>(s, b);
 }
 
 }  // namespace gpusvd_cli

@@ -1,7 +1,9 @@
-// gpusvd info: library version, the backend AUTO resolves to, build and device information.
+// gpusvd info: library version, the backend AUTO resolves to, build, and whether a GPU is
+// usable (and if not, why, in plain words).
 #include <cstdio>
 
 #include "cli.hpp"
+#include "gpu_probe.hpp"
 #include "library.hpp"
 #include "options.hpp"
 
@@ -16,7 +18,8 @@ int cmd_info(const ArgList &args) {
                 gpusvdGetVersionString(), v, GPUSVD_VERSION_MAJOR, GPUSVD_VERSION_MINOR,
                 GPUSVD_VERSION_PATCH);
     std::printf("backend AUTO ->  %s\n", backend_name(h.resolved()));
-    std::printf("build            %s\n", gpusvdGetBuildInfo());
+    std::printf("build            %s\n", library_build_text().c_str());
+    std::printf("GPU              %s\n", gpu_diagnosis().c_str());
     if (v / 10000 != GPUSVD_VERSION_MAJOR) {
         std::fprintf(stderr,
                      "warning: the loaded library (major %d) does not match the header this tool "

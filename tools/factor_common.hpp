@@ -10,6 +10,8 @@
 #include "matrix_io.hpp"
 #include "options.hpp"
 #include "output.hpp"
+#include "session.hpp"
+#include "summary.hpp"
 
 namespace gpusvd_cli {
 
@@ -24,20 +26,28 @@ std::vector<T> to_vector(const Matrix &a) {
     return std::vector<T>(a.values.begin(), a.values.end());
 }
 
+/// Strided values as float64, for the summary.
+template <class T>
+std::vector<double> gather(const T *p, int64_t count, int64_t stride = 1) {
+    std::vector<double> out(size_t(std::max<int64_t>(count, 0)));
+    for (int64_t i = 0; i < count; ++i) out[size_t(i)] = double(p[i * stride]);
+    return out;
+}
+
 /// Throws an input error unless the matrix is square.
 inline void require_square(const Matrix &a, const std::string &command) {
     if (a.rows != a.cols)
         input_error(a.source, 0,
-                    command + " needs a square matrix, got " + std::to_string(a.rows) + " x " +
+                    command + " needs square matrices, got " + std::to_string(a.rows) + " x " +
                         std::to_string(a.cols));
 }
 
-/// Reads the input in the requested precision.
-inline Matrix read_input(const FileOptions &o, bool track_lines = false) {
-    ReadOptions r;
-    r.single = o.single;
-    r.track_lines = track_lines;
-    return read_matrix(o.file, r);
+/// Throws an input error for a batch (a 3-D .npy) given to a command without a batched form.
+inline void require_single_matrix(const Matrix &a, const std::string &command) {
+    if (a.batched)
+        input_error(a.source, 0,
+                    command + " takes one 2-D matrix, got a batch of " + std::to_string(a.batch) +
+                        " (a 3-D array); svd, qr and eig take batches");
 }
 
 }  // namespace gpusvd_cli

@@ -5,8 +5,9 @@
 #include <cstdio>
 #include <string>
 
-#include "cli.hpp"
 #include "api.hpp"
+#include "cli.hpp"
+#include "gpu_probe.hpp"
 #include "gpusvd.h"
 
 namespace gpusvd_cli {
@@ -19,8 +20,13 @@ public:
             throw CliError(kExitFailure, "gpusvdCreate failed: could not create a handle");
         const gpusvdStatus_t st = gpusvdSetBackend(h_, backend);
         if (st != GPUSVD_STATUS_SUCCESS) {
-            const std::string msg = gpusvdGetErrorMessage(h_);
+            std::string msg = gpusvdGetErrorMessage(h_);
             gpusvdDestroy(h_);
+            // The library's reason comes from the CUDA runtime, which words a missing driver as
+            // an old one; the probe tells which it is.
+            const std::string gpu = gpu_diagnosis();
+            if (st == GPUSVD_STATUS_NO_DEVICE && gpu.compare(0, 6, "none: ") == 0)
+                msg += "\n  cause: " + gpu.substr(6);
             throw CliError(kExitFailure, std::string(gpusvdGetStatusName(st)) + ": " + msg);
         }
     }
@@ -47,17 +53,34 @@ inline void check(gpusvdHandle_t h, gpusvdStatus_t st, const std::string &routin
                                      gpusvdGetErrorMessage(h));
 }
 
+/// What a non-zero info means: "info = 5: <positive_meaning>" or the NaN/Inf case.
+inline std::string info_text(int info, const char *positive_meaning) {
+    if (info == GPUSVD_INFO_NONFINITE)
+        return "info = " + std::to_string(info) +
+               " (GPUSVD_INFO_NONFINITE): the input holds NaN or Inf; the outputs are NaN";
+    return "info = " + std::to_string(info) + ": " + positive_meaning;
+}
+
 /// Prints a warning for a non-zero info; returns the exit code (kExitOk or kExitWarning).
 inline int report_info(const std::string &routine, int info, const char *positive_meaning) {
     if (info == 0) return kExitOk;
-    if (info == GPUSVD_INFO_NONFINITE)
-        std::fprintf(stderr,
-                     "warning: %s: info = %d (GPUSVD_INFO_NONFINITE): the input holds NaN or "
-                     "Inf; the outputs are NaN\n",
-                     routine.c_str(), info);
-    else
-        std::fprintf(stderr, "warning: %s: info = %d: %s\n", routine.c_str(), info,
-                     positive_meaning);
+    std::fprintf(stderr, "warning: %s: %s\n", routine.c_str(),
+                 info_text(info, positive_meaning).c_str());
+    return kExitWarning;
+}
+
+/// report_info for the info array of a batch: how many matrices, and the first of them.
+inline int report_batch_info(const std::string &routine, const int *info, int64_t batch,
+                             const char *positive_meaning) {
+    int64_t bad = 0, first = -1;
+    for (int64_t b = 0; b < batch; ++b)
+        if (info[b] != 0 && bad++ == 0) first = b;
+    if (!bad) return kExitOk;
+    std::fprintf(stderr,
+                 "warning: %s: %lld of %lld matrices have info != 0; the first, at index "
+                 "%lld: %s\n",
+                 routine.c_str(), static_cast<long long>(bad), static_cast<long long>(batch),
+                 static_cast<long long>(first), info_text(info[first], positive_meaning).c_str());
     return kExitWarning;
 }
 

@@ -1,6 +1,7 @@
 // gpusvd command-line tool: dispatch to the commands.
 #include <cstdio>
 #include <exception>
+#include <iostream>
 #include <new>
 #include <string>
 
@@ -53,6 +54,8 @@ int dispatch(int argc, char **argv) {
 }  // namespace
 
 int main(int argc, char **argv) {
+    // Standard input is read only through std::cin, standard output written only through stdio.
+    std::ios::sync_with_stdio(false);
     try {
         const int rc = dispatch(argc, argv);
         if (std::fflush(stdout) != 0 || std::ferror(stdout)) {

@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "cli.hpp"
+#include "npy.hpp"
 #include "text_input.hpp"
 
 namespace gpusvd_cli {
@@ -39,22 +40,31 @@ Matrix read_matrix(const std::string &path, const ReadOptions &opt) {
         file.open(path, std::ios::in | std::ios::binary);
         if (!file) input_error(name, 0, std::string("cannot open: ") + std::strerror(errno));
     }
-    LineReader r(is_stdin ? std::cin : file, name);
+    std::istream &in = is_stdin ? std::cin : file;
 
-    std::string first;
-    if (!r.next(first)) input_error(name, 0, "empty file");
     Matrix a;
-    if (lower(first.substr(0, 14)) == "%%matrixmarket") {
-        a = read_mm(r, first, opt);
-    } else if (!first.empty() && first[0] == '%') {
-        input_error(name, 1,
-                    "expected the Matrix Market header '%%MatrixMarket matrix array real general'");
-    } else if (has_extension(path, ".mtx") || has_extension(path, ".mm")) {
-        input_error(name, 1,
-                    "a Matrix Market file must start with '%%MatrixMarket matrix array real "
-                    "general'");
+    // 0x93 cannot start a text file (it is no ASCII byte and no UTF-8 lead byte).
+    if (in.peek() == 0x93) {
+        a = npy::read(in, name, opt);
+    } else if (has_extension(path, ".npy")) {
+        input_error(name, 0, "not a .npy file: it does not start with the '\\x93NUMPY' magic");
     } else {
-        a = read_csv(r, first, opt);
+        LineReader r(in, name);
+        std::string first;
+        if (!r.next(first)) input_error(name, 0, "empty file");
+        if (lower(first.substr(0, 14)) == "%%matrixmarket") {
+            a = read_mm(r, first, opt);
+        } else if (!first.empty() && first[0] == '%') {
+            input_error(name, 1,
+                        "expected the Matrix Market header '%%MatrixMarket matrix array real "
+                        "general'");
+        } else if (has_extension(path, ".mtx") || has_extension(path, ".mm")) {
+            input_error(name, 1,
+                        "a Matrix Market file must start with '%%MatrixMarket matrix array real "
+                        "general'");
+        } else {
+            a = read_delimited(r, first, opt);
+        }
     }
     a.source = name;
     return a;

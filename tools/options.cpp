@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
+#include <vector>
 
 namespace gpusvd_cli {
 
@@ -12,10 +13,6 @@ namespace {
 std::string lower(std::string s) {
     for (char &c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return s;
-}
-
-[[noreturn]] void usage_error(const std::string &command, const std::string &what) {
-    throw CliError(kExitUsage, what + " (see 'gpusvd help " + command + "')");
 }
 
 int64_t parse_count(const std::string &command, const std::string &option,
@@ -50,7 +47,24 @@ private:
     size_t i_ = 0;
 };
 
+std::vector<std::string> split_names(const std::string &command, const std::string &value) {
+    std::vector<std::string> out;
+    size_t start = 0;
+    while (true) {
+        const size_t comma = value.find(',', start);
+        out.push_back(value.substr(start, comma == std::string::npos ? comma : comma - start));
+        if (out.back().empty())
+            usage_error(command, "--only needs result names, got '" + value + "'");
+        if (comma == std::string::npos) return out;
+        start = comma + 1;
+    }
+}
+
 }  // namespace
+
+void usage_error(const std::string &command, const std::string &what) {
+    throw CliError(kExitUsage, what + " (see 'gpusvd help " + command + "')");
+}
 
 gpusvdBackend_t parse_backend(const std::string &value) {
     const std::string v = lower(value);
@@ -74,6 +88,7 @@ const char *backend_name(gpusvdBackend_t backend) {
 
 FileOptions parse_file_options(const std::string &command, const ArgList &args, unsigned accept) {
     FileOptions o;
+    o.command = command;
     bool have_file = false, only_files = false;
     ArgCursor cur(command, args);
     while (!cur.done()) {
@@ -112,18 +127,33 @@ FileOptions parse_file_options(const std::string &command, const ArgList &args, 
             o.backend = parse_backend(cur.value(name, inline_value, has_inline));
         } else if (name == "--single") {
             no_value();
-            o.single = true;
+            o.precision = Precision::Single;
         } else if (name == "--double") {
             no_value();
-            o.single = false;
+            o.precision = Precision::Double;
         } else if (name == "--format") {
             const std::string v = lower(cur.value(name, inline_value, has_inline));
             if (v == "mm" || v == "mtx")
                 o.format = OutFormat::MatrixMarket;
             else if (v == "csv")
                 o.format = OutFormat::Csv;
+            else if (v == "npy")
+                o.format = OutFormat::Npy;
             else
-                usage_error(command, "--format must be mm or csv, got '" + v + "'");
+                usage_error(command, "--format must be mm, csv or npy, got '" + v + "'");
+        } else if (name == "--only") {
+            for (const std::string &r :
+                 split_names(command, cur.value(name, inline_value, has_inline)))
+                o.only.push_back(r);
+        } else if (name == "--header") {
+            no_value();
+            o.header = true;
+        } else if (name == "-q" || name == "--quiet") {
+            no_value();
+            o.verbosity = 0;
+        } else if (name == "-v" || name == "--verbose") {
+            no_value();
+            o.verbosity = 2;
         } else if (name == "-o" || name == "--output") {
             o.outdir = cur.value(name, inline_value, has_inline);
             if (o.outdir.empty()) usage_error(command, "option " + name + " needs a directory");
@@ -141,6 +171,9 @@ FileOptions parse_file_options(const std::string &command, const ArgList &args, 
             o.vectors = true;
         } else if ((accept & kAcceptK) && (name == "-k" || name == "--components")) {
             o.k = parse_count(command, name, cur.value(name, inline_value, has_inline));
+        } else if ((accept & kAcceptStandardize) && name == "--standardize") {
+            no_value();
+            o.standardize = true;
         } else {
             usage_error(command, "unknown option '" + arg + "' for '" + command + "'");
         }

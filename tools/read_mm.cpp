@@ -95,6 +95,8 @@ Matrix read_mm(LineReader &r, const std::string &header, const ReadOptions &opt)
                         "), found " + std::to_string(vals.size()));
 
     Matrix a;
+    a.format = InputFormat::MatrixMarket;
+    a.layout = "Matrix Market array, " + symmetry;
     a.rows = m;
     a.cols = n;
     if (sym == Symmetry::General) {

@@ -77,6 +77,13 @@ bool LineReader::next(std::string &line) {
     return true;
 }
 
+bool is_number(const std::string &tok) {
+    const char *s = tok.c_str();
+    char *end = nullptr;
+    std::strtod(s, &end);
+    return !tok.empty() && end == s + tok.size();
+}
+
 double parse_value(const LineReader &r, const std::string &tok, bool single) {
     const char *s = tok.c_str();
     char *end = nullptr;

@@ -1,5 +1,5 @@
-// Internal to the matrix readers: a line reader that counts lines, token helpers, number
-// parsing with file:line diagnostics, and the two format readers.
+// Internal to the text matrix readers: a line reader that counts lines, token helpers, number
+// parsing with file:line diagnostics, and the Matrix Market and delimited-text readers.
 #pragma once
 
 #include <cstdint>
@@ -36,6 +36,8 @@ std::vector<std::string> split_ws(const std::string &s);
 /// A token quoted for a message, shortened and with control bytes escaped.
 std::string shown(const std::string &tok);
 
+/// Whether the whole token is a number in strtod syntax.
+bool is_number(const std::string &tok);
 /// A number (strtod syntax, the whole token); `single`: must fit in float32.
 double parse_value(const LineReader &r, const std::string &tok, bool single);
 /// A non-negative decimal integer; `what` names it in the message.
@@ -48,8 +50,9 @@ constexpr size_t kMaxReserve = size_t(1) << 22;
 
 /// Matrix Market array body after the header line (already read into `header`).
 Matrix read_mm(LineReader &r, const std::string &header, const ReadOptions &opt);
-/// CSV, starting with the already-read first line.
-Matrix read_csv(LineReader &r, std::string first, const ReadOptions &opt);
+/// Delimited text (comma, tab, semicolon or blank separated; '#' comments; an optional header
+/// row), starting with the already-read first line.
+Matrix read_delimited(LineReader &r, std::string first, const ReadOptions &opt);
 
 }  // namespace text_input
 }  // namespace gpusvd_cli
