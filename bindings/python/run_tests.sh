@@ -22,7 +22,7 @@ py="$work/venv/bin/python"
 missing=$(for m in numpy scipy pytest; do "$py" -c "import $m" 2>/dev/null || echo "$m"; done)
 [ -z "$missing" ] || "$py" -m pip install -q $missing
 # A normal (isolated) build fetches setuptools from PyPI; offline, fall back to the
-# environment's setuptools (needs setuptools >= 70.1, or the wheel package).
+# environment's setuptools (needs setuptools >= 77, which reads the licence expression).
 "$py" -m pip install -q "$here" || "$py" -m pip install -q --no-build-isolation "$here"
 
 cd "$work"  # import the installed package, not the source folder
