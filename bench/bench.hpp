@@ -32,7 +32,7 @@ struct Ceilings {
     double pcie_gbs = 0;  // GPU only: pinned host-to-device copy, one direction
 };
 
-/// A benchmark goal of a GPU row (issues 3, 4 and 5), judged in the report: a ratio of a
+/// A benchmark goal of a GPU row, judged in the report: a ratio of a
 /// counterpart's time to gpusvd's (cuSOLVER = Row::b, host = Row::c, other = Row::d), or a
 /// limit on gpusvd's own time. A goal not met is reported, not counted as a failure.
 struct Goal {

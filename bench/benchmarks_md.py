@@ -4,7 +4,7 @@ ceilings) and the CSV files of that run (--csv; several when the run was split b
 
     python3 bench/benchmarks_md.py --log bench.txt --csv a.csv [--csv b.csv ...] \\
         --command "gpusvd-bench --reps 5 ..." --commit $(git rev-parse --short HEAD) \\
-        --date 2026-11-26 > docs/benchmarks.md
+        --date $(date +%F) > docs/benchmarks.md
 
 Every figure README.md quotes comes from the file this writes; regenerate both together.
 """

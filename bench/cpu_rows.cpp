@@ -1,6 +1,6 @@
 // CPU tables: gpusvd on the CPU backend against the direct LAPACKE calls doing the same work,
-// with the same thread settings (single matrices: OpenBLAS threads as set; batches: OpenMP over
-// matrices with OpenBLAS single-threaded, as the library does).
+// with the same thread settings (single matrices: OpenBLAS threads as set; batches: the
+// library's thread pool over matrices with OpenBLAS single-threaded, see lapack_ref.hpp).
 //
 // Flop counts and bytes: see flops.hpp.
 #include <omp.h>
@@ -99,7 +99,7 @@ Row gesvj_row(Cpu &c, int64_t batch, int64_t m, int64_t n, bool batched) {
     };
     // LAPACKE ?gesvj('G', 'U', 'V'): U overwrites A.
     const lapack_int lwork = static_cast<lapack_int>(std::max<int64_t>(6, m + n));
-    std::vector<T> work(size_t(batched ? omp_get_max_threads() : 1) * lwork);
+    std::vector<T> work(size_t(batched ? gpusvd::cpu::hardware_threads() : 1) * lwork);
     std::vector<double> sweeps(batch, 0);
     auto one = [&](int64_t i, int t) {
         T *w = work.data() + size_t(t) * lwork;
@@ -157,7 +157,7 @@ Row geqrf_row(Cpu &c, int64_t batch, int64_t m, int64_t n, bool batched) {
     ref::geqrf(lapack_int(m), lapack_int(n), &dummy, lapack_int(m), &dummy, &q1, -1);
     ref::orgqr(lapack_int(m), lapack_int(k), lapack_int(k), &dummy, lapack_int(m), &dummy, &q2, -1);
     const lapack_int lwork = std::max(ref::lwork_of(q1), ref::lwork_of(q2));
-    const int threads = batched ? omp_get_max_threads() : 1;
+    const int threads = batched ? gpusvd::cpu::hardware_threads() : 1;
     std::vector<T> tau(size_t(threads) * k), work(size_t(threads) * lwork);
     auto one = [&](int64_t i, int t) {
         T *a = A.data() + i * mn, *rr = Rr.data() + i * kn, *tu = tau.data() + size_t(t) * k;
@@ -224,7 +224,7 @@ Row geev_row(Cpu &c, int64_t batch, int64_t n, bool vectors) {
     ref::geev(jv, lapack_int(n), &dummy, lapack_int(n), &dummy, &dummy, &dummy, lapack_int(n), &q,
               -1);
     const lapack_int lwork = ref::lwork_of(q);
-    std::vector<T> work(size_t(omp_get_max_threads()) * lwork);
+    std::vector<T> work(size_t(gpusvd::cpu::hardware_threads()) * lwork);
     std::atomic<bool> bad{false};
     auto one = [&](int64_t i, int t) {
         rinfo[i] =
@@ -416,7 +416,8 @@ int run_cpu_rows(const Options &o, Report &rep, const Ceilings &host) {
                   : std::vector<BN>{{10000, 16, 16}, {2000, 32, 32}})
         add("cpu:gesvj_batched", "dgesvj_batched", bdims(s.b, s.m, s.n),
             [&] { return gesvj_row<double>(c, s.b, s.m, s.n, true); });
-    flush("gesvj_batched: gpusvd CPU backend vs OpenMP loop of LAPACKE ?gesvj (OpenBLAS 1 thread)");
+    flush("gesvj_batched: gpusvd CPU backend vs thread-pool loop of LAPACKE ?gesvj (OpenBLAS 1 "
+          "thread)");
 
     for (MN s :
          q ? std::vector<MN>{{20000, 64}, {400, 400}} : std::vector<MN>{{100000, 64}, {2000, 2000}})
@@ -433,7 +434,7 @@ int run_cpu_rows(const Options &o, Report &rep, const Ceilings &host) {
                   : std::vector<BN>{{10000, 100, 10}, {5000, 32, 32}})
         add("cpu:geqrf_mgs_batched", "dgeqrf_mgs_batched", bdims(s.b, s.m, s.n),
             [&] { return geqrf_row<double>(c, s.b, s.m, s.n, true); });
-    flush("geqrf_mgs_batched (MGS2): gpusvd CPU backend vs OpenMP loop of ?geqrf + ?orgqr");
+    flush("geqrf_mgs_batched (MGS2): gpusvd CPU backend vs thread-pool loop of ?geqrf + ?orgqr");
 
     struct BV {
         int64_t b, n;
@@ -448,7 +449,8 @@ int run_cpu_rows(const Options &o, Report &rep, const Ceilings &host) {
         add("cpu:geev_batched", "sgeev_batched", bdims(s.b, s.n, s.n),
             [&] { return geev_row<float>(c, s.b, s.n, s.v); });
     }
-    flush("geev_batched: gpusvd CPU backend vs OpenMP loop of LAPACKE ?geev (OpenBLAS 1 thread)");
+    flush("geev_batched: gpusvd CPU backend vs thread-pool loop of LAPACKE ?geev (OpenBLAS 1 "
+          "thread)");
 
     const int64_t nb = q ? 300 : 2000;
     for (bool v : {false, true})

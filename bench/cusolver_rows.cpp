@@ -154,8 +154,7 @@ int run_cusolver_rows(const Options &o, Report &rep, const Ceilings &host) {
             "GPU tables: ms, medians of cudaEvent-timed runs on device-resident data (host->host "
             "rows: wall time); ratios > 1 mean the first-named is slower (cuSOLVER/gpusvd > 1: "
             "gpusvd faster). Host = LAPACK on %d CPU threads. \"(extrap. from N)\": N matrices "
-            "timed, scaled to the batch. Goals: issues 3, 4, 5 and 6 (not met = reported, not a "
-            "failure).\n",
+            "timed, scaled to the batch. Goals: a goal not met is reported, not a failure.\n",
             omp_get_max_threads());
         gesvj_tables(c);
 

@@ -1,4 +1,4 @@
-// GPU table of the bidiagonal SVD (the "GPU bidiagonal SVD" issue's benchmark goals): gpusvd
+// GPU table of the bidiagonal SVD (with its benchmark goals): gpusvd
 // dbdsvd_gpu (upper bidiagonal; d, e, U, VT and info resident on the device) vs LAPACK on the
 // host CPUs, same data, same run. cuSOLVER has no bidiagonal SVD: its column reads n/a and the
 // goals are ratios to the host column.

@@ -1,4 +1,4 @@
-// GPU tables of batched non-symmetric eigenvalues (issue 4's benchmark goals): gpusvd's
+// GPU tables of batched non-symmetric eigenvalues (with their benchmark goals): gpusvd's
 // geev_batched vs cuSOLVER vs LAPACK on the host CPUs, same data, same run.
 //
 // Each case is measured once and shown as totals for the whole batch (goal rows) and, for some
@@ -10,8 +10,8 @@
 //   - 500k x n values, n = 5 .. 64 (`_gpu`) vs the host. Goal >= 10x.
 //   - 100k x 30x30 with right eigenvectors (`_gpu`) vs the host. Goal >= 5x.
 // cuSOLVER has no batched geev: cusolverDnXgeev is called on a sample of the batch in a loop
-// and extrapolated; the host column is an OpenMP loop of LAPACK dgeev over a sample (all
-// cores), extrapolated. Both are tagged "(extrap. from N)".
+// and extrapolated; the host column is a loop of LAPACK dgeev on the library's thread pool
+// over a sample (all cores), extrapolated. Both are tagged "(extrap. from N)".
 //
 // Checks: gpusvd's status and every info entry (all zero); eigenvalues of 64 matrices spread
 // over the batch (first and last included) against LAPACK dgeev, for the device and the host
@@ -57,7 +57,8 @@ std::string dev_name(bool vectors) {
 }
 const char *kHostFormName = "dgeev_batched host->host (GPU backend, pageable) vs Xgeev loop";
 
-/// LAPACK dgeev over `count` n x n matrices of A (OpenMP over matrices, OpenBLAS 1 thread).
+/// LAPACK dgeev over `count` n x n matrices of A (the thread pool over matrices, OpenBLAS 1
+/// thread).
 void host_geev(int64_t count, int64_t n, bool vectors, double *A, double *wr, double *wi,
                double *vr) {
     const char jv = vectors ? 'V' : 'N';
@@ -65,7 +66,7 @@ void host_geev(int64_t count, int64_t n, bool vectors, double *A, double *wr, do
     double q = 0, d = 0;
     ref::geev(jv, ni, &d, ni, &d, &d, &d, ni, &q, -1);
     const lapack_int lw = ref::lwork_of(q);
-    std::vector<double> work(sz(omp_get_max_threads()) * sz(lw));
+    std::vector<double> work(sz(gpusvd::cpu::batch_threads(count)) * sz(lw));
     ref::omp_batch(count, [&](int64_t i, int t) {
         ref::geev(jv, ni, A + i * n * n, ni, wr + i * n, wi + i * n, vectors ? vr + i * n * n : vr,
                   vectors ? ni : 1, work.data() + sz(t) * sz(lw), lw);
@@ -350,13 +351,13 @@ void geev_tables(Gpu &c) {
     }
     c.rep.gpu_table(
         "geev_batched, whole batch (gpusvd: one call, device-resident unless host->host; "
-        "cuSOLVER: loop of cusolverDnXgeev over a sample, extrapolated; host: OpenMP loop of "
-        "LAPACK dgeev on all cores over a sample, extrapolated; published: Tokura et al. 2017, "
+        "cuSOLVER: loop of cusolverDnXgeev over a sample, extrapolated; host: thread-pool loop "
+        "of LAPACK dgeev on all cores over a sample, extrapolated; published: Tokura et al. 2017, "
         "500k x 30x30 values host->host on a TITAN X)",
         of_table(rows, kTotals), c.dev, "", "published");
     c.rep.gpu_table(
         "geev_batched, ms PER MATRIX (the same runs: gpusvd's batch time / batch; cuSOLVER has "
-        "no batched geev: one cusolverDnXgeev call per matrix; host: OpenMP loop of dgeev)",
+        "no batched geev: one cusolverDnXgeev call per matrix; host: thread-pool loop of dgeev)",
         of_table(rows, kPerMatrix), c.dev);
 }
 

@@ -1,4 +1,4 @@
-// GPU tables of the Gram-Schmidt QR (issue 5's benchmark goals): gpusvd's geqrf_mgs `_gpu` forms
+// GPU tables of the Gram-Schmidt QR (with their benchmark goals): gpusvd's geqrf_mgs `_gpu` forms
 // (MGS2, explicit Q and R, device-resident data) vs the vendor's route to the same outputs vs
 // LAPACK on the host CPUs, same data, same run.
 //
@@ -10,7 +10,7 @@
 //                      (the copy is timed: the vendor route consumes A twice; R is left in the
 //                      upper triangle of the factored A, not copied out). Goal >= 3x at
 //                      100k x 32x32 (double); 100k x 16x16 and the float 32x32 are report rows.
-//                      Host: an OpenMP loop of ?geqrf + R copy + ?orgqr over a sample,
+//                      Host: a thread-pool loop of ?geqrf + R copy + ?orgqr over a sample,
 //                      extrapolated and tagged.
 //
 // Every gpusvd result is checked (the check column; a failed check fails the row): status, info
@@ -245,8 +245,8 @@ std::string batched_name() {
            "geqrfBatched+copy A+" + X + "trsmBatched (Q = A R^-1)";
 }
 
-/// LAPACK ?geqrf + R copy + ?orgqr over `count` n x n matrices (OpenMP over matrices): Q over A,
-/// R (n x n each). False if any call fails.
+/// LAPACK ?geqrf + R copy + ?orgqr over `count` n x n matrices (the thread pool over matrices):
+/// Q over A, R (n x n each). False if any call fails.
 template <class T>
 bool host_qr(int64_t count, int64_t n, T *A, T *R) {
     const lapack_int ni = lapack_int(n);
@@ -254,7 +254,7 @@ bool host_qr(int64_t count, int64_t n, T *A, T *R) {
     ref::geqrf(ni, ni, &d, ni, &d, &q1, -1);
     ref::orgqr(ni, ni, ni, &d, ni, &d, &q2, -1);
     const lapack_int lw = std::max(ref::lwork_of(q1), ref::lwork_of(q2));
-    const int threads = std::max(1, omp_get_max_threads());
+    const int threads = std::max(1, gpusvd::cpu::hardware_threads());
     std::vector<T> work(sz(threads) * sz(lw + n));
     std::vector<int> bad(sz(threads), 0);
     ref::omp_batch(count, [&](int64_t i, int t) {
@@ -395,7 +395,7 @@ void geqrf_tables(Gpu &c) {
         rows, c.dev);
     rows.clear();
 
-    // {batch, n, host sample, goal}; goals are the issue's, for its sizes: none in quick mode.
+    // {batch, n, host sample, goal}; goals are set for these sizes only: none in quick mode.
     const std::vector<BatchCase> dcases =
         q ? std::vector<BatchCase>{{2000, 32, 2000, 0.0}}
           : std::vector<BatchCase>{{100000, 32, 10000, 3.0}, {100000, 16, 10000, 0.0}};
@@ -409,8 +409,8 @@ void geqrf_tables(Gpu &c) {
     }
     c.rep.gpu_table(
         "geqrf_mgs_batched, explicit Q and R (gpusvd: MGS2; \"cuSOLVER\" column: cuBLAS "
-        "?geqrfBatched + copy of A + ?trsmBatched, Q = A R^-1; host: OpenMP loop of LAPACK "
-        "?geqrf + R copy + ?orgqr over a sample, extrapolated)",
+        "?geqrfBatched + copy of A + ?trsmBatched, Q = A R^-1; host: thread-pool loop of "
+        "LAPACK ?geqrf + R copy + ?orgqr over a sample, extrapolated)",
         rows, c.dev);
 }
 

@@ -1,4 +1,4 @@
-// GPU tables of the one-sided Jacobi SVD (issue 3's benchmark goals): gpusvd's gesvj `_gpu`
+// GPU tables of the one-sided Jacobi SVD (with their benchmark goals): gpusvd's gesvj `_gpu`
 // forms vs cuSOLVER vs LAPACK on the host CPUs, same data, same run.
 //
 //   gesvj          one n x n matrix (--gesvdj-sizes), U and V: cusolverDn?gesvdj and, as a
@@ -10,10 +10,10 @@
 //   gesvj tall     one m x n matrix, m >> n, U and V: cusolverDnDgesvdj (economy) and
 //                  cusolverDnDgesvdaStridedBatched (batch 1, rank n). Goal >= 5x both.
 //
-// Batches are tiled from a pool of distinct matrices (cuda_util.hpp); the host column times an
-// OpenMP loop of LAPACK ?gesvj over a sample of the batch, extrapolated and tagged. Every
-// result is checked: gpusvd's status and info (all zero), and the singular values of sampled
-// matrices of every GPU side against LAPACK.
+// Batches are tiled from a pool of distinct matrices (cuda_util.hpp); the host column times a
+// loop of LAPACK ?gesvj on the library's thread pool (lapack_ref.hpp) over a sample of the
+// batch, extrapolated and tagged. Every result is checked: gpusvd's status and info (all
+// zero), and the singular values of sampled matrices of every GPU side against LAPACK.
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
@@ -86,12 +86,13 @@ private:
     std::unique_ptr<Dev<T>> work_;
 };
 
-/// LAPACK ?gesvj('G','U','V') over `count` m x n matrices (OpenMP over matrices when count > 1;
-/// one multithreaded call otherwise); its sweep counts (work(4)) into sweeps when given.
+/// LAPACK ?gesvj('G','U','V') over `count` m x n matrices (the thread pool over matrices when
+/// count > 1; one multithreaded call otherwise); its sweep counts (work(4)) into sweeps when
+/// given.
 template <class T>
 void host_gesvj(int64_t count, int64_t m, int64_t n, T *A, T *S, T *V, double *sweeps) {
     const lapack_int lw = lapack_int(std::max<int64_t>(6, m + n));
-    std::vector<T> work(sz(omp_get_max_threads()) * sz(lw));
+    std::vector<T> work(sz(gpusvd::cpu::batch_threads(count)) * sz(lw));
     ref::omp_batch(count, [&](int64_t i, int t) {
         T *w = work.data() + sz(t) * sz(lw);
         ref::gesvj('G', 'U', 'V', lapack_int(m), lapack_int(n), A + i * m * n, lapack_int(m),
@@ -474,8 +475,8 @@ void gesvj_tables(Gpu &c) {
         rows, c.dev, "", "Xgesvdp");
     rows.clear();
 
-    // {batch, n, cuSOLVER loop (0: gesvdjBatched), host sample, goal}; goals are the issue's,
-    // for its sizes: none in quick mode (likewise the tall rows).
+    // {batch, n, cuSOLVER loop (0: gesvdjBatched), host sample, goal}; goals are set for these
+    // sizes only: none in quick mode (likewise the tall rows).
     const std::vector<BatchCase> dcases = q ? std::vector<BatchCase>{{2000, 32, 0, 2000, 0.0}}
                                             : std::vector<BatchCase>{{100000, 16, 0, 10000, 3.0},
                                                                      {100000, 32, 0, 10000, 3.0},
@@ -492,7 +493,7 @@ void gesvj_tables(Gpu &c) {
     }
     c.rep.gpu_table(
         "gesvj_batched, U and V (cuSOLVER: ?gesvdjBatched for n <= 32, else a loop of ?gesvdj "
-        "over the first matrices, extrapolated; host: OpenMP loop of LAPACK ?gesvj over a "
+        "over the first matrices, extrapolated; host: thread-pool loop of LAPACK ?gesvj over a "
         "sample, extrapolated)",
         rows, c.dev);
     rows.clear();

@@ -1,4 +1,4 @@
-// GPU table of PCA (issue 5's goal row): gpusvd dpca_gpu (device-resident data, k components,
+// GPU table of PCA (with its goal row): gpusvd dpca_gpu (device-resident data, k components,
 // scores and mean) vs what a cuSOLVER user writes for the same outputs: the column means by a
 // cuBLAS GEMV, the centring by a copy and a rank-1 update, cusolverDnDgesvdj (economy, U and V)
 // on the centred data, same run. Goal: >= 5x at 1e6 samples x 64 features, k = 10.

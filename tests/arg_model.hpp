@@ -307,7 +307,7 @@ inline void dim_rules(const Case &c, Rules &r) {
     }
 }
 
-/// The CPU backend's limits as documented (README): LAPACK takes 32-bit integers, for the sizes
+/// The CPU backend's limits as documented (gpusvd.h): LAPACK takes 32-bit integers, for the sizes
 /// and for the workspace lengths and indices it computes from them (bounds of what its workspace
 /// queries return). Only for problems that are not zero-size.
 inline void cpu_limits(const Case &c, Rules &r, bool with_lds) {

@@ -278,7 +278,7 @@ TEST(ArgModelHarness, MessageCheck) {
     EXPECT_EQ(check_message("gpusvd_sgesvj: argument A = NULL is invalid", r, p), "");
 }
 
-// The model's reading of the header and README at the limits that matter most.
+// The model's reading of the limits documented in gpusvd.h, at those that matter most.
 TEST(ArgModelHarness, PredictionsAtTheLimits) {
     auto call = [](Routine r, int64_t m, int64_t n, int jobs) {
         Case c;

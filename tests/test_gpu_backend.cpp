@@ -12,7 +12,7 @@ using namespace gpusvd_test;
 
 namespace {
 
-// Which routines have GPU kernels in this version (the others are issue-tracked).
+// Which routines have GPU kernels in this version (all of them).
 struct KernelTable {
     bool gesvj = true, gesvj_batched = true, geqrf_mgs = true, geqrf_mgs_batched = true,
          geev_batched = true, bdsvd = true, pca = true;

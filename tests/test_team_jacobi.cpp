@@ -607,7 +607,7 @@ TYPED_TEST(TeamJacobiTest, PlanPicksTheDocumentedPaths) {
         gg::gesvj_plan(e, true, true, 64, 64, 1, kH200SmemOptin, 1024, 1024, 4);
     EXPECT_EQ(o.lanes, 4);
     EXPECT_EQ(o.threads, 32 * 4);
-    EXPECT_EQ(plan(64, 64, true, true).path, gg::GesvjPlan::kBlock);  // issue 3: >= 64x64 double
+    EXPECT_EQ(plan(64, 64, true, true).path, gg::GesvjPlan::kBlock);  // 64x64 double: a block
     EXPECT_EQ(plan(1, 1, true, true).path, gg::GesvjPlan::kWarp);
     EXPECT_EQ(plan(200, 200, true, true).path, gg::GesvjPlan::kGlobal);
     EXPECT_EQ(plan(100000, 32, true, true, 1).path, gg::GesvjPlan::kGlobal);

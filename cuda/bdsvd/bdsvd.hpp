@@ -1,4 +1,4 @@
-// GPU bidiagonal SVD (issue 6): launchers of the passes of src/kernels/bdsvd_steps.hpp, called by
+// GPU bidiagonal SVD: launchers of the passes of src/kernels/bdsvd_steps.hpp, called by
 // cuda/bdsvd/dispatch.cpp. One thread per item (value, vector, group or block); all pointers
 // are device pointers; everything is enqueued on `stream` without synchronisation.
 #pragma once

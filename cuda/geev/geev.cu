@@ -53,8 +53,8 @@ __device__ GeevWork<T> reduce_work(T *base, int n, int ld) {
 
 /// Copies matrix b of the user's strided A into H (a team member per element), each member
 /// with kBatch loads in flight (one at a time, every element costs a member a memory latency;
-/// 4 in the band path's stage 1: 500k 30x30 double 112.9 -> 110.9 ms on an H100; the other
-/// kernels keep 1, as 4 made the one-stage double kernels spill). Element e = rank + q size
+/// 4 in the band path's stage 1, measured faster on sm_90; the other kernels keep 1, as 4 made
+/// the one-stage double kernels spill). Element e = rank + q size
 /// sits at (e % n, e / n), stepped without a division.
 template <int kBatch, class T, class Team>
 __device__ void load(const Team &t, const GeevProblem<T> &p, int64_t b, Mat<T> H) {
@@ -113,8 +113,8 @@ constexpr int geev_warp_min_blocks() {
 /// of shared memory. kVec: p.wantvr at compile time, so the values-only kernel carries none of
 /// the vector phases' registers (double: 80 instead of 118, so 25 warps per SM instead of 16).
 /// The teams of one warp run their own loops; the scheduler interleaves the diverged teams.
-/// (Advancing a warp's matrices in lockstep, a search or bulge step each per round, was measured
-/// slower at every size: README, issue 4.) kReduce: the band path's stage 1 instead
+/// (Advancing a warp's matrices in lockstep, a search or bulge step each per round, measured
+/// slower at every size on sm_90.) kReduce: the band path's stage 1 instead
 /// (kernels/geev_band.hpp, values only): the working set up to the Hessenberg form, which goes
 /// back to A; info 0 marks the matrices stage 2 takes.
 template <class T, bool kVec, int W, bool kReduce = false>

@@ -1,4 +1,4 @@
-// GPU batched non-symmetric eigenvalues (issue 4): launchers called by src/api_geev.cpp through
+// GPU batched non-symmetric eigenvalues: launchers called by src/api_geev.cpp through
 // cuda/dispatch. All pointers are device pointers; everything is enqueued on `stream`.
 #pragma once
 

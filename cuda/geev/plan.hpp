@@ -67,16 +67,11 @@ inline size_t geev_shared_elems(bool wantvr, int64_t n) {
 /// its groups then diverge (each its own iteration), which the sm_70+ scheduler interleaves.
 /// Past these sizes the narrower teams' longer row loops and fewer resident warps (a warp's
 /// matrices share its shared memory slice) cost more than they save.
-/// Values only, every team runs the QR on band storage (geev_use_band). H100, 500k, ms for 8 /
-/// 16 lanes (2026-11-25, session 3): double n = 20: 32.7 / 43.8, n = 25: 59.7 / 66.3, n = 26:
-/// 63.7 / 71.8, n = 28: 78.6 / 82.6, n = 30: 97.8 / 94.9; float n = 20: 20.2 / 26.1, n = 25:
-/// 31.5 / 40.7, n = 30: 48.7 / 58.3. At 30x30 double the band leaves room for 12 warps of four
-/// matrices per SM, too few to hide the QR's latencies; float's half-size band fits 22.
-/// After session 5's shorter bulge step (H200, same call, ms, 8 / 16 lanes): double n = 27: 69.8
-/// / 74.6, 28: 75.3 / 79.1, 29: 82.2 / 83.4 (twice), 30: 92.9 / 90.7; float n = 30: 46.4 / 55.0,
-/// 32: 56.4 / 62.0. So 8 lanes up to n = 29 in double.
-/// With vectors the 8-lane kernel wins up to n = 30 in double (100k, ms for 8 / 32 lanes: 30x30
-/// 149 / 189) (2026-11-25, after the shared-address fix).
+/// Values only, every team runs the QR on band storage (geev_use_band); 8 lanes measured faster
+/// than 16 on sm_90 up to n = 29 in double and n = 32 in float. At 30x30 double the band leaves
+/// room for 12 warps of four matrices per SM, too few to hide the QR's latencies; float's
+/// half-size band fits 22. With vectors the 8-lane kernel measured faster than 32 lanes up to
+/// n = 30 in double.
 constexpr int64_t kGeevTeam8MaxNDouble = 29;
 inline int geev_team_width(size_t elem, bool wantvr, int64_t n) {
     if (wantvr) return n <= 30 ? 8 : (elem <= 4 && n <= 32) ? 16 : 32;
@@ -161,13 +156,9 @@ inline GeevWarpShape geev_thread_shape(size_t elem, int64_t n, int64_t batch, si
 }
 
 /// Small n (values only, 8-lane teams): the band path's QR a thread per matrix
-/// (geev_thread_shape). H200, 500k, ms for a thread / 8 lanes (stage 1 with 16; 2026-11-26,
-/// session 4): double n = 5: 2.71 / 3.96, 10: 7.99 / 9.84, 14: 15.32 / 16.86, 15: 18.84 /
-/// 18.60, 16: 23.7 / 20.4; float n = 10: 4.72 / 6.33, 16: 11.70 / 12.71, 18: 15.95 / 17.01,
-/// 20: 22.4 / 20.5. After the shape learnt the kernel's register-bound threads per SM (same
-/// call, stage 1 with 8 up to 20/25): double 15: 17.77 / 18.34, 16: 22.9 / 20.4, 17: 25.7 /
-/// 22.8; float 19: 16.63 / 17.14, 20: 19.45 / 17.87. Past these sizes the bands leave too few
-/// warps per SM to hide a lone thread's latencies (30x30 double: 1.5 warps, 175 ms against 95).
+/// (geev_thread_shape), measured faster on sm_90 than the 8-lane team up to n = 15 in double
+/// and n = 19 in float. Past these sizes the bands leave too few warps per SM to hide a lone
+/// thread's latencies (30x30 double: 1.5 warps).
 constexpr int64_t kGeevSmallMaxNDouble = 15;
 constexpr int64_t kGeevSmallMaxNFloat = 19;
 
@@ -175,10 +166,8 @@ inline bool geev_small_n(size_t elem, int64_t n) {
     return n <= (elem <= 4 ? kGeevSmallMaxNFloat : kGeevSmallMaxNDouble);
 }
 
-/// The band path's stage 1 lanes for 8-lane teams: 8 up to these n, else 16. H200, 500k, ms
-/// for 8 / 16 lanes (session 4, defaults otherwise): double n = 5: 1.92 / 2.72, 10: 6.76 /
-/// 7.99, 14: 14.18 / 15.36, 16: 20.04 / 20.43, 20: 32.20 / 32.68, 25: 64.23 / 59.65; float
-/// n = 10: 3.65 / 4.73, 18: 13.44 / 15.98, 20: 17.92 / 20.49, 25: 30.01 / 31.77.
+/// The band path's stage 1 lanes for 8-lane teams: 8 up to these n, else 16 (8 measured faster
+/// on sm_90 up to n = 20 in double and n = 25 in float; 16 above).
 constexpr int64_t kGeevReduce8MaxNDouble = 20;
 constexpr int64_t kGeevReduce8MaxNFloat = 25;
 
@@ -191,11 +180,9 @@ inline bool geev_use_qr_thread(size_t elem, int64_t n, int team, int qr_thread) 
 
 /// Whether values-only warp-path problems take the two band kernels: by default with 8 lanes
 /// from n = kGeevBandMinN and with 16 or 32 lanes from n = 16 (the QR is latency-bound and the
-/// band's smaller footprint gives it about twice the resident matrices; H100, ms, one kernel /
-/// band: 500k 30x30 double with 16 lanes 175 / 121; 32 lanes, 50k 64x64 152.3 / 103.3, 100k
-/// 40x40 71.7 / 53.6, 100k 33x33 42.1 / 35.7, float 50k 64x64 58.5 / 45.9, 2026-11-25; 8 lanes,
-/// 500k double 10x10 11.85 / 10.03, 15x15 27.5 / 19.2, session 3; 4x4 4.80 / 1.42 (H200), session
-/// 4), or as forced (band: 0 off, 1 on for n >= 3; -1 default).
+/// band's smaller footprint gives it about twice the resident matrices: measured faster than
+/// the one-kernel path on sm_90 for every team width at the sizes it serves), or as forced
+/// (band: 0 off, 1 on for n >= 3; -1 default).
 constexpr int64_t kGeevBandMinN = 3;  // stage 1 hands five scalars over in wr and wi
 
 inline bool geev_use_band(bool wantvr, int64_t n, int team, int band) {

@@ -1,4 +1,4 @@
-// GPU Gram-Schmidt QR (issue 5): launchers called by cuda/geqrf/dispatch.cpp. All pointers are
+// GPU Gram-Schmidt QR: launchers called by cuda/geqrf/dispatch.cpp. All pointers are
 // device pointers; everything is enqueued on `stream`.
 //  - batched.cu: one team (warp or block) per matrix, column-oriented MGS / MGS2 of
 //    src/kernels/qr_team.hpp (many small matrices; any size still correct).

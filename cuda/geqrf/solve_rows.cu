@@ -1,7 +1,8 @@
 // W <- W Rs^-1 for a tall panel: the triangular solve of each CholeskyQR step (see cholqr.hpp).
-// cuBLAS's TRSM moves a 1e5 x 64 panel at about 0.4 TB/s (246 us on an H100), the step's largest
-// cost; the rows are independent, so a thread per row with the row in registers reads and
-// writes W once at full bandwidth, and Rs sits in shared memory, read by all lanes at once.
+// cuBLAS's TRSM moves a 1e5 x 64 panel at a fraction of the memory bandwidth (about 0.4 TB/s on
+// sm_90), the step's largest cost; the rows are independent, so a thread per row with the row in
+// registers reads and writes W once at full bandwidth, and Rs sits in shared memory, read by all
+// lanes at once.
 #include <cuda_runtime.h>
 
 #include <algorithm>

@@ -144,7 +144,7 @@ __device__ void gram_pair(const Team &t, const BlockedWork<T> &bw, int64_t k, in
     }
 }
 
-/// A block per pair. (A warp per pair at 2nb = 32 took twice as long on an H100, n = 1024: its
+/// A block per pair. (A warp per pair at 2nb = 32 measured about twice as slow on sm_90: its
 /// lanes each rotate 4x the entries per round.)
 template <class T>
 __global__ void gram_block_kernel(BlockedWork<T> bw, int n2, int split, T tol, int max_sweeps) {

@@ -1,4 +1,4 @@
-// The blocked one-sided Jacobi for one large matrix (issue 3): sizes, workspace layout and the
+// The blocked one-sided Jacobi for one large matrix: sizes, workspace layout and the
 // block ordering. Plain C++ (no CUDA): the host tests check the ordering and the layout.
 //
 // The working matrix W (rows x cols, rows >= cols: A or A^T, with the accumulated V below it) is
@@ -57,7 +57,7 @@ GPUSVD_HD int blocked_next_slot(int slot, int nblocks) {
 }
 
 /// The Gram GEMM's thread blocks wanted per round: with fewer pairs than this it splits the
-/// rows (n = 1024: 32 pairs over 1024 rows ran one CTA per pair, 39 us of a ~100 us round).
+/// rows (at n = 1024, one CTA for each of 32 pairs leaves most SMs idle for much of a round).
 constexpr int64_t kBlockedGramCtas = 256;
 constexpr int kBlockedMaxGramSplit = 8;
 constexpr int64_t kBlockedMinGramChunk = 128;  // rows per chunk, at least
@@ -85,17 +85,16 @@ inline BlockedPlan blocked_plan(size_t elem, bool wantu, bool wantv, int64_t m, 
     pl.nb = nb;
     pl.nblocks = static_cast<int>(blocks);
     pl.cols_padded = blocks * nb;
-    // H100, n = 1024 (2nb = 32): 96 ms with 128 threads, 83 with 256, 77 with 512.
+    // At 2nb = 32, 512 threads per pair block measured faster on sm_90 than 128 or 256.
     pl.inner_threads = nb >= 32 ? 256 : 512;
     // One inner sweep per round: the outer sweeps converge the pairs anyway, and the inner
-    // sweeps are sequential latency (H100, n = 1024: 98 ms with 1, 151 with 2, 264 with 12).
+    // sweeps are sequential latency (each extra one measured slower on sm_90).
     pl.inner_sweeps = 1;
     const size_t n2 = 2 * static_cast<size_t>(nb);
     const size_t p = static_cast<size_t>(blocks / 2);
     // Equal chunks of the A part's voff rows (a multiple of 32; the padding rows are zero). Float
-    // only (H100, U and V, ms split / not: float n = 1024 56.4 / 79.0, 2048 268 / 300; double
-    // 1024 77.6 / 79.7, 2048 341 / 325, 4096 the same per sweep): cuBLAS's strided DGEMM
-    // already keeps the SMs busy there.
+    // only (for double the split measured no faster on sm_90): cuBLAS's strided DGEMM already
+    // keeps the SMs busy there.
     const int64_t tiles = pl.shape.voff / 32;
     while (elem <= 4 && pl.gram_split < kBlockedMaxGramSplit &&
            static_cast<int64_t>(p) * pl.gram_split < kBlockedGramCtas &&

@@ -1,4 +1,4 @@
-// GPU one-sided Jacobi SVD (issue 3): launchers called by src/api_gesvj.cpp through
+// GPU one-sided Jacobi SVD: launchers called by src/api_gesvj.cpp through
 // cuda/dispatch. All pointers are device pointers; everything is enqueued on `stream`.
 #pragma once
 

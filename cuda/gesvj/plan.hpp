@@ -32,8 +32,8 @@ struct GesvjPlan {
 
 constexpr int kGesvjWarpMatsPerBlock = 4;
 // Fewer matrices than this leave most multiprocessors idle: the block path then widens its pair
-// teams to kGesvjFewLanes lanes, trading throughput for each round's latency (H100, one 32x32
-// matrix: 0.69 -> 0.50 ms; 64x64: 1.69 -> 1.51 ms; 32 lanes were slower than 16).
+// teams to kGesvjFewLanes lanes, trading throughput for each round's latency (measured faster
+// on sm_90 for single 32x32 and 64x64 matrices; 32 lanes were slower than 16).
 constexpr int64_t kGesvjFewMatrices = 64;
 constexpr int kGesvjFewLanes = 16;
 // The global path's workspace holds one slot per block (blocks loop over the matrices): at most
@@ -45,12 +45,12 @@ constexpr size_t kGesvjStaticSmemReserve =
 // The block path's compiled pair teams (FixedSlots): 8 or 16 lanes with 64 / lanes or half as
 // many slots of each part per lane, so rows and cols up to 64 (the tall path's R, small
 // matrices in small batches). With the slot counts and team width constant, a round's index
-// arithmetic, guards and reductions compile to straight-line code (H100, ncu: the generic kernel
-// spent ~670 instructions per warp per round on a 64x64 matrix, most of them on these).
+// arithmetic, guards and reductions compile to straight-line code (in the generic kernel they
+// are most of a round's instructions on a 64x64 matrix).
 constexpr int64_t kGesvjFixedMaxRows = 64;
-// The fixed kernel's pair teams for few matrices: 8 lanes (H100, fixed kernel, U and V: one 64x64
-// 0.834 ms with 8 lanes, 0.871 with 16; the 100000 x 64 SVD 1.028 / 1.071 ms; 32x32 0.298 /
-// 0.308): each warp then carries four pairs' scalar work at once instead of two.
+// The fixed kernel's pair teams for few matrices: 8 lanes (measured faster than 16 on sm_90 from
+// 32x32 to 64x64, the tall path's R included): each warp then carries four pairs' scalar work at
+// once instead of two.
 constexpr int kGesvjFixedFewLanes = 8;
 constexpr int kGesvjFixedMaxThreads = 512;  // the fixed kernel's launch bounds
 

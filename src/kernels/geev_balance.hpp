@@ -149,10 +149,10 @@ GPUSVD_HD void gebal(const Team &t, int n, Mat<T> A, T *scale, int &ilo, int &ih
             // A(i, k:l), all from one pass over column and row i and four independent
             // reductions. The sums of squares are plain unless an entry's square could overflow
             // or the largest could underflow; then they are summed again scaled by 1/ca, 1/ra
-            // (a second pass and two divisions, which every i paid before: 30x30 double stage 1
-            // ~24% gebal, ncu).
+            // (a second pass and two divisions, which paid at every i make gebal a large share
+            // of the band path's stage 1).
             T ca = T(0), ra = T(0), c2 = T(0), r2 = T(0);
-            GPUSVD_NO_UNROLL  // a few entries a member (n <= 64 on the GPU): unrolled, 5x5 lost 3%
+            GPUSVD_NO_UNROLL  // a few entries a member (n <= 64 on the GPU): unrolled, 5x5 slower
             for (int r = t.rank(); r <= l; r += t.size()) {
                 const T x = A(r, i);
                 ca = std::fmax(ca, std::fabs(x));

@@ -115,8 +115,8 @@ GPUSVD_HD void reflect3_rows(const Team &t, HM H, int k, int last, T v2, T v3, T
 /// A lone member (the serial team: the host reference and the GPU's thread-per-matrix QR) has
 /// all of a bulge-chase pass's triples, and the compiler, not knowing them disjoint, would keep
 /// each triple's loads after the previous one's stores: it loads kReflectBatch triples before
-/// storing any. Wider teams have a few triples a member and keep their loops: with 8 lanes,
-/// batches of 2 made 500k 20x20 double 32.8 -> 43.6 ms (H200; batch and remainder loops diverge).
+/// storing any. Wider teams have a few triples a member and keep their loops: with 8 lanes even
+/// batches of 2 measured slower on sm_90 (the batch and remainder loops diverge).
 constexpr int kReflectBatch = 4;
 template <class Team>
 constexpr bool lone_member() {
@@ -158,7 +158,7 @@ GPUSVD_HD void reflect_batched(P q, int count, int d1, int d2, Adv adv, T v2, T 
 /// dlahqr's loop state for one matrix, advanced a deflation search (with the shifts of the next
 /// sweep: lahqr_search) or a sweep (lahqr_sweep) at a time; lahqr_run runs them as dlahqr's
 /// nested loops. (Advancing several matrices of a warp in lockstep, a search or bulge step each
-/// per round, was measured slower at every size, README issue 4.) HM: H's storage, Mat<T> or,
+/// per round, measured slower at every size on sm_90.) HM: H's storage, Mat<T> or,
 /// for eigenvalues only, BandMat<T, S> (geev_band.hpp); both give a column as HM::Ptr (col): a
 /// plain pointer, or a strided one for interleaved bands.
 template <class T, class HM = Mat<T>>
@@ -364,7 +364,7 @@ GPUSVD_HD void lahqr_search(const Team &t, HqrLoop<T, HM> &s) {
 /// reflect_triple on the rows first..last of three columns given as pointers (c2 unused for
 /// NR = 2), a member per row: the entries' addresses advance by the team size rather than being
 /// recomputed per row. (The teams' column pass through reflect_batched with batches of 1, one
-/// pointer and two offsets, cost 30x30 double 95.6 -> 99.0 ms: H200, session 4.)
+/// pointer and two offsets, measured slower on sm_90.)
 template <int NR, class T, class Team, class P>
 GPUSVD_HD void reflect3_columns(const Team &t, P c0, P c1, P c2, int first, int last, T v2, T v3,
                                 T t1, T t2, T t3) {
@@ -432,7 +432,7 @@ GPUSVD_HD void sweep_step(const Team &t, const HqrLoop<T, HM> &s, int k, typenam
 /// separate calls and the chase between them a plain loop, so the loop body has no branch on
 /// the step's kind (on the GPU each costs a reconvergence barrier pair per step); the column
 /// pointers advance with k instead of being recomputed. (One body for all order-3 steps, the
-/// vector picked at run time, was slower even for four teams per warp: README, issue 4.)
+/// vector picked at run time, measured slower on sm_90 even for four teams per warp.)
 template <class T, class HM, class Team>
 GPUSVD_HD void lahqr_sweep(const Team &t, HqrLoop<T, HM> &s) {
     const HM H = s.H;
