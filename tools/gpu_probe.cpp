@@ -93,7 +93,8 @@ std::string gpu_diagnosis() {
         return s;
     }
     if (!d.loaded) return "none: no NVIDIA driver is installed (libcuda.so.1 cannot be loaded)";
-    const bool too_old = lib.find("insufficient") != std::string::npos;
+    const bool too_old = lib.find("insufficient") != std::string::npos ||
+                         lib.find("older than") != std::string::npos;
 #ifdef GPUSVD_CLI_CUDA_VERSION
     const int runtime = GPUSVD_CLI_CUDA_VERSION;
 #else

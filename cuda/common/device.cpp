@@ -1,6 +1,7 @@
 // Device probe with the statically linked CUDA runtime: libcuda.so is loaded lazily by the
 // runtime, so on a machine with no driver this only reports "no usable GPU".
 #include <cuda_runtime_api.h>
+#include <dlfcn.h>
 
 #include <cstdio>
 #include <mutex>
@@ -16,8 +17,19 @@ const DeviceStatus &device_status() {
         int count = 0;
         cudaError_t err = cudaGetDeviceCount(&count);
         if (err != cudaSuccess || count == 0) {
-            std::snprintf(s.description, sizeof s.description, "no usable GPU (%s)",
-                          err != cudaSuccess ? cudaGetErrorString(err) : "no CUDA device");
+            // The runtime answers "driver version is insufficient" also when no driver is
+            // installed at all, which would send users looking for an upgrade: tell them apart.
+            const char *why = err == cudaSuccess ? "no CUDA device" : cudaGetErrorString(err);
+            if (err == cudaErrorInsufficientDriver) {
+                void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+                why = driver ? "the NVIDIA driver is older than this build's CUDA runtime"
+                             : "no NVIDIA driver is installed (libcuda.so.1 cannot be loaded)";
+                if (driver) dlclose(driver);
+            } else if (err == cudaErrorNoDevice) {
+                why = "the NVIDIA driver finds no CUDA device";
+            }
+            std::snprintf(s.description, sizeof s.description, "no usable GPU: %s", why);
+            (void)cudaGetLastError();
             return;
         }
         int dev = 0;
