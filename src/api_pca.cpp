@@ -9,6 +9,7 @@ namespace {
 
 // cuda/pca/: tall or square data (samples >= features); wider data runs on the CPU.
 inline bool pca_on_gpu(int64_t m, int64_t n) { return m >= n; }
+constexpr const char *kWideData = "data with fewer samples than features (m < n)";
 
 // The dimension rules, shared by the call and its _bufferSize.
 inline void check_dims(Args &a, int64_t m, int64_t n, int64_t k) {
@@ -32,11 +33,11 @@ gpusvdStatus_t pca_entry(const char *name, Form form, gpusvdHandle_t h, int64_t 
     a.ptr("info", info, true);
     const PcaArgs<T> g{m, n, X, ldx, k, C, ldc, var, scores, scores ? lds : 1, mean, info};
     if (form == Form::Device) {
-        require_device_form(a, pca_on_gpu(m, n));
+        require_device_form(a, pca_on_gpu(m, n), kWideData);
         if (!a.ok()) return a.status();
         return gpu::pca<T>(h, name, form, g);
     }
-    const bool on_gpu = host_runs_on_gpu(a, pca_on_gpu(m, n), input_bytes<T>(m, n, 1));
+    const bool on_gpu = host_runs_on_gpu(a, pca_on_gpu(m, n), input_bytes<T>(m, n, 1), kWideData);
     if (!on_gpu && work) pca_lapack_sizes(m, n, ldx, ldc, scores ? lds : 1).check(a);
     if (!a.ok()) return a.status();
     if (!work) {

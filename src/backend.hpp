@@ -13,16 +13,18 @@ struct DeviceStatus {
 };
 const DeviceStatus &device_status();
 
-/// A GPU path needs a usable device and a GPU kernel for the routine; `why` and `instead` finish
-/// the two messages.
-inline void require_gpu(Args &a, bool has_gpu_kernel, const char *why, const char *instead) {
+/// A GPU path needs a usable device and a GPU kernel for the call; `why` and `instead` finish the
+/// two messages, `kernel_for` says what has no kernel.
+inline void require_gpu(Args &a, bool has_gpu_kernel, const char *why, const char *instead,
+                        const char *kernel_for) {
     if (!a.ok()) return;
     if (!device_status().usable)
         a.set(fail(a.handle(), GPUSVD_STATUS_NO_DEVICE, "%s: %s but %s", a.routine(), why,
                    device_status().description));
     else if (!has_gpu_kernel)
         a.set(fail(a.handle(), GPUSVD_STATUS_NOT_SUPPORTED,
-                   "%s: no GPU kernel for this routine in this version; %s", a.routine(), instead));
+                   "%s: no GPU kernel for %s in this version; %s", a.routine(), kernel_for,
+                   instead));
 }
 
 /// AUTO keeps problems whose input is smaller than this on the CPU: below it, launch and PCIe
@@ -33,12 +35,14 @@ constexpr size_t kAutoGpuMinBytes = size_t(64) << 10;
 /// device or a GPU kernel for the routine (never a silent fallback); CPU runs on the CPU; AUTO
 /// takes the GPU when the routine has kernels, a device is usable and the input (bytes of the
 /// matrices read) reaches kAutoGpuMinBytes.
-inline bool host_runs_on_gpu(Args &a, bool has_gpu_kernel, size_t input_bytes) {
+inline bool host_runs_on_gpu(Args &a, bool has_gpu_kernel, size_t input_bytes,
+                             const char *kernel_for = "this routine") {
     if (!a.ok()) return false;
     switch (a.handle()->backend) {
         case GPUSVD_BACKEND_GPU:
             require_gpu(a, has_gpu_kernel, "backend GPU requested",
-                        "use GPUSVD_BACKEND_CPU or GPUSVD_BACKEND_AUTO (which runs it on the CPU)");
+                        "use GPUSVD_BACKEND_CPU or GPUSVD_BACKEND_AUTO (which runs it on the CPU)",
+                        kernel_for);
             return a.ok();
         case GPUSVD_BACKEND_AUTO:
             return has_gpu_kernel && device_status().usable && input_bytes >= kAutoGpuMinBytes;
@@ -63,9 +67,10 @@ size_t input_bytes(int64_t m, int64_t n, int64_t batch) {
 }
 
 /// `_gpu` form: needs a usable device and a GPU kernel.
-inline void require_device_form(Args &a, bool has_gpu_kernel) {
+inline void require_device_form(Args &a, bool has_gpu_kernel,
+                                const char *kernel_for = "this routine") {
     require_gpu(a, has_gpu_kernel, "device-memory form needs a GPU",
-                "call the host-pointer form instead");
+                "call the host-pointer form instead", kernel_for);
 }
 
 }  // namespace gpusvd
