@@ -27,6 +27,7 @@
 
 #include "bdsvd_checks.hpp"
 #include "geev_checks.hpp"
+#include "pca_checks.hpp"
 #include "svd_checks.hpp"
 
 namespace gpusvd_test {
@@ -582,56 +583,6 @@ std::vector<T> pca_data(Rng &rng, int64_t m, int64_t n, double mu_scale) {
     return X;
 }
 
-/// Reference PCA of X (m x n, normal range) in double: means in long double, LAPACK dgesvd of the
-/// centred data, components with the sign convention, and E, the bound on the error of the
-/// singular values of the centred data: 50 (max(m,n) eps s_1 + sqrt(m) |mu|_2 eps), the second
-/// term for the rounding of the means to T.
-struct PcaRef {
-    std::vector<long double> mean;
-    std::vector<double> colmax, Xc, S, C;
-    double E = 0;
-    long double big = 0;  // largest |centred entry| and |score| (the mean is at most max |x|)
-};
-
-template <typename T>
-PcaRef pca_reference(int64_t m, int64_t n, const std::vector<T> &X) {
-    PcaRef r;
-    const int64_t p = std::min(m, n);
-    r.mean.assign(sz(n), 0.0L);
-    r.colmax.assign(sz(n), 0.0);
-    r.Xc.resize(sz(m * n));
-    long double mu2 = 0;
-    for (int64_t j = 0; j < n; ++j) {
-        for (int64_t i = 0; i < m; ++i) {
-            r.mean[sz(j)] += X[sz(i + j * m)];
-            r.colmax[sz(j)] = std::max(r.colmax[sz(j)], std::fabs(double(X[sz(i + j * m)])));
-        }
-        r.mean[sz(j)] /= (long double)m;
-        mu2 += r.mean[sz(j)] * r.mean[sz(j)];
-        for (int64_t i = 0; i < m; ++i) {
-            r.Xc[sz(i + j * m)] = double((long double)X[sz(i + j * m)] - r.mean[sz(j)]);
-            r.big = std::max(r.big, (long double)std::fabs(r.Xc[sz(i + j * m)]));
-        }
-    }
-    std::vector<double> W = r.Xc, VT(sz(p * n)), superb(sz(p + 1));
-    r.S.resize(sz(p));
-    double dummy = 0;
-    EXPECT_EQ(lapacke_gesvd('N', 'S', lapack_int(m), lapack_int(n), W.data(), lapack_int(m),
-                            r.S.data(), &dummy, 1, VT.data(), lapack_int(p), superb.data()),
-              0);
-    r.C = signed_components(n, p, VT);
-    for (int64_t j = 0; j < p; ++j)
-        for (int64_t i = 0; i < m; ++i) {
-            long double s = 0;
-            for (int64_t q = 0; q < n; ++q)
-                s += (long double)r.Xc[sz(i + q * m)] * r.C[sz(q + j * n)];
-            r.big = std::max(r.big, std::fabs(s));
-        }
-    r.E = kSvdThreshold * eps<T>() *
-          (double(std::max(m, n)) * r.S[0] + std::sqrt(double(m)) * std::sqrt(double(mu2)));
-    return r;
-}
-
 /// pca of X_0 = X1 2^e (m x n, largest entry of X1 in [1, 2)), k components, against the
 /// reference PCA of X_0 2^-e: components (orthonormal, the sign convention, within E / gap of
 /// the reference's), mean, scores (the centred data times the returned components, within E) and
@@ -667,7 +618,7 @@ void check_pca_at(gpusvdHandle_t h, int64_t m, int64_t n, int64_t k, const std::
         const double tol = E / gap;
         double d = 0;
         for (int64_t i = 0; i < n; ++i)
-            d = std::max(d, std::fabs(double(C[sz(i + j * n)]) - r.C[sz(i + j * n)]));
+            d = std::max(d, std::fabs(double(C[sz(i + j * n)]) - r.components[sz(i + j * n)]));
         EXPECT_LE(d, tol) << "component " << j << " vs the reference";
         worst = std::max(worst, d / tol);
     }

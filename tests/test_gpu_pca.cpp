@@ -26,12 +26,11 @@
 // form for the `_gpu` form); what only backend GPU promises (NOT_SUPPORTED for wide data) is
 // skipped there.
 #include "cuda_rt.hpp"
+#include "pca_checks.hpp"
 
 using namespace gpusvd_test;
 
 namespace {
-
-constexpr double kThreshold = 50.0;  // DESIGN.md: SVD ratios < 50
 
 struct PcaCase {
     int64_t m, n, k;
@@ -66,50 +65,6 @@ std::vector<T> make_data(Rng &rng, int64_t m, int64_t n, int64_t k, double offse
         for (int64_t i = 0; i < m; ++i) X[sz(i + j * m)] = T(mu + D[sz(i + j * m)]);
     }
     return X;
-}
-
-/// The reference PCA of X (as given, in T) computed in double: means in long double, LAPACK
-/// dgesvd of the centred data, components with the sign convention, and the error bound E.
-struct PcaRef {
-    int64_t m = 0, n = 0;
-    std::vector<long double> mean;
-    std::vector<double> colmax;
-    std::vector<double> Xc;          // centred, m x n
-    std::vector<double> S;           // min(m, n) singular values of Xc
-    std::vector<double> components;  // n x min(m, n), sign convention applied
-    double E = 0;                    // bound on the error of the singular values (see the top)
-};
-
-template <typename T>
-PcaRef reference(int64_t m, int64_t n, const std::vector<T> &X) {
-    PcaRef r;
-    r.m = m, r.n = n;
-    const int64_t p = std::min(m, n);
-    r.mean.assign(sz(n), 0.0L);
-    r.colmax.assign(sz(n), 0.0);
-    r.Xc.resize(sz(m * n));
-    long double mu2 = 0;
-    for (int64_t j = 0; j < n; ++j) {
-        for (int64_t i = 0; i < m; ++i) {
-            r.mean[sz(j)] += X[sz(i + j * m)];
-            r.colmax[sz(j)] = std::max(r.colmax[sz(j)], std::fabs(double(X[sz(i + j * m)])));
-        }
-        r.mean[sz(j)] /= (long double)m;
-        mu2 += r.mean[sz(j)] * r.mean[sz(j)];
-        for (int64_t i = 0; i < m; ++i)
-            r.Xc[sz(i + j * m)] = double((long double)X[sz(i + j * m)] - r.mean[sz(j)]);
-    }
-    std::vector<double> W = r.Xc, VT(sz(p * n)), superb(sz(p + 1));
-    r.S.resize(sz(p));
-    double dummy = 0;
-    EXPECT_EQ(lapacke_gesvd('N', 'S', lapack_int(m), lapack_int(n), W.data(), lapack_int(m),
-                            r.S.data(), &dummy, 1, VT.data(), lapack_int(p), superb.data()),
-              0);
-    r.components = signed_components(n, p, VT);
-    const double e = eps<T>();
-    r.E = kThreshold * (double(std::max(m, n)) * e * (p ? r.S[0] : 0.0) +
-                        std::sqrt(double(m)) * std::sqrt(double(mu2)) * e);
-    return r;
 }
 
 /// Tolerance of component j (E / gap_j) and whether its sign is a near tie (the two largest
@@ -226,7 +181,7 @@ void check_vs_ref(const PcaOut &out, const PcaRef &r, int64_t k, long double f =
     std::vector<T> Ct(sz(n * k));
     for (size_t i = 0; i < Ct.size(); ++i) Ct[i] = T(out.C[i]);
     const double orth = orthogonality(n, k, Ct.data(), n);
-    EXPECT_LT(orth, kThreshold) << "|I - C^T C| / (n eps)";
+    EXPECT_LT(orth, kSvdThreshold) << "|I - C^T C| / (n eps)";
     std::vector<int> flipped(sz(k), 0);
     double worst_c = 0, worst_v = 0, worst_s = 0, worst_mu = 0;
     for (int64_t j = 0; j < k; ++j) {
@@ -412,7 +367,7 @@ TYPED_TEST(GpuPcaTest, ShapesMatchLapackAndCpuBackend) {
         SCOPED_TRACE(testing::Message() << "m=" << c.m << " n=" << c.n << " k=" << c.k);
         Rng rng(seed++);
         const std::vector<T> X = make_data<T>(rng, c.m, c.n, c.k);
-        const PcaRef ref = reference(c.m, c.n, X);
+        const PcaRef ref = pca_reference(c.m, c.n, X);
         const PcaOut gpu = run_pca<T>(this->h, c.m, c.n, c.k, X, true, true);
         check_vs_ref<T>(gpu, ref, c.k);
         const PcaOut host_cpu = run_pca<T>(cpu, c.m, c.n, c.k, X, true, true);
@@ -432,7 +387,7 @@ TYPED_TEST(GpuPcaTest, OptionalOutputsNull) {
     for (const PcaCase &c : pca_cases()) {
         Rng rng(seed++);
         const std::vector<T> X = make_data<T>(rng, c.m, c.n, c.k);
-        const PcaRef ref = reference(c.m, c.n, X);
+        const PcaRef ref = pca_reference(c.m, c.n, X);
         const PcaOut full = run_pca<T>(this->h, c.m, c.n, c.k, X, true, true);
         for (int which = 0; which < 3; ++which) {
             const bool ws = which == 1, wm = which == 2;  // 0: both NULL
@@ -465,7 +420,7 @@ TYPED_TEST(GpuPcaTest, NonFiniteGivesInfoAndNaN) {
         // The handle is not left in a bad state.
         SCOPED_TRACE("finite data after the non-finite calls");
         check_vs_ref<T>(run_pca<T>(this->h, c.m, c.n, c.k, X0, true, true),
-                        reference(c.m, c.n, X0), c.k);
+                        pca_reference(c.m, c.n, X0), c.k);
     }
 }
 
@@ -484,7 +439,7 @@ void check_scaled(gpusvdHandle_t h, const PcaCase &c, const std::vector<T> &X0, 
     // subnormal near underflow, by at most denorm_min / 2 each: far below eps max|x|).
     std::vector<T> Xback(X.size());
     for (size_t i = 0; i < X.size(); ++i) Xback[i] = T((long double)X[i] / f);
-    const PcaRef ref = reference(c.m, c.n, Xback);
+    const PcaRef ref = pca_reference(c.m, c.n, Xback);
     const PcaOut gpu = run_pca<T>(h, c.m, c.n, c.k, X, true, true, f);
     check_vs_ref<T>(gpu, ref, c.k, f);
     CpuHandle cpu;
@@ -537,7 +492,7 @@ TYPED_TEST(GpuPcaTest, LargeMeanOffset) {
                                             << " mean offset " << sign * offset);
             Rng rng(seed++);
             const std::vector<T> X = make_data<T>(rng, c.m, c.n, c.k, sign * offset);
-            const PcaRef ref = reference(c.m, c.n, X);
+            const PcaRef ref = pca_reference(c.m, c.n, X);
             const PcaOut gpu = run_pca<T>(this->h, c.m, c.n, c.k, X, true, true);
             check_vs_ref<T>(gpu, ref, c.k);
             const PcaOut host_cpu = run_pca<T>(cpu, c.m, c.n, c.k, X, true, true);
@@ -580,8 +535,8 @@ TYPED_TEST(GpuPcaTest, WideDataRunsOnCpuUnderAuto) {
         ASSERT_GE(sizeof(T) * sz(c.m * c.n), size_t(64) << 10);
         Rng rng(seed++);
         const std::vector<T> X = make_data<T>(rng, c.m, c.n, c.k);
-        check_vs_ref<T>(run_pca<T>(this->h, c.m, c.n, c.k, X, true, true), reference(c.m, c.n, X),
-                        c.k);
+        check_vs_ref<T>(run_pca<T>(this->h, c.m, c.n, c.k, X, true, true),
+                        pca_reference(c.m, c.n, X), c.k);
     }
 }
 
@@ -597,7 +552,7 @@ TYPED_TEST(GpuPcaDeviceFormTest, OnUserStreamMatchesHostForm) {
         SCOPED_TRACE(testing::Message() << "m=" << c.m << " n=" << c.n << " k=" << c.k);
         Rng rng(seed++);
         const std::vector<T> X = make_data<T>(rng, c.m, c.n, c.k, 100.0);
-        const PcaRef ref = reference(c.m, c.n, X);
+        const PcaRef ref = pca_reference(c.m, c.n, X);
         const PcaOut host = run_pca<T>(this->h, c.m, c.n, c.k, X, true, true);
         check_vs_ref<T>(host, ref, c.k);
         for (int both = 1; both >= 0; --both) {
