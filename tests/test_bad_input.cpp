@@ -1,10 +1,9 @@
-// Invalid arguments, overflowing and unsupported sizes, zero-size problems, NaN/Inf inputs and
-// host allocation failure, for every routine. A rejected call must change no output.
-#include <sys/resource.h>
+// Invalid arguments, overflowing and unsupported sizes, zero-size problems and NaN/Inf inputs,
+// for every routine. A rejected call must change no output. (Allocation failure: see
+// test_resources.cpp.)
 #include <unistd.h>
 
 #include <cstdio>
-#include <fstream>
 #include <functional>
 #include <sstream>
 #include <string>
@@ -611,72 +610,6 @@ TYPED_TEST(BadInputTest, BufferSizesOfHugeProblems) {
         EXPECT_EQ(hb, 7u);
     }
 }
-
-// ------------------------------------------------------------------------------------------------
-// Host allocation failure
-// ------------------------------------------------------------------------------------------------
-
-/// Virtual memory size of this process in bytes (from /proc/self/statm), 0 if unknown.
-size_t current_vm_bytes() {
-    std::ifstream f("/proc/self/statm");
-    size_t pages = 0;
-    if (!(f >> pages)) return 0;
-    return pages * size_t(sysconf(_SC_PAGESIZE));
-}
-
-/// In a child process: with the address space limited to the current size + 256 MiB, a
-/// bdsvd with vectors for n = 6000 (?bdsdc workspace 3n^2 + 4n doubles = 864 MB) must return
-/// ALLOC_FAILED, change nothing, and leave the handle usable. Exits 0 on success, else a code
-/// naming the failed check.
-[[noreturn]] void alloc_failure_child() {
-    const int64_t n = 6000;
-    gpusvdHandle_t h = nullptr;
-    if (gpusvdCreate(&h) != GPUSVD_STATUS_SUCCESS) std::_Exit(10);
-    // Real arrays, allocated before the limit (calloc: untouched pages cost no memory).
-    double *U = static_cast<double *>(std::calloc(size_t(n * n), sizeof(double)));
-    double *VT = static_cast<double *>(std::calloc(size_t(n * n), sizeof(double)));
-    std::vector<double> d(size_t(n), 1.0), e(size_t(n - 1), 0.5);
-    if (!U || !VT) std::_Exit(11);
-    size_t need = 0;
-    if (gpusvd_dbdsvd_bufferSize(h, GPUSVD_UPPER, GPUSVD_JOB_VEC, n, nullptr, &need) !=
-            GPUSVD_STATUS_SUCCESS ||
-        need < size_t(3 * n * n) * sizeof(double))
-        std::_Exit(12);
-    const size_t vm = current_vm_bytes();
-    if (vm == 0) std::_Exit(13);
-    struct rlimit lim;
-    lim.rlim_cur = lim.rlim_max = vm + (size_t(256) << 20);
-    if (setrlimit(RLIMIT_AS, &lim) != 0) std::_Exit(14);
-
-    int info = -777;
-    const gpusvdStatus_t st =
-        gpusvd_dbdsvd(h, GPUSVD_UPPER, GPUSVD_JOB_VEC, n, d.data(), e.data(), U, n, VT, n, &info);
-    if (st != GPUSVD_STATUS_ALLOC_FAILED) std::_Exit(20 + int(st));
-    if (std::string(gpusvdGetErrorMessage(h)).find("gpusvd_dbdsvd") == std::string::npos)
-        std::_Exit(30);
-    if (d[0] != 1.0 || d[n - 1] != 1.0 || e[0] != 0.5 || U[0] != 0.0) std::_Exit(31);
-    // The handle still works for a problem that fits.
-    double d2[3] = {3, 2, 1}, e2[2] = {0.5, 0.25}, U2[9], VT2[9];
-    if (gpusvd_dbdsvd(h, GPUSVD_UPPER, GPUSVD_JOB_VEC, 3, d2, e2, U2, 3, VT2, 3, &info) !=
-            GPUSVD_STATUS_SUCCESS ||
-        info != 0)
-        std::_Exit(32);
-    gpusvdDestroy(h);
-    std::_Exit(0);
-}
-
-TEST(AllocFailure, HostWorkspaceAllocationFails) {
-#if defined(__SANITIZE_ADDRESS__)
-    GTEST_SKIP() << "RLIMIT_AS does not work under AddressSanitizer";
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-    GTEST_SKIP() << "RLIMIT_AS does not work under AddressSanitizer";
-#endif
-#endif
-    GTEST_FLAG_SET(death_test_style, "threadsafe");
-    EXPECT_EXIT(alloc_failure_child(), ::testing::ExitedWithCode(0), "");
-}
-
 
 // ------------------------------------------------------------------------------------------------
 // Regressions: sizes LAPACK computes in 32 bits, state kept by rejected calls, zero-size
