@@ -43,8 +43,7 @@ int run(Session &s) {
     const char *meaning =
         "the QR algorithm failed to converge; only some eigenvalues are valid and no "
         "eigenvectors were computed (LAPACK ?geev's meaning)";
-    return a.batched ? report_batch_info(routine, info.data(), B, meaning)
-                     : report_info(routine, info[0], meaning);
+    return report_outcome(routine, a.batched, info.data(), B, meaning);
 }
 
 }  // namespace

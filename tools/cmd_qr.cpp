@@ -47,8 +47,7 @@ int run(Session &s) {
     const char *meaning =
         "this column (1-based) is numerically dependent on the previous ones: its R diagonal "
         "entry is 0 and its Q column completes Q orthonormally";
-    return a.batched ? report_batch_info(routine, info.data(), B, meaning)
-                     : report_info(routine, info[0], meaning);
+    return report_outcome(routine, a.batched, info.data(), B, meaning);
 }
 
 }  // namespace

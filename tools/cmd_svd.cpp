@@ -54,8 +54,7 @@ int run(Session &s) {
     s.finish(sel);
     const char *meaning =
         "Jacobi did not converge within the sweep limit; the results are the best so far";
-    return a.batched ? report_batch_info(routine, info.data(), B, meaning)
-                     : report_info(routine, info[0], meaning);
+    return report_outcome(routine, a.batched, info.data(), B, meaning);
 }
 
 }  // namespace

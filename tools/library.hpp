@@ -84,6 +84,13 @@ inline int report_batch_info(const std::string &routine, const int *info, int64_
     return kExitWarning;
 }
 
+/// report_info of a single call, or report_batch_info of a batched one.
+inline int report_outcome(const std::string &routine, bool batched, const int *info,
+                          int64_t batch, const char *positive_meaning) {
+    return batched ? report_batch_info(routine, info, batch, positive_meaning)
+                   : report_info(routine, info[0], positive_meaning);
+}
+
 /// Entry points of one precision (Api<double>::gesvj is gpusvd_dgesvj).
 using gpusvd_util::Api;
 

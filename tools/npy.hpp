@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <istream>
 #include <string>
 #include <vector>
@@ -10,6 +11,14 @@
 
 namespace gpusvd_cli {
 namespace npy {
+
+/// Whether this machine stores numbers little-endian (.npy files say which order they use).
+inline bool host_little_endian() {
+    const uint16_t one = 1;
+    unsigned char b;
+    std::memcpy(&b, &one, 1);
+    return b == 1;
+}
 
 /// What a .npy header says about its data.
 struct Header {

@@ -119,22 +119,13 @@ std::string format_header(const std::string &descr, const std::vector<int64_t> &
     return out + dict;
 }
 
-namespace {
-bool little_endian_host() {
-    const uint16_t one = 1;
-    unsigned char b;
-    std::memcpy(&b, &one, 1);
-    return b == 1;
-}
-}  // namespace
-
 template <>
 std::string native_descr<double>() {
-    return little_endian_host() ? "<f8" : ">f8";
+    return host_little_endian() ? "<f8" : ">f8";
 }
 template <>
 std::string native_descr<float>() {
-    return little_endian_host() ? "<f4" : ">f4";
+    return host_little_endian() ? "<f4" : ">f4";
 }
 
 }  // namespace npy

@@ -11,13 +11,6 @@ namespace npy {
 
 namespace {
 
-bool host_little_endian() {
-    const uint16_t one = 1;
-    unsigned char b;
-    std::memcpy(&b, &one, 1);
-    return b == 1;
-}
-
 float half_to_float(uint16_t h) {
     const int exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
     const float sign = (h & 0x8000) ? -1.0f : 1.0f;
