@@ -110,7 +110,7 @@ Row gesvj_row(Cpu &c, int64_t batch, int64_t m, int64_t n, bool batched) {
     };
     auto run_b = [&] {
         if (batched)
-            ref::omp_batch(batch, one);
+            ref::pool_batch(batch, one);
         else
             one(0, 0);
         if (*std::min_element(rinfo.begin(), rinfo.end()) < 0) {
@@ -172,7 +172,7 @@ Row geqrf_row(Cpu &c, int64_t batch, int64_t m, int64_t n, bool batched) {
     };
     auto run_b = [&] {
         if (batched)
-            ref::omp_batch(batch, one);
+            ref::pool_batch(batch, one);
         else
             one(0, 0);
         if (count_nonzero(rinfo)) {
@@ -234,7 +234,7 @@ Row geev_row(Cpu &c, int64_t batch, int64_t n, bool vectors) {
         if (rinfo[i] < 0) bad = true;
     };
     auto run_b = [&] {
-        ref::omp_batch(batch, one);
+        ref::pool_batch(batch, one);
         if (bad) {
             err_b = "LAPACKE ?geev: illegal argument";
             return false;

@@ -212,7 +212,7 @@ void bdsvd_tables(Gpu &c) {
         "bdsvd, random upper bidiagonal (gpusvd: dbdsvd_gpu; no cuSOLVER counterpart; "
         "host: LAPACK dbdsqr values only = dqds, sequential; dbdsdc('U','I') with "
         "OpenBLAS " +
-            std::to_string(ref::get_blas_threads()) + " threads)",
+            std::to_string(gpusvd::cpu::blas_threads()) + " threads)",
         rows, c.dev);
 }
 

@@ -67,7 +67,7 @@ void host_geev(int64_t count, int64_t n, bool vectors, double *A, double *wr, do
     ref::geev(jv, ni, &d, ni, &d, &d, &d, ni, &q, -1);
     const lapack_int lw = ref::lwork_of(q);
     std::vector<double> work(sz(gpusvd::cpu::batch_threads(count)) * sz(lw));
-    ref::omp_batch(count, [&](int64_t i, int t) {
+    ref::pool_batch(count, [&](int64_t i, int t) {
         ref::geev(jv, ni, A + i * n * n, ni, wr + i * n, wi + i * n, vectors ? vr + i * n * n : vr,
                   vectors ? ni : 1, work.data() + sz(t) * sz(lw), lw);
     });

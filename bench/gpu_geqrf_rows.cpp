@@ -257,7 +257,7 @@ bool host_qr(int64_t count, int64_t n, T *A, T *R) {
     const int threads = std::max(1, gpusvd::cpu::hardware_threads());
     std::vector<T> work(sz(threads) * sz(lw + n));
     std::vector<int> bad(sz(threads), 0);
-    ref::omp_batch(count, [&](int64_t i, int t) {
+    ref::pool_batch(count, [&](int64_t i, int t) {
         T *w = work.data() + sz(t) * sz(lw + n), *tau = w + lw;
         T *a = A + i * n * n, *rr = R + i * n * n;
         lapack_int e = ref::geqrf(ni, ni, a, ni, tau, w, lw);

@@ -93,7 +93,7 @@ template <class T>
 void host_gesvj(int64_t count, int64_t m, int64_t n, T *A, T *S, T *V, double *sweeps) {
     const lapack_int lw = lapack_int(std::max<int64_t>(6, m + n));
     std::vector<T> work(sz(gpusvd::cpu::batch_threads(count)) * sz(lw));
-    ref::omp_batch(count, [&](int64_t i, int t) {
+    ref::pool_batch(count, [&](int64_t i, int t) {
         T *w = work.data() + sz(t) * sz(lw);
         ref::gesvj('G', 'U', 'V', lapack_int(m), lapack_int(n), A + i * m * n, lapack_int(m),
                    S + i * n, 0, V + i * n * n, lapack_int(n), w, lw);

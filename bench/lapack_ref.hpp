@@ -3,8 +3,6 @@
 // control.
 #pragma once
 
-#include <dlfcn.h>
-
 #include <algorithm>
 #include <cstdint>
 
@@ -46,15 +44,8 @@ inline lapack_int lwork_of(T q) {
 /// bench): pool threads over matrices, a pthread OpenBLAS held single-threaded inside,
 /// f(matrix, thread) — so the CPU tables compare LAPACK calls under identical threading.
 template <class F>
-void omp_batch(int64_t batch, F &&f) {
+void pool_batch(int64_t batch, F &&f) {
     gpusvd::cpu::for_each_matrix(batch, gpusvd::cpu::batch_threads(batch), f);
-}
-
-/// OpenBLAS's thread count for the report header (1 with another BLAS).
-inline int get_blas_threads() {
-    using F = int (*)(void);
-    static F f = reinterpret_cast<F>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads"));
-    return f ? f() : 1;
 }
 
 }  // namespace bench::ref

@@ -205,7 +205,7 @@ int main(int argc, char **argv) {
         o.filter.empty() ? "" : ", filter ", o.filter.c_str());
     std::printf("build: %s\n", gpusvdGetBuildInfo());
     std::printf("host: %s, %d threads, OpenBLAS %d threads (%s)\n", cpu_model().c_str(),
-                gpusvd::cpu::hardware_threads(), bench::ref::get_blas_threads(), openblas_config());
+                gpusvd::cpu::hardware_threads(), gpusvd::cpu::blas_threads(), openblas_config());
     const bench::Ceilings host = bench::measure_host_ceilings(o.quick);
     std::printf(
         "host ceilings (floor column of the CPU tables): dgemm %.1f GFLOP/s, memcpy "
