@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "bdsvd/bdsvd.hpp"
+#include "common/graph.hpp"
 #include "common/pipeline.hpp"
 #include "common/runtime.hpp"
 #include "gpu_dispatch.hpp"
@@ -149,6 +150,12 @@ size_t bdsvd_device_bytes(bool wantv, int64_t n) {
 template <class T>
 gpusvdStatus_t bdsvd(gpusvdHandle_t h, const char *routine, Form form, const BdsvdArgs<T> &a) {
     const size_t wsb = bdsvd_device_bytes<T>(a.wantv, a.n);
+    if (form == Form::Device && a.wantv && a.n > 0) {
+        // The vectors' plan (split points, clusters) is made on the host from the values.
+        const gpusvdStatus_t st = refuse_capture(h, routine, user_stream(h),
+                                                 "bdsvd with vectors (jobz = GPUSVD_JOB_VEC)");
+        if (st != GPUSVD_STATUS_SUCCESS) return st;
+    }
     if (form == Form::Device)
         return run_device_form(h, routine, a.n == 0, a.info, wsb, [&](void *ws, cudaStream_t s) {
             return bdsvd_run<T>(h, routine, a, ws, s);

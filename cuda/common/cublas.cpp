@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <mutex>
 
+#include "common/graph.hpp"
 #include "common/runtime.hpp"
 
 #define GPUSVD_XSTR(x) #x
@@ -44,6 +45,7 @@ struct Functions {
     decltype(&cublasCreate_v2) create = nullptr;
     decltype(&cublasDestroy_v2) destroy = nullptr;
     decltype(&cublasSetStream_v2) set_stream = nullptr;
+    decltype(&cublasSetWorkspace_v2) set_workspace = nullptr;
     decltype(&cublasGetStatusName) status_name = nullptr;
     Typed<float> s;
     Typed<double> d;
@@ -108,6 +110,7 @@ const Functions &functions() {
         bind(lib, "cublasCreate_v2", fn.create, fn);
         bind(lib, "cublasDestroy_v2", fn.destroy, fn);
         bind(lib, "cublasSetStream_v2", fn.set_stream, fn);
+        bind(lib, "cublasSetWorkspace_v2", fn.set_workspace, fn);
         bind(lib, "cublasGetStatusName", fn.status_name, fn);
         bind_typed(lib, fn.s, fn);
         bind_typed(lib, fn.d, fn);
@@ -133,6 +136,16 @@ cublasHandle_t blas_handle(gpusvdHandle_t h, const char *routine, cudaStream_t s
         return nullptr;
     }
     if (!r->blas) {
+        // cublasCreate allocates device memory, which would break the caller's capture.
+        bool cap = false;
+        stream_capturing(stream, &cap);
+        if (cap) {
+            *st = fail(h, GPUSVD_STATUS_NOT_SUPPORTED,
+                       "%s: this path loads cuBLAS, which cannot start inside a CUDA graph "
+                       "capture: make one call on this handle before capturing",
+                       routine);
+            return nullptr;
+        }
         cublasHandle_t b = nullptr;
         const cublasStatus_t s = fn.create(&b);
         if (s != CUBLAS_STATUS_SUCCESS) {
@@ -148,6 +161,13 @@ cublasHandle_t blas_handle(gpusvdHandle_t h, const char *routine, cudaStream_t s
         return nullptr;
     }
     return b;
+}
+
+gpusvdStatus_t blas_set_workspace(gpusvdHandle_t h, const char *routine, cublasHandle_t b,
+                                  void *ws, size_t bytes) {
+    const cublasStatus_t s = functions().set_workspace(b, ws, bytes);
+    return s == CUBLAS_STATUS_SUCCESS ? GPUSVD_STATUS_SUCCESS
+                                      : blas_fail(h, routine, "cublasSetWorkspace", s);
 }
 
 bool blas_available() {

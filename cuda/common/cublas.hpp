@@ -18,6 +18,13 @@ namespace gpu {
 cublasHandle_t blas_handle(gpusvdHandle_t h, const char *routine, cudaStream_t stream,
                            gpusvdStatus_t *st);
 
+/// cuBLAS's workspace set to `bytes` at `ws` until the next blas_handle call (which resets it to
+/// cuBLAS's own pool): conditional-node bodies of a graph may hold no memory allocation, and
+/// cuBLAS allocates its workspace in the capture otherwise.
+constexpr size_t kBlasGraphWorkspace = size_t(4) << 20;
+gpusvdStatus_t blas_set_workspace(gpusvdHandle_t h, const char *routine, cublasHandle_t b,
+                                  void *ws, size_t bytes);
+
 /// Whether cuBLAS loads (paths that only prefer it check this and take another way otherwise).
 bool blas_available();
 

@@ -3,6 +3,7 @@
 #include <new>
 
 #include "common/cublas.hpp"
+#include "common/graph.hpp"
 #include "gpu_dispatch.hpp"
 
 namespace gpusvd {
@@ -81,6 +82,19 @@ void *device_workspace(gpusvdHandle_t h, const char *routine, size_t bytes, gpus
     }
     cudaError_t e;
     Resources *r = resources(h, &e);
+    if (r && r->dev_bytes < (bytes ? bytes : 1)) {
+        // Growing waits for earlier work and calls cudaMalloc: both would break a capture.
+        bool cap = false;
+        stream_capturing(user_stream(h), &cap);
+        if (cap) {
+            *st = fail(h, GPUSVD_STATUS_NOT_SUPPORTED,
+                       "%s: needs %zu bytes of device workspace, more than the handle holds, "
+                       "inside a CUDA graph capture: make the same call once before capturing, "
+                       "or set a workspace with gpusvdSetWorkspace",
+                       routine, bytes);
+            return nullptr;
+        }
+    }
     if (r) e = grow_device(*r, bytes ? bytes : 1);
     if (e != cudaSuccess) {
         *st = cuda_fail(h, routine, "allocating the device workspace", e);
@@ -129,6 +143,7 @@ void release(gpusvdHandle_t h) {
             cudaStreamDestroy(s);
         }
     if (r->flags_ready) cudaEventDestroy(r->flags_ready);
+    if (r->body) cudaStreamDestroy(r->body);
     blas_release(r->blas);
     if (r->dev) cudaFree(r->dev);
     if (r->stats) cudaFree(r->stats);

@@ -74,8 +74,8 @@ constexpr int kCholThreads = 512;
 
 template <class T>
 __global__ void __launch_bounds__(kCholThreads)
-    chol_step_kernel(const T *G, int w, int64_t m, bool first, bool last, bool screened, T *Rs,
-                     T *S, int64_t lds, int *dead, CholStepFlags *flags, T *Mg) {
+    chol_step_kernel(const T *G, int w, int64_t m, int max_steps, bool screened, T *Rs, T *S,
+                     int64_t lds, int *dead, CholStepFlags *flags, CholStepCtl *ctl, T *Mg) {
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ T sc[kCholPanel];
     __shared__ int dd[kCholPanel];
@@ -86,7 +86,9 @@ __global__ void __launch_bounds__(kCholThreads)
     const int t = threadIdx.x, nt = blockDim.x;
     using R = Real<T>;
     if (t == 0) s_bad = 0, s_dead = 0, s_drop = 0;
-    __syncthreads();
+    const int step = ctl->step;
+    const bool first = step == 0, last = step == max_steps - 1;
+    __syncthreads();  // every thread has read the step before thread 0 advances it
 
     // Diagonal: column scales, vanished columns, and whether the Gram matrix can be trusted
     // (no NaN/Inf, no diagonal near overflow, and on an unscreened first step none that may
@@ -120,7 +122,11 @@ __global__ void __launch_bounds__(kCholThreads)
     __syncthreads();
     if (s_bad) {
         for (int idx = t; idx < w * w; idx += nt) Rs[idx] = idx % w == idx / w ? T(1) : T(0);
-        if (t == 0) *flags = CholStepFlags{1, 0, 0, 0, 0.f};
+        if (t == 0) {
+            *flags = CholStepFlags{1, 0, 0, 0, 0.f};
+            ctl->step = step + 1;
+            ctl->cont = 0;
+        }
         return;
     }
     // Scaled Gram matrix (unit diagonal) and its distance from the identity.
@@ -189,7 +195,14 @@ __global__ void __launch_bounds__(kCholThreads)
         for (int idx = t; idx < w * w; idx += nt) S[idx % w + (idx / w) * lds] = M[idx];
     }
     shifted = __syncthreads_or(shifted);
-    if (t == 0) *flags = CholStepFlags{0, shifted, s_dead, s_drop, static_cast<float>(off)};
+    if (t == 0) {
+        const float offf = static_cast<float>(off);
+        *flags = CholStepFlags{0, shifted, s_dead, s_drop, offf};
+        // The same decision the host path takes from the flags (tall.cpp).
+        ctl->step = step + 1;
+        ctl->cont = (shifted || offf > 0.5f) && step + 1 < max_steps;
+        if (s_dead > 0 || s_drop > 0) ctl->rankdef = 1;
+    }
 }
 
 // A warp per column, 32 of them: each column is a few dependent round trips to memory, so the
@@ -276,48 +289,16 @@ __global__ void scale_kernel(int64_t m, T *A, int64_t lda, const unsigned long l
 }
 
 template <class T>
-__global__ void fill_nan_kernel(int64_t rows, int64_t cols, T *X, int64_t ld) {
+__global__ void fill_nan_kernel(int64_t rows, int64_t cols, T *X, int64_t ld, const int *gate) {
+    if (gate && !*gate) return;
     const int64_t total = rows * cols;
     for (int64_t idx = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; idx < total;
          idx += int64_t(gridDim.x) * blockDim.x)
         X[idx % rows + (idx / rows) * ld] = Real<T>::nan();
 }
 
-__global__ void set_info_kernel(int *info, int v) {
-    *info = v;
-}
-
-template <class T>
-__global__ void fill_random_kernel(int64_t m, T *x, uint64_t seed) {
-    for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < m;
-         i += int64_t(gridDim.x) * blockDim.x) {
-        uint64_t z = seed + 0x9E3779B97F4A7C15ull * static_cast<uint64_t>(i + 1);  // splitmix64
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        z ^= z >> 31;
-        x[i] = static_cast<T>(static_cast<double>(z >> 11) * 0x1.0p-52 - 1.0);
-    }
-}
-
-template <class T>
-__global__ void project_out_kernel(int64_t m, int64_t k, T *Q, int64_t ldq, int64_t j, const T *c) {
-    for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < m;
-         i += int64_t(gridDim.x) * blockDim.x) {
-        T v = Q[i + j * ldq];
-        for (int64_t l = 0; l < k; ++l)
-            if (l != j) v -= Q[i + l * ldq] * c[l];
-        Q[i + j * ldq] = v;
-    }
-}
-
-template <class T>
-__global__ void normalise_kernel(int64_t m, T *x, const T *nrm2sq) {
-    const T s = *nrm2sq;
-    if (!(s > 0)) return;
-    const T inv = T(1) / Real<T>::sqrt(s);
-    for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < m;
-         i += int64_t(gridDim.x) * blockDim.x)
-        x[i] *= inv;
+__global__ void set_info_kernel(int *info, int v, const int *gate) {
+    if (!gate || *gate) *info = v;
 }
 
 template <class T>
@@ -372,17 +353,17 @@ size_t chol_step_scratch_bytes(int w) {
 }
 
 template <class T>
-cudaError_t chol_step(const T *G, int w, int64_t m, bool first, bool last, bool screened, T *Rs,
-                      T *S, int64_t lds, int *dead, CholStepFlags *flags, void *scratch,
-                      cudaStream_t stream) {
+cudaError_t chol_step(const T *G, int w, int64_t m, int max_steps, bool screened, T *Rs, T *S,
+                      int64_t lds, int *dead, CholStepFlags *flags, CholStepCtl *ctl,
+                      void *scratch, cudaStream_t stream) {
     const bool in_smem = chol_in_smem<T>(w);
     const size_t smem = in_smem ? size_t(w) * w * sizeof(T) : 0;
     cudaError_t e = allow_smem(chol_step_kernel<T>, smem);
     if (e != cudaSuccess) return e;
     const int threads = w <= 64 ? 256 : kCholThreads;
-    chol_step_kernel<T>
-        <<<1, threads, smem, stream>>>(G, w, m, first, last, screened, Rs, S, lds, dead, flags,
-                                       in_smem ? nullptr : static_cast<T *>(scratch));
+    chol_step_kernel<T><<<1, threads, smem, stream>>>(
+        G, w, m, max_steps, screened, Rs, S, lds, dead, flags, ctl,
+        in_smem ? nullptr : static_cast<T *>(scratch));
     return cudaGetLastError();
 }
 
@@ -415,29 +396,12 @@ cudaError_t scale_columns(int64_t m, int64_t n, T *A, int64_t lda,
 
 template <class T>
 cudaError_t fill_nonfinite(int64_t m, int64_t k, int64_t n, T *A, int64_t lda, T *R, int64_t ldr,
-                           int *info, cudaStream_t stream) {
-    if (m > 0 && k > 0) fill_nan_kernel<T><<<grid_for(m * k, 256), 256, 0, stream>>>(m, k, A, lda);
-    if (k > 0 && n > 0) fill_nan_kernel<T><<<grid_for(k * n, 256), 256, 0, stream>>>(k, n, R, ldr);
-    set_info_kernel<<<1, 1, 0, stream>>>(info, GPUSVD_INFO_NONFINITE);
-    return cudaGetLastError();
-}
-
-template <class T>
-cudaError_t fill_random(int64_t m, T *x, uint64_t seed, cudaStream_t stream) {
-    fill_random_kernel<T><<<grid_for(m, 256), 256, 0, stream>>>(m, x, seed);
-    return cudaGetLastError();
-}
-
-template <class T>
-cudaError_t project_out(int64_t m, int64_t k, T *Q, int64_t ldq, int64_t j, const T *c,
-                        cudaStream_t stream) {
-    project_out_kernel<T><<<grid_for(m, 256), 256, 0, stream>>>(m, k, Q, ldq, j, c);
-    return cudaGetLastError();
-}
-
-template <class T>
-cudaError_t normalise(int64_t m, T *x, const T *nrm2sq, cudaStream_t stream) {
-    normalise_kernel<T><<<grid_for(m, 256), 256, 0, stream>>>(m, x, nrm2sq);
+                           int *info, const int *gate, cudaStream_t stream) {
+    if (m > 0 && k > 0)
+        fill_nan_kernel<T><<<grid_for(m * k, 256), 256, 0, stream>>>(m, k, A, lda, gate);
+    if (k > 0 && n > 0)
+        fill_nan_kernel<T><<<grid_for(k * n, 256), 256, 0, stream>>>(k, n, R, ldr, gate);
+    set_info_kernel<<<1, 1, 0, stream>>>(info, GPUSVD_INFO_NONFINITE, gate);
     return cudaGetLastError();
 }
 
@@ -459,8 +423,9 @@ cudaError_t sum_partials(int w, int parts, const T *P, T *G, cudaStream_t stream
 
 #define GPUSVD_INSTANTIATE(T)                                                                     \
     template size_t chol_step_scratch_bytes<T>(int);                                              \
-    template cudaError_t chol_step<T>(const T *, int, int64_t, bool, bool, bool, T *, T *,        \
-                                      int64_t, int *, CholStepFlags *, void *, cudaStream_t);     \
+    template cudaError_t chol_step<T>(const T *, int, int64_t, int, bool, T *, T *, int64_t,      \
+                                      int *, CholStepFlags *, CholStepCtl *, void *,              \
+                                      cudaStream_t);                                              \
     template cudaError_t finish_r<T>(int64_t, int64_t, T *, int64_t, const int *, const int *,    \
                                      int *, cudaStream_t);                                        \
     template cudaError_t screen<T>(int64_t, int64_t, const T *, int64_t, unsigned long long *,    \
@@ -468,14 +433,10 @@ cudaError_t sum_partials(int w, int parts, const T *P, T *G, cudaStream_t stream
     template cudaError_t scale_columns<T>(int64_t, int64_t, T *, int64_t,                         \
                                           const unsigned long long *, int *, cudaStream_t);       \
     template cudaError_t fill_nonfinite<T>(int64_t, int64_t, int64_t, T *, int64_t, T *, int64_t, \
-                                           int *, cudaStream_t);                                  \
+                                           int *, const int *, cudaStream_t);                     \
     template cudaError_t zero_dead_columns<T>(int64_t, int, T *, int64_t, const int *,            \
                                               cudaStream_t);                                      \
-    template cudaError_t sum_partials<T>(int, int, const T *, T *, cudaStream_t);                 \
-    template cudaError_t fill_random<T>(int64_t, T *, uint64_t, cudaStream_t);                    \
-    template cudaError_t project_out<T>(int64_t, int64_t, T *, int64_t, int64_t, const T *,       \
-                                        cudaStream_t);                                            \
-    template cudaError_t normalise<T>(int64_t, T *, const T *, cudaStream_t);
+    template cudaError_t sum_partials<T>(int, int, const T *, T *, cudaStream_t);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)
 #undef GPUSVD_INSTANTIATE

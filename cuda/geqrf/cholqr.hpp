@@ -1,6 +1,6 @@
 // Kernels of the tall QR (cuda/geqrf/tall.cpp): the small per-step Cholesky factorisation of a
-// Gram matrix, the closing pass over R, and the rare-path helpers (screening, scaling, NaN fill,
-// completion of vanished columns). All launched on `stream`, no synchronisation.
+// Gram matrix, the closing pass over R, and the rare-path helpers (screening, scaling, NaN
+// fill). All launched on `stream`, no synchronisation.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -24,6 +24,14 @@ struct CholStepFlags {
                     // input was well conditioned, so its output is orthonormal to O(eps)
 };
 
+/// The steps' loop control on the device, written by each step: what the host decides from the
+/// flags, for the graph path, where the loop is a conditional node (tall.cpp).
+struct CholStepCtl {
+    int step;     // steps done on the current panel (zeroed per panel)
+    int cont;     // another step is needed and allowed
+    int rankdef;  // a step found vanished or dropped columns (kept over the panels)
+};
+
 /// Widest panel one Cholesky step handles (one thread block).
 constexpr int kCholPanel = 256;
 
@@ -33,16 +41,17 @@ size_t chol_step_scratch_bytes(int w);
 
 /// One step on the w x w Gram matrix G (upper triangle, ld w): factor G (+ shift if needed) =
 /// Rs^T Rs, write Rs (w x w, ld w, lower part zero), and S <- Rs (first step) or S <- Rs * S.
-/// m: rows of the panel (sizes the shift). first && !screened: a zero or out-of-range diagonal
-/// is `bad` (the caller screens and scales the matrix, then repeats); otherwise a zero
+/// m: rows of the panel (sizes the shift). The step number is ctl->step (advanced by the step;
+/// the first is 0, the last allowed max_steps - 1). First && !screened: a zero or out-of-range
+/// diagonal is `bad` (the caller screens and scales the matrix, then repeats); otherwise a zero
 /// diagonal marks the column dead (dead[j] = 1, Rs row j = e_j): the caller zeroes dead columns
 /// of W after the solve. After the first step a diagonal below eps^2 of the largest is dead too,
 /// and a pivot at rounding level leaves the column's residual unnormalised (see cholqr.cu),
-/// except on the `last` step allowed, where such a column is given up as dead.
+/// except on the last step allowed, where such a column is given up as dead.
 template <class T>
-cudaError_t chol_step(const T *G, int w, int64_t m, bool first, bool last, bool screened, T *Rs,
-                      T *S, int64_t lds, int *dead, CholStepFlags *flags, void *scratch,
-                      cudaStream_t stream);
+cudaError_t chol_step(const T *G, int w, int64_t m, int max_steps, bool screened, T *Rs, T *S,
+                      int64_t lds, int *dead, CholStepFlags *flags, CholStepCtl *ctl,
+                      void *scratch, cudaStream_t stream);
 
 /// Widest panel solve_right_upper takes (a row of W in one thread's registers).
 constexpr int kSolveRowsMax = 64;
@@ -81,24 +90,11 @@ template <class T>
 cudaError_t scale_columns(int64_t m, int64_t n, T *A, int64_t lda,
                           const unsigned long long *amax_bits, int *exps, cudaStream_t stream);
 
-/// A(0:m, 0:k) and R(0:k, 0:n) set to NaN, *info = GPUSVD_INFO_NONFINITE.
+/// A(0:m, 0:k) and R(0:k, 0:n) set to NaN, *info = GPUSVD_INFO_NONFINITE; only if *gate != 0
+/// when gate is not null.
 template <class T>
 cudaError_t fill_nonfinite(int64_t m, int64_t k, int64_t n, T *A, int64_t lda, T *R, int64_t ldr,
-                           int *info, cudaStream_t stream);
-
-/// Column x (m entries) filled with deterministic pseudo-random values in [-1, 1] (seed).
-template <class T>
-cudaError_t fill_random(int64_t m, T *x, uint64_t seed, cudaStream_t stream);
-
-/// Q(:, j) -= sum over l != j of Q(:, l) c[l] (Q is m x k, ld ldq): column j projected out of
-/// the others' span, given c = Q^T Q(:, j).
-template <class T>
-cudaError_t project_out(int64_t m, int64_t k, T *Q, int64_t ldq, int64_t j, const T *c,
-                        cudaStream_t stream);
-
-/// x /= sqrt(*nrm2sq) (x has m entries; *nrm2sq in device memory).
-template <class T>
-cudaError_t normalise(int64_t m, T *x, const T *nrm2sq, cudaStream_t stream);
+                           int *info, const int *gate, cudaStream_t stream);
 
 }  // namespace gpu
 }  // namespace gpusvd

@@ -17,16 +17,21 @@
 //
 // Rare paths: a Gram matrix with NaN/Inf or a diagonal that may have over- or underflowed sends
 // the matrix through a screen (NaN/Inf -> GPUSVD_INFO_NONFINITE and NaN outputs) and exact
-// power-of-two column scaling, then the steps again. Columns that vanish exactly (zero columns)
-// are completed at the end with random vectors projected twice out of Q's other columns.
+// power-of-two column scaling, then the steps again. A step that finds vanished or dropped
+// columns sends the matrix to the batched kernel's Gram-Schmidt (rank_deficient below).
 // Dependent columns (R(j,j) <= m eps ||a_j||) get R(j,j) = 0 and info = the first of them.
+//
+// Inside a CUDA graph capture the host cannot read the flags (the graph is replayed on other
+// data), so the call takes a fixed plan decided on the device: screen and scale first, each
+// panel's steps as a while node (the step kernel writes the loop condition), the rank-deficient
+// rebuild as an if node, the NaN fill gated on the screen's flag.
 #include "geqrf/tall.hpp"
 
 #include <algorithm>
 #include <cstring>
-#include <vector>
 
 #include "common/cublas.hpp"
+#include "common/graph.hpp"
 #include "common/runtime.hpp"
 #include "geqrf/cholqr.hpp"
 #include "geqrf/geqrf.hpp"
@@ -60,6 +65,8 @@ struct Layout {
     int *dead, *exps, *nonfinite;
     unsigned long long *amax;
     CholStepFlags *flags;
+    CholStepCtl *ctl;
+    void *blas_ws;  // cuBLAS's workspace on the graph path (kBlasGraphWorkspace)
     size_t bytes;
 };
 
@@ -85,6 +92,8 @@ Layout<T> layout(void *base, int64_t m, int64_t n) {
     L.nonfinite = b.take<int>(1);
     L.amax = b.take<unsigned long long>(n);
     L.flags = b.take<CholStepFlags>(1);
+    L.ctl = b.take<CholStepCtl>(1);
+    L.blas_ws = b.take_bytes(kBlasGraphWorkspace);
     L.team = b.take_bytes(geqrf_batched_workspace_bytes<T>(m, n, 1));
     L.bytes = b.bytes();
     return L;
@@ -93,13 +102,14 @@ Layout<T> layout(void *base, int64_t m, int64_t n) {
 template <class T>
 class TallQr {
 public:
-    TallQr(gpusvdHandle_t h, const char *routine, bool reorth, bool q_optional, cudaStream_t st,
-           int64_t m, int64_t n, T *A, int64_t lda, T *R, int64_t ldr, int *info,
+    TallQr(gpusvdHandle_t h, const char *routine, bool reorth, bool q_optional, bool graph,
+           cudaStream_t st, int64_t m, int64_t n, T *A, int64_t lda, T *R, int64_t ldr, int *info,
            const Layout<T> &L)
         : h_(h),
           routine_(routine),
           reorth_(reorth),
           q_optional_(q_optional),
+          graph_(graph),
           st_(st),
           m_(m),
           n_(n),
@@ -117,8 +127,10 @@ public:
     gpusvdStatus_t run() {
         gpusvdStatus_t s = setup();
         if (s != GPUSVD_STATUS_SUCCESS) return s;
-        if (!check(cudaMemsetAsync(L_.dead, 0, sizeof(int) * n_, st_), "clearing flags"))
+        if (!check(cudaMemsetAsync(L_.dead, 0, sizeof(int) * n_, st_), "clearing flags") ||
+            !check(cudaMemsetAsync(L_.ctl, 0, sizeof(CholStepCtl), st_), "clearing flags"))
             return status_;
+        if (graph_) return run_graph();
         bool scaled = false;
         // Fast path: one panel, nothing screened; a Gram matrix that cannot be trusted sends the
         // (untouched) matrix through the screen.
@@ -141,25 +153,75 @@ public:
             scaled = true;
             if ((s = panels()) != GPUSVD_STATUS_SUCCESS) return s;
         }
-        if (rank_deficient_) return rank_deficient(scaled);
+        if (rank_deficient_ && !rank_deficient_rebuild()) return status_;
         if (!check(finish_r<T>(m_, k_, R_, ldr_, L_.dead, scaled ? L_.exps : nullptr, info_, st_),
                    "closing R"))
             return status_;
-        if (dead_ > 0 && (s = complete_dead()) != GPUSVD_STATUS_SUCCESS) return s;
-        if (n_ > k_) {  // wide: R(:, k:n) = Q^T A(:, k:n); A's columns past k stay as they were
-            if (!blas_ok(blas::gemm<T>(b_, CUBLAS_OP_T, CUBLAS_OP_N, k_, n_ - k_, m_, T(1), A_,
-                                       lda_, A_ + k_ * lda_, lda_, T(0), R_ + k_ * ldr_, ldr_),
-                         "GEMM Q^T A (columns past m)"))
-                return status_;
-        }
+        return rank_deficient_ ? GPUSVD_STATUS_SUCCESS : wide_r();
+    }
+
+    // Wide A: R(:, k:n) = Q^T A(:, k:n); A's columns past k stay as they were.
+    gpusvdStatus_t wide_r() {
+        if (n_ > k_ &&
+            !blas_ok(blas::gemm<T>(b_, CUBLAS_OP_T, CUBLAS_OP_N, k_, n_ - k_, m_, T(1), A_, lda_,
+                                   A_ + k_ * lda_, lda_, T(0), R_ + k_ * ldr_, ldr_),
+                     "GEMM Q^T A (columns past m)"))
+            return status_;
         return GPUSVD_STATUS_SUCCESS;
     }
 
 private:
-    gpusvdStatus_t setup() {
+    // The fixed plan of a captured call (see the top of the file).
+    gpusvdStatus_t run_graph() {
         gpusvdStatus_t s;
-        b_ = blas_handle(h_, routine_, st_, &s);
-        if (!b_) return s;
+        bool nonfinite = false;
+        if ((s = screen_and_scale(&nonfinite)) != GPUSVD_STATUS_SUCCESS ||
+            (s = panels()) != GPUSVD_STATUS_SUCCESS)
+            return s;
+        const Enqueue rebuild = [&](cudaStream_t bs) {
+            return in_body(bs, [&] { return rank_deficient_rebuild(); });
+        };
+        const Enqueue wide = [&](cudaStream_t bs) {
+            return in_body(bs, [&] { return wide_r() == GPUSVD_STATUS_SUCCESS; });
+        };
+        if ((s = captured_if(h_, routine_, st_, &L_.ctl->rankdef, rebuild,
+                             n_ > k_ ? wide : Enqueue())) != GPUSVD_STATUS_SUCCESS)
+            return status_ != GPUSVD_STATUS_SUCCESS ? status_ : s;
+        if (!check(finish_r<T>(m_, k_, R_, ldr_, L_.dead, L_.exps, info_, st_), "closing R") ||
+            !check(fill_nonfinite<T>(m_, k_, n_, A_, lda_, R_, ldr_, info_, L_.nonfinite, st_),
+                   "filling NaN outputs"))
+            return status_;
+        return GPUSVD_STATUS_SUCCESS;
+    }
+
+    // Runs `enqueue` (true on success) with the call's work going to the body stream bs, then
+    // back to the call's stream.
+    template <class F>
+    cudaError_t in_body(cudaStream_t bs, F enqueue) {
+        const cudaStream_t outer = st_;
+        const bool ok = bind(bs) && enqueue();
+        const bool back = bind(outer);
+        return ok && back ? cudaSuccess : cudaErrorUnknown;  // status_ holds the message
+    }
+
+    // cuBLAS and the call's kernels on stream s; on the graph path cuBLAS works in the call's
+    // workspace (conditional bodies may not allocate).
+    bool bind(cudaStream_t s) {
+        gpusvdStatus_t st;
+        b_ = blas_handle(h_, routine_, s, &st);
+        if (b_ && graph_)
+            st = blas_set_workspace(h_, routine_, b_, L_.blas_ws, kBlasGraphWorkspace);
+        if (!b_ || st != GPUSVD_STATUS_SUCCESS) {
+            status_ = st;
+            return false;
+        }
+        st_ = s;
+        return true;
+    }
+
+    gpusvdStatus_t setup() {
+        if (!bind(st_)) return status_;
+        if (graph_) return GPUSVD_STATUS_SUCCESS;  // reads nothing back
         cudaError_t e;
         r_ = resources(h_, &e);
         if (r_ && !r_->flags_host) e = cudaHostAlloc(&r_->flags_host, 256, cudaHostAllocDefault);
@@ -195,12 +257,21 @@ private:
     // the steps' factors. *bad: the unscreened first Gram matrix could not be trusted (W as it
     // was).
     gpusvdStatus_t intra(T *W, int w, T *S, int64_t lds, int *dead, bool screened, bool *bad) {
+        if (!check(cudaMemsetAsync(L_.ctl, 0, 2 * sizeof(int), st_), "clearing the step count"))
+            return status_;
+        if (graph_) {  // the steps as a while node; the step kernel decides whether to go on
+            const gpusvdStatus_t s =
+                captured_while(h_, routine_, st_, &L_.ctl->cont, [&](cudaStream_t bs) {
+                    return in_body(bs, [&] {
+                        return gram(W, w) && factor_step(w, S, lds, dead, true) && solve(W, w) &&
+                               check(zero_dead_columns<T>(m_, w, W, lda_, dead, st_),
+                                     "dropping columns");
+                    });
+                });
+            return status_ != GPUSVD_STATUS_SUCCESS ? status_ : s;
+        }
         for (int step = 0; step < kMaxSteps; ++step) {
-            if (!gram(W, w)) return status_;
-            if (!check(chol_step<T>(L_.G, w, m_, step == 0, step == kMaxSteps - 1, screened, L_.Rs,
-                                    S, lds, dead, L_.flags, L_.scratch, st_),
-                       "Cholesky step"))
-                return status_;
+            if (!gram(W, w) || !factor_step(w, S, lds, dead, screened)) return status_;
             // A caller that can do without Q (its own solve with R is cheaper than W Rs^-1 over
             // all m rows) waits for the first step's flags before the solve: if that step is
             // the last (well-conditioned, nothing dropped), R is done and W stays A. Not after
@@ -228,7 +299,6 @@ private:
                             "%s: Gram matrix of step %d is not finite (input screened)", routine_,
                             step + 1);
             }
-            dead_ += f.dead;
             if (f.dead > 0 || f.dropped > 0) rank_deficient_ = true;
             if (f.dead > 0 &&
                 !check(zero_dead_columns<T>(m_, w, W, lda_, dead, st_), "dropping columns"))
@@ -236,6 +306,13 @@ private:
             if (!f.shifted && f.offdiag <= 0.5f) break;
         }
         return GPUSVD_STATUS_SUCCESS;
+    }
+
+    // One Cholesky step on the Gram matrix L_.G; the step number is on the device (L_.ctl).
+    bool factor_step(int w, T *S, int64_t lds, int *dead, bool screened) {
+        return check(chol_step<T>(L_.G, w, m_, kMaxSteps, screened, L_.Rs, S, lds, dead, L_.flags,
+                                  L_.ctl, L_.scratch, st_),
+                     "Cholesky step");
     }
 
     // W <- W Rs^-1: our row kernel up to kSolveRowsMax columns (cuBLAS's TRSM ran at 0.4 TB/s
@@ -271,19 +348,22 @@ private:
     }
 
     gpusvdStatus_t screen_and_scale(bool *nonfinite) {
-        dead_ = 0;
         if (!check(cudaMemsetAsync(L_.dead, 0, sizeof(int) * n_, st_), "clearing flags") ||
             !check(cudaMemsetAsync(L_.amax, 0, sizeof(unsigned long long) * n_, st_),
                    "clearing flags") ||
             !check(cudaMemsetAsync(L_.nonfinite, 0, sizeof(int), st_), "clearing flags") ||
             !check(screen<T>(m_, n_, A_, lda_, L_.amax, L_.nonfinite, st_), "screening A"))
             return status_;
-        if (!read_back(
-                L_.nonfinite, sizeof(int), [] { return true; }, "screening A"))
-            return status_;
-        int nf;
-        std::memcpy(&nf, r_->flags_host, sizeof nf);
-        *nonfinite = nf != 0;
+        if (graph_) {  // scaled whatever the screen finds; the NaN fill is gated on its flag
+            *nonfinite = false;
+        } else {
+            if (!read_back(
+                    L_.nonfinite, sizeof(int), [] { return true; }, "screening A"))
+                return status_;
+            int nf;
+            std::memcpy(&nf, r_->flags_host, sizeof nf);
+            *nonfinite = nf != 0;
+        }
         if (!*nonfinite &&
             !check(scale_columns<T>(m_, k_, A_, lda_, L_.amax, L_.exps, st_), "scaling A"))
             return status_;
@@ -291,7 +371,7 @@ private:
     }
 
     gpusvdStatus_t finish_nonfinite() {
-        return check(fill_nonfinite<T>(m_, k_, n_, A_, lda_, R_, ldr_, info_, st_),
+        return check(fill_nonfinite<T>(m_, k_, n_, A_, lda_, R_, ldr_, info_, nullptr, st_),
                      "filling NaN outputs")
                    ? GPUSVD_STATUS_SUCCESS
                    : status_;
@@ -345,55 +425,22 @@ private:
     // Numerically rank-deficient matrices: CholeskyQR resolves their rounding-level columns only
     // approximately, so the matrix (A = Q R to eps |A|, the solves being backward stable) is
     // rebuilt in place and factored by the batched team kernel's modified Gram-Schmidt, whose
-    // dependent-column test and completion are exact. One block per matrix: slow for huge m, but
-    // only rank-deficient input pays it.
-    gpusvdStatus_t rank_deficient(bool scaled) {
+    // dependent-column test and completion are exact (finish_r then closes R as on the other
+    // path). One block per matrix: slow for huge m, but only rank-deficient input pays it.
+    bool rank_deficient_rebuild() {
         if (!blas_ok(blas::trmm_right_upper_inplace<T>(b_, m_, k_, R_, ldr_, A_, lda_),
                      "TRMM Q R (rebuilding A)"))
-            return status_;
+            return false;
         const GeqrfProblem<T> p{reorth_, m_, n_, A_, lda_, 0, R_, ldr_, 0, 1, info_};
-        if (!check(geqrf_batched_launch<T>(p, L_.team, geqrf_batched_workspace_bytes<T>(m_, n_, 1),
-                                           st_),
-                   "Gram-Schmidt of a rank-deficient matrix") ||
-            !check(cudaMemsetAsync(L_.dead, 0, sizeof(int) * n_, st_), "clearing flags") ||
-            !check(finish_r<T>(m_, k_, R_, ldr_, L_.dead, scaled ? L_.exps : nullptr, info_, st_),
-                   "closing R"))
-            return status_;
-        return GPUSVD_STATUS_SUCCESS;
-    }
-
-    // Vanished (exactly zero) columns of Q get unit vectors orthogonal to all other columns; R's
-    // row for them is already zero, so A = QR still holds.
-    gpusvdStatus_t complete_dead() {
-        std::vector<int> dead(static_cast<size_t>(n_));
-        if (!check(cudaMemcpyAsync(dead.data(), L_.dead, sizeof(int) * n_, cudaMemcpyDeviceToHost,
-                                   st_),
-                   "reading vanished columns") ||
-            !check(cudaStreamSynchronize(st_), "reading vanished columns"))
-            return status_;
-        for (int64_t j = 0; j < k_; ++j) {
-            if (!dead[static_cast<size_t>(j)]) continue;
-            T *x = A_ + j * lda_;
-            if (!check(fill_random<T>(m_, x, 0x5EEDull + uint64_t(j), st_), "completing Q"))
-                return status_;
-            for (int pass = 0; pass < 2; ++pass)
-                if (!blas_ok(blas::gemm<T>(b_, CUBLAS_OP_T, CUBLAS_OP_N, k_, 1, m_, T(1), A_, lda_,
-                                           x, lda_, T(0), L_.cvec, k_),
-                             "GEMM Q^T x") ||
-                    !check(project_out<T>(m_, k_, A_, lda_, j, L_.cvec, st_), "completing Q"))
-                    return status_;
-            if (!blas_ok(blas::gemm<T>(b_, CUBLAS_OP_T, CUBLAS_OP_N, 1, 1, m_, T(1), x, lda_, x,
-                                       lda_, T(0), L_.nrm, 1),
-                         "GEMM x^T x") ||
-                !check(normalise<T>(m_, x, L_.nrm, st_), "completing Q"))
-                return status_;
-        }
-        return GPUSVD_STATUS_SUCCESS;
+        return check(geqrf_batched_launch<T>(p, L_.team,
+                                             geqrf_batched_workspace_bytes<T>(m_, n_, 1), st_),
+                     "Gram-Schmidt of a rank-deficient matrix") &&
+               check(cudaMemsetAsync(L_.dead, 0, sizeof(int) * n_, st_), "clearing flags");
     }
 
     gpusvdHandle_t h_;
     const char *routine_;
-    bool reorth_, q_optional_;
+    bool reorth_, q_optional_, graph_;
     cudaStream_t st_;
     int64_t m_, n_, k_;
     T *A_;
@@ -405,7 +452,6 @@ private:
     cublasHandle_t b_ = nullptr;
     Resources *r_ = nullptr;
     gpusvdStatus_t status_ = GPUSVD_STATUS_SUCCESS;
-    int dead_ = 0;
     bool rank_deficient_ = false, q_skipped_ = false;
 };
 
@@ -428,7 +474,11 @@ gpusvdStatus_t geqrf_tall(gpusvdHandle_t h, const char *routine, bool reorth, in
         const cudaError_t e = cudaMemsetAsync(info, 0, sizeof(int), stream);
         return e == cudaSuccess ? GPUSVD_STATUS_SUCCESS : cuda_fail(h, routine, "clearing info", e);
     }
-    TallQr<T> qr(h, routine, reorth, q_formed != nullptr, stream, m, n, A, lda, R, ldr, info, L);
+    bool graph = false;
+    const cudaError_t e = stream_capturing(stream, &graph);
+    if (e != cudaSuccess) return cuda_fail(h, routine, "querying the stream's capture state", e);
+    TallQr<T> qr(h, routine, reorth, q_formed != nullptr, graph, stream, m, n, A, lda, R, ldr,
+                 info, L);
     const gpusvdStatus_t st = qr.run();
     if (q_formed) *q_formed = qr.q_formed();
     return st;

@@ -171,7 +171,8 @@ __device__ int slice_count(int cols) {
 }
 
 template <class T>
-__global__ void norms_kernel(JacobiWork<T, int64_t> w, bool normalise) {
+__global__ void norms_kernel(JacobiWork<T, int64_t> w, bool normalise, const BlockedControl *gate) {
+    if (gate && gate->nonfinite) return;
     __shared__ double scratch[32];
     const BlockTeam<double> t{scratch};
     const int c0 = blockIdx.x * kSliceCols;
@@ -183,7 +184,13 @@ __global__ void norms_kernel(JacobiWork<T, int64_t> w, bool normalise) {
 template <class T>
 __global__ void __launch_bounds__(1024)
     rank_kernel(JacobiWork<T, int64_t> w, bool complete, int *info, int info_value,
-                JacobiStatsDev *stats, int sweeps, double off) {
+                JacobiStatsDev *stats, int sweeps, double off, const BlockedControl *dev) {
+    if (dev) {  // the loop's outcome as the graph path left it
+        if (dev->nonfinite) return;
+        if (!dev->converged) info_value = dev->sweeps;
+        sweeps = dev->sweeps;
+        off = __longlong_as_double(static_cast<long long>(dev->off_last));
+    }
     __shared__ double scratch[32];
     const BlockTeam<double> t{scratch};
     if (complete) kernels::jacobi_complete(t, w);
@@ -195,8 +202,9 @@ __global__ void __launch_bounds__(1024)
 }
 
 template <class T>
-__global__ void store_kernel(JacobiWork<T, int64_t> w, const BlockedControl *ctl, T *S, T *uw,
-                             int64_t lduw, T *vw, int64_t ldvw) {
+__global__ void store_kernel(JacobiWork<T, int64_t> w, const BlockedControl *ctl, bool gated,
+                             T *S, T *uw, int64_t lduw, T *vw, int64_t ldvw) {
+    if (gated && ctl->nonfinite) return;
     __shared__ double scratch[32];
     const BlockTeam<double> t{scratch};
     int e1, e2;
@@ -209,11 +217,22 @@ __global__ void store_kernel(JacobiWork<T, int64_t> w, const BlockedControl *ctl
 
 /// NaN outputs (jacobi_store_nan, the team paths' own) and info; one block: a rare case.
 template <class T>
-__global__ void nan_kernel(GesvjProblem<T> p) {
+__global__ void nan_kernel(GesvjProblem<T> p, const BlockedControl *gate) {
+    if (gate && !gate->nonfinite) return;
     __shared__ double scratch[32];
     kernels::JacobiIO<T> io{p.m, p.n, p.A, p.lda, p.S, p.U, p.ldu, p.V, p.ldv};
     kernels::jacobi_store_nan(BlockTeam<double>{scratch}, WarpTeam{}, io);
     if (threadIdx.x == 0) p.info[0] = -1;
+}
+
+__global__ void sweep_end_kernel(BlockedControl *ctl, int max_sweeps) {
+    const int sweeps = ctl->sweeps + 1;
+    ctl->sweeps = sweeps;
+    ctl->converged = ctl->rotated == 0;
+    ctl->cont = !ctl->nonfinite && ctl->rotated != 0 && sweeps < max_sweeps;
+    ctl->off_last = ctl->off_bits;
+    ctl->off_bits = 0;
+    ctl->rotated = 0;
 }
 
 unsigned grid_y(int64_t v) {
@@ -265,23 +284,37 @@ cudaError_t blocked_rotations(const BlockedPlan &pl, const BlockedWork<T> &bw, T
 
 template <class T>
 cudaError_t blocked_finish(const BlockedPlan &pl, const GesvjProblem<T> &p,
-                           const BlockedWork<T> &bw, int c, int info, int sweeps, double off,
+                           const BlockedWork<T> &bw, int c, const SweepOutcome &o,
                            cudaStream_t s) {
     const bool tr = p.m < p.n;
     T *uw = tr ? p.V : p.U, *vw = tr ? p.U : p.V;
     const int64_t lduw = tr ? p.ldv : p.ldu, ldvw = tr ? p.ldu : p.ldv;
     const JacobiWork<T, int64_t> w = bw.finish_view(pl, c);
     const unsigned slices = static_cast<unsigned>((w.cols + kSliceCols - 1) / kSliceCols);
-    norms_kernel<T><<<slices, 32 * kSliceCols, 0, s>>>(w, uw != nullptr);
-    rank_kernel<T><<<1, 1024, 0, s>>>(w, uw != nullptr, p.info, info, p.stats, sweeps, off);
-    store_kernel<T><<<slices, 32 * kSliceCols, 0, s>>>(w, bw.ctl, p.S, uw, lduw, vw, ldvw);
+    const BlockedControl *dev = o.on_device ? bw.ctl : nullptr;
+    norms_kernel<T><<<slices, 32 * kSliceCols, 0, s>>>(w, uw != nullptr, dev);
+    rank_kernel<T><<<1, 1024, 0, s>>>(w, uw != nullptr, p.info, o.info, p.stats, o.sweeps, o.off,
+                                      dev);
+    store_kernel<T><<<slices, 32 * kSliceCols, 0, s>>>(w, bw.ctl, o.on_device, p.S, uw, lduw, vw,
+                                                       ldvw);
     return cudaGetLastError();
 }
 
 template <class T>
-cudaError_t blocked_nan(const GesvjProblem<T> &p, cudaStream_t s) {
-    nan_kernel<T><<<1, 256, 0, s>>>(p);
+cudaError_t blocked_nan(const GesvjProblem<T> &p, const BlockedWork<T> &bw, bool gated,
+                        cudaStream_t s) {
+    nan_kernel<T><<<1, 256, 0, s>>>(p, gated ? bw.ctl : nullptr);
     return cudaGetLastError();
+}
+
+template <class T>
+cudaError_t blocked_sweep_end(const BlockedPlan &pl, const BlockedWork<T> &bw, int max_sweeps,
+                              cudaStream_t s) {
+    sweep_end_kernel<<<1, 1, 0, s>>>(bw.ctl, max_sweeps);
+    const cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess) return e;
+    return cudaMemcpyAsync(bw.w[0], bw.w[1], sizeof(T) * pl.shape.ld * pl.cols_padded,
+                           cudaMemcpyDeviceToDevice, s);
 }
 
 #define GPUSVD_INSTANTIATE(T)                                                                 \
@@ -290,9 +323,12 @@ cudaError_t blocked_nan(const GesvjProblem<T> &p, cudaStream_t s) {
     template cudaError_t blocked_rotations<T>(const BlockedPlan &, const BlockedWork<T> &, T, \
                                               cudaStream_t);                                  \
     template cudaError_t blocked_finish<T>(const BlockedPlan &, const GesvjProblem<T> &,      \
-                                           const BlockedWork<T> &, int, int, int, double,     \
+                                           const BlockedWork<T> &, int, const SweepOutcome &, \
                                            cudaStream_t);                                     \
-    template cudaError_t blocked_nan<T>(const GesvjProblem<T> &, cudaStream_t);
+    template cudaError_t blocked_nan<T>(const GesvjProblem<T> &, const BlockedWork<T> &, bool, \
+                                        cudaStream_t);                                        \
+    template cudaError_t blocked_sweep_end<T>(const BlockedPlan &, const BlockedWork<T> &, int, \
+                                              cudaStream_t);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)
 #undef GPUSVD_INSTANTIATE

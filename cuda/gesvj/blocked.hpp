@@ -62,16 +62,33 @@ template <class T>
 cudaError_t blocked_rotations(const BlockedPlan &pl, const BlockedWork<T> &bw, T tol,
                               cudaStream_t s);
 
+/// Where the finish takes the sweep loop's outcome from: the host's values (info, sweeps, off),
+/// or ctl on the device (the graph path; the finish then does nothing for a non-finite A).
+struct SweepOutcome {
+    bool on_device;
+    int info, sweeps;
+    double off;
+};
+
 /// From the converged copy `c` to S, U, V (descending; U's columns completed where S is zero),
-/// info[0] = info and the call's statistics.
+/// info[0] and the call's statistics.
 template <class T>
 cudaError_t blocked_finish(const BlockedPlan &pl, const GesvjProblem<T> &p,
-                           const BlockedWork<T> &bw, int c, int info, int sweeps, double off,
+                           const BlockedWork<T> &bw, int c, const SweepOutcome &o,
                            cudaStream_t s);
 
-/// NaN outputs and info[0] = GPUSVD_INFO_NONFINITE for a matrix holding NaN or Inf.
+/// NaN outputs and info[0] = GPUSVD_INFO_NONFINITE for a matrix holding NaN or Inf (with
+/// `gated`: only if ctl says A is not finite).
 template <class T>
-cudaError_t blocked_nan(const GesvjProblem<T> &p, cudaStream_t s);
+cudaError_t blocked_nan(const GesvjProblem<T> &p, const BlockedWork<T> &bw, bool gated,
+                        cudaStream_t s);
+
+/// The graph path's end of a sweep: the sweep's outcome into ctl (sweeps, cont, converged,
+/// off_last), its counters reset, and copy 1 (where a sweep ends) back to copy 0, so that every
+/// sweep of the loop starts from the same buffers.
+template <class T>
+cudaError_t blocked_sweep_end(const BlockedPlan &pl, const BlockedWork<T> &bw, int max_sweeps,
+                              cudaStream_t s);
 
 }  // namespace gpu
 }  // namespace gpusvd

@@ -42,6 +42,11 @@ struct BlockedControl {
     int rotated;                   // pairs rotated in the sweep
     int nonfinite;                 // A holds NaN or Inf
     unsigned long long amax_bits;  // max |a_ij| (bits of a non-negative double)
+    // The graph path's sweep loop, decided on the device (blocked_sweep_end).
+    int sweeps;                    // sweeps done
+    int cont;                      // another sweep is needed and allowed
+    int converged;                 // the last sweep rotated nothing
+    unsigned long long off_last;   // off_bits of the last sweep
     static constexpr size_t kSweepBytes = sizeof(unsigned long long) + sizeof(int);
 };
 

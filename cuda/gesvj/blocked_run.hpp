@@ -20,7 +20,8 @@ bool gesvj_blocked_wanted(int64_t m, int64_t n, size_t team_ws_bytes);
 template <class T>
 size_t gesvj_blocked_bytes(bool wantu, bool wantv, int64_t m, int64_t n);
 
-/// The whole SVD of p's one matrix; waits on the stream once per sweep.
+/// The whole SVD of p's one matrix; waits on the stream once per sweep (inside a graph capture:
+/// never, the sweeps being a while node).
 template <class T>
 gpusvdStatus_t gesvj_blocked(gpusvdHandle_t h, const char *routine, const GesvjProblem<T> &p,
                              void *ws, size_t ws_bytes, cudaStream_t s);

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "common/cublas.hpp"
+#include "common/graph.hpp"
 #include "common/pipeline.hpp"
 #include "common/runtime.hpp"
 #include "geqrf/tall.hpp"
@@ -142,7 +143,16 @@ template <class T>
 gpusvdStatus_t gesvj(gpusvdHandle_t h, const char *routine, Form form, const GesvjArgs<T> &a) {
     cudaError_t e;
     Resources *r = resources(h, &e);
-    if (r && !r->stats) e = cudaMalloc(&r->stats, sizeof(JacobiStatsDev));
+    if (r && !r->stats) {
+        bool cap = false;  // cudaMalloc would break the caller's capture
+        stream_capturing(user_stream(h), &cap);
+        if (cap && form == Form::Device)
+            return fail(h, GPUSVD_STATUS_NOT_SUPPORTED,
+                        "%s: the handle's first Jacobi call cannot be inside a CUDA graph capture "
+                        "(it allocates): make one call on this handle before capturing",
+                        routine);
+        e = cudaMalloc(&r->stats, sizeof(JacobiStatsDev));
+    }
     if (e != cudaSuccess) return cuda_fail(h, routine, "allocating Jacobi statistics", e);
     auto *stats = static_cast<JacobiStatsDev *>(r->stats);
     const double tol = h->jacobi_tol > 0 ? h->jacobi_tol
