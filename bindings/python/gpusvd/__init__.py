@@ -17,9 +17,21 @@ __version__ = "0.2.0"
 
 __all__ = [
     "svd", "svd_batched", "qr", "qr_batched", "eigvals_batched", "eig_batched", "bdsvd", "pca",
-    "PCAResult", "Handle", "default_handle", "backend", "version", "build_info",
+    "PCAResult", "PCA", "Handle", "default_handle", "backend", "version", "build_info",
     "GpusvdError", "InvalidValueError", "LinAlgError", "LibraryNotFoundError", "INFO_NONFINITE",
 ]
+
+
+def __getattr__(name):
+    # gpusvd.PCA imports scikit-learn (for its base classes, when installed) and gpusvd.plot
+    # matplotlib: both only on first use, not with the package.
+    if name == "PCA":
+        from ._estimator import PCA
+        return PCA
+    if name == "plot":
+        import importlib
+        return importlib.import_module(".plot", __name__)
+    raise AttributeError("module 'gpusvd' has no attribute %r" % (name,))
 
 
 def backend(handle=None):

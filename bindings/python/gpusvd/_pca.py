@@ -1,68 +1,284 @@
-"""pca: principal component analysis (gpusvd_Xpca)."""
-import dataclasses
-from typing import Any
+"""pca: principal component analysis (gpusvd_Xpca) with scikit-learn's choice of
+``n_components`` and its derived quantities (variance ratios, singular values, noise
+variance)."""
+from __future__ import annotations
 
+import contextlib
+import ctypes
+import dataclasses
+import math
+import numbers
+from typing import Any, Iterator, Optional, Union
+
+import numpy as np
 
 from ._arrays import fortran_view
 from ._checks import c_integer
-from ._linalg import _COMMON_DOC, _INT32, _call, _finish, _input, _ld, _ptr
+from ._errors import GpusvdError
+from ._handle import Handle, resolve
+from ._linalg import _INT32, _call, _finish, _input, _ld, _ptr
+
+#: PCA methods of the library (gpusvdPcaMethod_t).
+PCA_METHODS = {"auto": 0, "qr": 1, "covariance": 2}
+
+#: Rows of X taken at a time when the total variance is summed, to bound the temporary.
+_BLOCK_ELEMENTS = 1 << 22
 
 
 @dataclasses.dataclass
 class PCAResult:
-    """Result of ``pca``. Layouts follow scikit-learn's PCA attributes:
+    """Result of :func:`pca`; the layouts are those of scikit-learn's PCA attributes.
 
-    components : (k, n)  principal axes as rows (sklearn's ``components_``); orthonormal rows;
-                 in each row the entry of largest magnitude (the first on ties) is positive.
-    explained_variance : (k,)  sigma_j**2 / (m - 1), descending (sklearn's
-                 ``explained_variance_``).
-    scores : (m, k) or None  (X - mean) @ components.T (sklearn's ``transform(X)``).
-    mean : (n,)  column means of X (sklearn's ``mean_``; NaN when m = 0).
-    info : int (0, > 0: the SVD did not converge, -1: X held NaN/Inf) -- a 0-d device array
-           for device input.
+    Attributes
+    ----------
+    components : array, shape (k, n)
+        Principal axes as orthonormal rows (``components_``). In each row the entry of
+        largest magnitude (the first one on ties) is positive.
+    explained_variance : array, shape (k,)
+        ``sigma_j**2 / (m - 1)``, descending (``explained_variance_``).
+    scores : array, shape (m, k), or None
+        ``(X - mean) @ components.T`` (what ``transform(X)`` gives); None with
+        ``compute_scores=False``.
+    mean : array, shape (n,)
+        Column means of X (``mean_``; NaN when m = 0).
+    info : int or 0-d device array
+        0; > 0: the SVD did not converge; -1: X held NaN or Inf.
+    explained_variance_ratio : array, shape (k,)
+        ``explained_variance`` divided by the total variance (``explained_variance_ratio_``);
+        all zero when the total variance is zero.
+    singular_values : array, shape (k,)
+        Singular values of the centred X, ``sqrt(explained_variance * (m - 1))``
+        (``singular_values_``).
+    noise_variance : float or 0-d device array
+        Mean of the ``min(m, n) - k`` variances left out, 0 when none is
+        (``noise_variance_``).
+    total_variance : float or 0-d device array
+        Sum of the per-feature variances (``ddof=1``), the denominator of the ratios.
     """
+
     components: Any
     explained_variance: Any
     scores: Any
     mean: Any
     info: Any
+    explained_variance_ratio: Any = None
+    singular_values: Any = None
+    noise_variance: Any = None
+    total_variance: Any = None
 
-    def transform(self, y):
-        """Project new samples y (p, n): (y - mean) @ components.T, shape (p, k)."""
+    @property
+    def n_components(self) -> int:
+        """Number of components kept (k)."""
+        return int(self.components.shape[0])
+
+    def transform(self, y: Any) -> Any:
+        """Project samples ``y`` (p, n) onto the components: ``(y - mean) @ components.T``,
+        shape (p, k), an array of the same library as ``y``."""
         return (y - self.mean) @ self.components.T
 
+    def inverse_transform(self, z: Any) -> Any:
+        """Samples (p, n) from scores ``z`` (p, k): ``z @ components + mean``."""
+        return z @ self.components + self.mean
 
-def pca(x, k, *, compute_scores=True, check_finite=True, handle=None):
-    """PCA of x (m samples, n features), mean-centred: the top k principal components
-    (0 <= k <= min(m, n); m >= 2 unless m, n or k is 0). Returns a PCAResult.
 
-    Copies: none when x is already float32/float64 with unit row stride (Fortran order, or a
-    column slice of a Fortran-ordered array) -- the C routine does not modify x; otherwise one
-    Fortran-ordered copy (e.g. for C-ordered x). components is a transposed (C-ordered) view of
-    the library's n x k output, no copy.
+class _Fraction(float):
+    """An n_components given as a fraction of the variance to keep."""
 
-    compute_scores=False skips the (m, k) scores (``scores`` is then None).
-    k is an integer (operator.index: a float or a bool raises TypeError) that an int64_t holds
-    (OverflowError otherwise); one outside [0, min(m, n)] (or m < 2) raises InvalidValueError
-    (a GpusvdError and a ValueError, status INVALID_VALUE) with the library's message.
-    Raises LinAlgError if the SVD did not converge. See below for check_finite, handle and
-    device arrays (return_info does not apply: info is always on the result).
+
+def _parse_n_components(value: Any) -> Union[None, int, _Fraction]:
+    """None, an int (not range-checked here: the library checks it against min(m, n)), or a
+    _Fraction in (0, 1). TypeError for other types (bools included), ValueError for a float
+    outside (0, 1), as scikit-learn."""
+    if value is None:
+        return None
+    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind == "f":
+        value = value[()]
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError("gpusvd.pca: argument n_components must be None, an integer or a float "
+                        "in (0, 1), not a bool (%r)" % (value,))
+    try:
+        return c_integer(value, "n_components", "int64_t", "gpusvd.pca")
+    except TypeError:
+        pass
+    if isinstance(value, numbers.Real):
+        f = float(value)
+        if 0.0 < f < 1.0:
+            return _Fraction(f)
+        raise ValueError("gpusvd.pca: argument n_components = %r is invalid: a float must be "
+                         "in (0, 1), the fraction of the variance to keep (an integer count "
+                         "must be an int)" % (value,))
+    raise TypeError("gpusvd.pca: argument n_components must be None, an integer or a float in "
+                    "(0, 1), not %s (%r)" % (type(value).__name__, value))
+
+
+def _method_code(method: str) -> int:
+    if not isinstance(method, str):
+        raise TypeError("gpusvd.pca: method must be a str ('auto', 'qr' or 'covariance'), "
+                        "not %s" % type(method).__name__)
+    if method not in PCA_METHODS:
+        raise ValueError("gpusvd.pca: method must be 'auto', 'qr' or 'covariance', not %r"
+                         % (method,))
+    return PCA_METHODS[method]
+
+
+@contextlib.contextmanager
+def pca_method(handle: Handle, method: str) -> Iterator[None]:
+    """Run the block with the handle's PCA method set to ``method`` (gpusvdSetPcaMethod),
+    restoring the previous method afterwards. The handle's lock is held throughout, so another
+    thread sharing the handle never sees the temporary method. A library without the method
+    choice runs 'auto' only; other methods raise GpusvdError (NOT_SUPPORTED)."""
+    code = _method_code(method)
+    lib = handle._lib
+    if not hasattr(lib, "gpusvdSetPcaMethod"):
+        if code != 0:
+            raise GpusvdError(
+                "gpusvdSetPcaMethod", 4, "GPUSVD_STATUS_NOT_SUPPORTED",
+                "method=%r needs a libgpusvd with a choice of PCA method (gpusvdSetPcaMethod); "
+                "the loaded library (%s) has none and always uses its one method"
+                % (method, lib.gpusvdGetVersionString().decode()))
+        yield
+        return
+    with handle._lock:
+        old = ctypes.c_int()
+        handle.call(lib.gpusvdGetPcaMethod, ctypes.byref(old))
+        handle.call(lib.gpusvdSetPcaMethod, code)
+        try:
+            yield
+        finally:
+            handle.call(lib.gpusvdSetPcaMethod, old.value)
+
+
+def _sum_of_squares(ops: Any, x: Any, mean: Any) -> Any:
+    """||x - mean||_F^2 over row blocks (x: (m, n)). Host: accumulated in float64, a Python
+    float; device: a 0-d array in x's precision (the device reductions are pairwise)."""
+    m, n = x.shape
+    rows = max(1, _BLOCK_ELEMENTS // max(1, n))
+    if not ops.device:
+        mu = np.asarray(mean, np.float64)
+        total = 0.0
+        for i in range(0, m, rows):
+            c = x[i:i + rows].astype(np.float64) - mu
+            total += float(np.einsum("ij,ij->", c, c))
+        return total
+    total = None
+    for i in range(0, m, rows):
+        c = x[i:i + rows] - mean
+        part = (c * c).sum()
+        total = part if total is None else total + part
+    return total
+
+
+def _first_exceeding(cumulative: np.ndarray, fraction: float) -> int:
+    """The smallest k (1-based) with cumulative[k - 1] > fraction; len(cumulative) if none
+    (rounding can leave the last sum a hair below 1)."""
+    k = int(np.searchsorted(cumulative, fraction, side="right")) + 1
+    return min(k, len(cumulative))
+
+
+def pca(x: Any, n_components: Union[None, int, float] = None, *, compute_scores: bool = True,
+        method: str = "auto", check_finite: bool = True,
+        handle: Optional[Handle] = None) -> PCAResult:
+    """Principal component analysis of x (m samples, n features), mean-centred.
+
+    Parameters
+    ----------
+    x : array_like or device array, shape (m, n)
+        Samples as rows. Not modified.
+    n_components : None, int or float, default None
+        As scikit-learn's PCA: None keeps ``min(m, n)`` components; an integer k keeps k
+        (``0 <= k <= min(m, n)``, ``m >= 2`` unless m, n or k is 0; others raise
+        InvalidValueError, a ValueError, with the library's message); a float in (0, 1) keeps
+        the smallest number of components whose cumulative explained variance ratio exceeds
+        it (one component for data of zero variance). Other floats raise ValueError; bools
+        and other types TypeError.
+    compute_scores : bool, default True
+        Compute the scores (m, k); False leaves ``scores`` None.
+    method : {'auto', 'qr', 'covariance'}, default 'auto'
+        The library's PCA method, set on the handle for this call only: 'qr' (QR of the
+        centred data, then the SVD of R: accurate to the data's precision), 'covariance' (the
+        n x n covariance matrix and a symmetric eigensolver: faster for tall data, but it
+        squares the condition number, so components of small variance lose accuracy), 'auto'
+        (the library's rule). A library built without the choice accepts only 'auto'
+        (GpusvdError NOT_SUPPORTED otherwise).
+
+    Returns
+    -------
+    PCAResult
+        ``components`` (k, n), ``explained_variance`` (k,), ``scores`` (m, k) or None,
+        ``mean`` (n,), ``info``, ``explained_variance_ratio`` (k,), ``singular_values`` (k,),
+        ``noise_variance``, ``total_variance``; arrays of the same library as x.
+
+    Other Parameters
+    ----------------
+    check_finite : bool, default True
+        Host arrays only: raise ValueError if x holds NaN or Inf (as scipy does). With False
+        such data is passed through: the outputs are NaN and ``info`` is -1.
+    handle : gpusvd.Handle, optional
+        Default: the calling thread's default handle.
+
+    Raises
+    ------
+    LinAlgError
+        The SVD did not converge (host arrays).
+
+    Notes
+    -----
+    The library computes the whole spectrum of the centred data whatever k is (the SVD of the
+    QR's R factor, or of the covariance matrix), so asking it for all ``min(m, n)``
+    components costs only their output. A float ``n_components`` does that, without scores,
+    picks k on the host from the variances, and then computes the k scores as
+    ``(x - mean) @ components.T``. With None the ratios divide by the sum of all variances;
+    with an integer k < min(m, n) the total variance is summed from the data in one extra
+    pass (in row blocks; float64 accumulation on the host).
+
+    Copies: none when x is float32/float64 with unit row stride (Fortran order, or a column
+    slice of a Fortran-ordered array); otherwise one Fortran-ordered copy. ``components`` is a
+    transposed (C-ordered) view of the library's n x k output.
+
+    Device arrays (CuPy, torch CUDA tensors, any __cuda_array_interface__ or DLPack CUDA
+    array) go to the library's ``_gpu`` form on the array's device and on the current
+    CuPy/torch stream, with no host copy; the outputs are arrays of the same library and
+    ``info`` a 0-d device array that is not inspected (that would synchronise), except that a
+    float ``n_components`` reads the variances back to choose k.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import gpusvd
+    >>> rng = np.random.default_rng(0)
+    >>> x = rng.standard_normal((500, 6)) * [5.0, 3.0, 1.0, 0.1, 0.1, 0.1]
+    >>> p = gpusvd.pca(x, 2)
+    >>> p.components.shape, p.scores.shape
+    ((2, 6), (500, 2))
+    >>> p95 = gpusvd.pca(x, 0.95)        # keep 95% of the variance
+    >>> p95.n_components
+    2
+    >>> bool(p95.explained_variance_ratio.sum() > 0.95)
+    True
     """
-    k = c_integer(k, "k", "int64_t", "gpusvd.pca")
+    want = _parse_n_components(n_components)
+    _method_code(method)
     ops, x, dt = _input(x, 2, "pca", check_finite)
     m, n = x.shape
+    p = min(m, n)
+    fraction = want if isinstance(want, _Fraction) else None
+    k = p if want is None or fraction is not None else want
+    full = k == p  # the whole spectrum comes back: its sum is the total variance
     xv, ldx, _ = fortran_view(ops, x, dt)
     # An invalid k reaches the library, which refuses it with its message before writing any
     # output (gpusvd.h); the outputs are sized for a valid k only, so a huge one allocates
     # nothing.
-    kk = k if 0 <= k <= min(m, n) else 0
+    kk = k if 0 <= k <= p else 0
+    library_scores = compute_scores and fraction is None
     comp = ops.empty((n, kk), dt)
     ev = ops.empty((kk,), dt)
-    scores = ops.empty((m, kk), dt) if compute_scores else None
+    scores = ops.empty((m, kk), dt) if library_scores else None
     mean = ops.empty((n,), dt)
     info = ops.rows((1,), _INT32)
-    _call(ops, handle, "pca", dt, xv, m, n, ops.ptr(xv), ldx, k, ops.ptr(comp), _ld(n),
-          ops.ptr(ev), _ptr(ops, scores), _ld(m), ops.ptr(mean), ops.ptr(info))
+    h = resolve(handle)
+    with pca_method(h, method):
+        _call(ops, h, "pca", dt, xv, m, n, ops.ptr(xv), ldx, k, ops.ptr(comp), _ld(n),
+              ops.ptr(ev), _ptr(ops, scores), _ld(m), ops.ptr(mean), ops.ptr(info))
     info = _finish(ops, info, True, "pca: the SVD did not converge", True, False)
     if k == 0:
         # The library writes nothing for a zero-size problem (gpusvd.h): fill the mean here.
@@ -70,7 +286,35 @@ def pca(x, k, *, compute_scores=True, check_finite=True, handle=None):
             ops.assign(mean, xv.mean(axis=0))
         else:
             ops.assign(mean, float("nan"))
-    return PCAResult(ops.swap(comp), ev, scores, mean, info)
+    components = ops.swap(comp)
 
+    if m < 2:
+        total = float("nan")
+    elif full:
+        total = float(np.sum(ev, dtype=np.float64)) if not ops.device else ev.sum()
+    else:
+        total = _sum_of_squares(ops, xv, mean) / (m - 1)
 
-pca.__doc__ += _COMMON_DOC
+    if fraction is not None:
+        ev_host = np.asarray(ops.to_host(ev), np.float64)
+        tot = float(ev_host.sum())
+        ratio = ev_host / tot if tot > 0 else np.zeros_like(ev_host)
+        # zero total variance (constant data): nothing to explain, one component is kept
+        k = 0 if p == 0 else _first_exceeding(np.cumsum(ratio), fraction) if tot > 0 else 1
+        components, ev = components[:k], ev[:k]
+        if compute_scores:
+            scores = (xv - mean) @ components.T
+
+    if ops.device:
+        ratio = ev / (total + (total == 0))  # all zero (not NaN) when the data is constant
+        if not full or fraction is not None:
+            noise = (total - ev.sum()) / (p - k) if k < p else total * 0
+            noise = noise * (noise > 0)
+        else:
+            noise = total * 0
+    else:
+        ratio = (ev / total).astype(dt) if total > 0 else np.zeros_like(ev)
+        noise = max(0.0, (total - float(np.sum(ev, dtype=np.float64))) / (p - k)) if k < p \
+            else 0.0
+    singular = ev ** 0.5 * math.sqrt(max(m - 1, 0))
+    return PCAResult(components, ev, scores, mean, info, ratio, singular, noise, total)

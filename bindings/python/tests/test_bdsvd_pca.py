@@ -92,3 +92,186 @@ def test_pca_errors_and_empty(rng):
     res = gpusvd.pca(x, 0)
     assert res.components.shape == (0, 4) and res.scores.shape == (10, 0)
     np.testing.assert_allclose(res.mean, x.mean(axis=0))
+
+
+# ----------------------------------------------------------------------------------------------
+# n_components as scikit-learn's, and the derived quantities
+# ----------------------------------------------------------------------------------------------
+
+
+def reference_spectrum(x):
+    """All min(m, n) variances of the centred x (float64) and the total variance, summed
+    feature by feature."""
+    x = x.astype(np.float64)
+    s = np.linalg.svd(x - x.mean(axis=0), compute_uv=False)
+    return s ** 2 / (x.shape[0] - 1), float(np.var(x, axis=0, ddof=1).sum())
+
+
+def expected_k(ev_all, total, fraction):
+    """The smallest k whose cumulative ratio exceeds the fraction, counted directly."""
+    cum = np.cumsum(ev_all / total)
+    return next((j + 1 for j in range(len(cum)) if cum[j] > fraction), len(cum))
+
+
+def decaying(rng, shape, dtype, offset=5.0):
+    scale = np.geomspace(10, 0.1, shape[1])
+    return (rng.standard_normal(shape) * scale + offset).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(300, 10), (12, 40)])
+@pytest.mark.parametrize("n_components", [None, 3, 0.5, 0.9, 0.99, 0.999999])
+def test_pca_n_components(rng, dtype, shape, n_components):
+    x = decaying(rng, shape, dtype)
+    ev_all, total = reference_spectrum(x)
+    p = min(shape)
+    if n_components is None:
+        k = p
+    elif isinstance(n_components, int):
+        k = n_components
+    else:
+        k = expected_k(ev_all, total, n_components)
+        assert 0 < k <= p
+    res = gpusvd.pca(x, n_components)
+    assert res.n_components == k
+    assert res.components.shape == (k, shape[1]) and res.scores.shape == (shape[0], k)
+    comp, ev, scores, mean = reference_pca(x, k)
+    tol = 1e4 * eps(dtype)
+    for a in (res.components, res.explained_variance, res.scores, res.explained_variance_ratio,
+              res.singular_values):
+        assert a.dtype == dtype
+    # the centred data has rank <= m - 1: a last component of zero variance is arbitrary
+    d = min(k, shape[0] - 1)
+    np.testing.assert_allclose(res.components[:d], comp[:d], atol=tol)
+    # (absolute tolerances relative to the largest: the zero variance of wide data is noise)
+    np.testing.assert_allclose(res.explained_variance, ev, rtol=tol, atol=tol * ev[0])
+    np.testing.assert_allclose(res.scores, scores, atol=tol * np.abs(scores).max())
+    np.testing.assert_allclose(res.total_variance, total, rtol=tol)
+    np.testing.assert_allclose(res.explained_variance_ratio, ev / total, rtol=tol,
+                               atol=tol * ev[0] / total)
+    sv = np.sqrt(ev * (shape[0] - 1))
+    np.testing.assert_allclose(res.singular_values, sv, rtol=tol, atol=np.sqrt(tol) * sv[0])
+    noise = ev_all[k:].mean() if k < p else 0.0
+    np.testing.assert_allclose(res.noise_variance, noise, rtol=tol, atol=tol * ev_all[0])
+    np.testing.assert_allclose(res.inverse_transform(res.scores),
+                               scores @ comp + mean, atol=tol * np.abs(x).max())
+    # the fraction rule is strict: the ratio of k - 1 components does not exceed it
+    if isinstance(n_components, float) and k > 1:
+        assert np.cumsum(ev_all / total)[k - 2] <= n_components
+    without = gpusvd.pca(x, n_components, compute_scores=False)
+    assert without.scores is None and without.n_components == k
+    np.testing.assert_allclose(without.components[:d], comp[:d], atol=tol)
+
+
+def test_pca_total_variance_in_blocks(rng, monkeypatch):
+    # An integer k < min(m, n) sums the total variance from the data, in row blocks with
+    # float64 accumulation: with 7-row blocks the sum crosses many block boundaries, and a
+    # large offset (1e6 with unit spread) would lose the variance to cancellation in
+    # sum(x**2) - m * mean**2.
+    from gpusvd import _pca
+    monkeypatch.setattr(_pca, "_BLOCK_ELEMENTS", 7 * 6)
+    for dtype in DTYPES:
+        x = decaying(rng, (101, 6), dtype, offset=1e6 if dtype == np.float64 else 1e3)
+        res = gpusvd.pca(x, 2)
+        ref = float(np.var(x.astype(np.float64), axis=0, ddof=1).sum())
+        np.testing.assert_allclose(res.total_variance, ref, rtol=1e2 * eps(dtype))
+        ev_all, _ = reference_spectrum(x)
+        np.testing.assert_allclose(res.noise_variance, ev_all[2:].mean(), rtol=1e3 * eps(dtype))
+
+
+def test_pca_fraction_edges(rng):
+    # a fraction keeps at least one component and at most min(m, n)
+    x = decaying(rng, (50, 5), np.float64)
+    assert gpusvd.pca(x, 1e-12).n_components == 1
+    assert gpusvd.pca(x, 1 - 1e-16).n_components == 5
+    assert gpusvd.pca(x, np.float32(0.5)).n_components == \
+        gpusvd.pca(x, np.array(0.5)).n_components
+    # constant data: zero total variance gives ratios 0 (not NaN) and one component
+    const = np.full((8, 3), 2.5)
+    for nc in (None, 2, 0.5):
+        res = gpusvd.pca(const, nc)
+        assert np.all(res.explained_variance_ratio == 0)
+        assert res.total_variance == 0 and res.noise_variance == 0
+    assert gpusvd.pca(const, 0.5).n_components == 1
+
+
+@pytest.mark.parametrize("value,exc,match", [
+    (2.7, ValueError, "n_components = 2.7 is invalid: a float must be in"),
+    (1.0, ValueError, "a float must be in \\(0, 1\\)"),
+    (3.0, ValueError, "a float must be in \\(0, 1\\)"),
+    (0.0, ValueError, "a float must be in \\(0, 1\\)"),
+    (-0.5, ValueError, "a float must be in \\(0, 1\\)"),
+    (float("nan"), ValueError, "a float must be in \\(0, 1\\)"),
+    (True, TypeError, "not a bool"),
+    ("mle", TypeError, "must be None, an integer or a float in \\(0, 1\\), not str"),
+    (7, ValueError, "argument k = 7 is invalid"),
+    (-1, ValueError, "argument k = -1 is invalid"),
+])
+def test_pca_n_components_errors(rng, value, exc, match):
+    with pytest.raises(exc, match=match):
+        gpusvd.pca(rng.standard_normal((10, 6)), value)
+
+
+def test_pca_method_keyword(rng):
+    x = decaying(rng, (200, 6), np.float64)
+    ref = reference_pca(x, 3)
+    np.testing.assert_allclose(gpusvd.pca(x, 3, method="auto").components, ref[0], atol=1e-10)
+    with pytest.raises(ValueError, match="method must be 'auto', 'qr' or 'covariance'"):
+        gpusvd.pca(x, 3, method="full")
+    with pytest.raises(TypeError, match="method must be a str"):
+        gpusvd.pca(x, 3, method=1)
+
+
+class _LibWithout:
+    """The loaded library as seen by a Handle, without the named symbols (an older build)."""
+
+    def __init__(self, lib, *missing):
+        self._real, self._missing = lib, missing
+
+    def __getattr__(self, name):
+        if name in self._missing:
+            raise AttributeError(name)
+        return getattr(self._real, name)
+
+
+def test_pca_method_without_library_support(rng):
+    x = decaying(rng, (60, 4), np.float64)
+    with gpusvd.Handle(backend="cpu") as h:
+        h._lib = _LibWithout(h._lib, "gpusvdSetPcaMethod", "gpusvdGetPcaMethod")
+        res = gpusvd.pca(x, 2, method="auto", handle=h)
+        np.testing.assert_allclose(res.components, reference_pca(x, 2)[0], atol=1e-10)
+        for method in ("qr", "covariance"):
+            with pytest.raises(gpusvd.GpusvdError, match="a choice of PCA method") as exc:
+                gpusvd.pca(x, 2, method=method, handle=h)
+            assert exc.value.status_name == "GPUSVD_STATUS_NOT_SUPPORTED"
+
+
+def _pca_method(h):
+    import ctypes
+    out = ctypes.c_int()
+    h.call(h._lib.gpusvdGetPcaMethod, ctypes.byref(out))
+    return out.value
+
+
+@pytest.mark.parametrize("method", ["auto", "qr", "covariance"])
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape", [(400, 12), (15, 30)])
+def test_pca_methods(rng, method, dtype, shape):
+    lib = gpusvd.default_handle()._lib
+    if not hasattr(lib, "gpusvdSetPcaMethod"):
+        pytest.skip("the loaded library has no choice of PCA method (gpusvdSetPcaMethod)")
+    x = decaying(rng, shape, dtype)
+    with gpusvd.Handle(backend="cpu") as h:
+        h.call(lib.gpusvdSetPcaMethod, 1)  # a method set by the caller is restored afterwards
+        res = gpusvd.pca(x, 0.95, method=method, handle=h)
+        assert _pca_method(h) == 1
+    ev_all, total = reference_spectrum(x)
+    k = expected_k(ev_all, total, 0.95)
+    comp, ev, scores, _ = reference_pca(x, k)
+    # well separated variances (condition number of the centred data ~ 1e2): the covariance
+    # method's squared condition number still leaves ~ eps * 1e4 relative accuracy
+    tol = 1e5 * eps(dtype)
+    assert res.n_components == k
+    np.testing.assert_allclose(res.explained_variance, ev, rtol=tol)
+    np.testing.assert_allclose(res.components, comp, atol=tol)
+    np.testing.assert_allclose(res.scores, scores, atol=tol * np.abs(scores).max())

@@ -118,6 +118,9 @@ PCA_SETUP = """
 """
 
 
+NOT_FRACTION = ("ValueError", "a float must be in (0, 1)")
+
+
 def _pca_ok(k):
     return ("ok", "((%d, 40), (400, %d), True)" % (k, k))
 
@@ -130,16 +133,18 @@ PCA_K = {
     "2**31": ("InvalidValueError", "argument k = {v} is invalid"),
     "2**32+5": ("InvalidValueError", "argument k = {v} is invalid"),
     "2**63-1": ("InvalidValueError", "argument k = {v} is invalid"),
-    "2**63": (OVER, "gpusvd.pca: argument k = {v} does not fit the C type int64_t"),
+    "2**63": (OVER, "gpusvd.pca: argument n_components = {v} does not fit the C type int64_t"),
     "-2**63": ("InvalidValueError", "argument k = {v} is invalid"),
-    "-2**63-1": (OVER, "argument k = {v} does not fit the C type int64_t"),
-    "2**64+3": (OVER, "argument k = {v} does not fit the C type int64_t"),
-    "-(2**64)+3": (OVER, "argument k = {v} does not fit the C type int64_t"),
+    "-2**63-1": (OVER, "argument n_components = {v} does not fit the C type int64_t"),
+    "2**64+3": (OVER, "argument n_components = {v} does not fit the C type int64_t"),
+    "-(2**64)+3": (OVER, "argument n_components = {v} does not fit the C type int64_t"),
     "True": BOOL, "False": BOOL, "np.True_": BOOL,
-    "2.0": NOT_INT, "np.float64(2)": NOT_INT, "'2'": NOT_INT, "None": NOT_INT,
+    # scikit-learn's n_components: None keeps min(m, n); a float must be a fraction in (0, 1)
+    "None": _pca_ok(40), "2.0": NOT_FRACTION, "np.float64(2)": NOT_FRACTION,
+    "'2'": ("TypeError", "must be None, an integer or a float in (0, 1), not str"),
     "np.int64(2)": _pca_ok(2), "np.uint8(3)": _pca_ok(3), "np.array(2)": _pca_ok(2),
     "np.int32(-1)": ("InvalidValueError", "argument k = -1 is invalid"),
-    "np.uint64(2**64-1)": (OVER, "argument k = {v} does not fit the C type int64_t"),
+    "np.uint64(2**64-1)": (OVER, "argument n_components = {v} does not fit the C type int64_t"),
 }
 
 
