@@ -27,9 +27,22 @@
  *   would have to restart its threads after a fork and the system refuses them).
  * - Host forms take host pointers and run on the backend chosen with gpusvdSetBackend();
  *   `_gpu` forms take device pointers (info too), run asynchronously on the handle's stream and
- *   return GPUSVD_STATUS_NO_DEVICE where there is no usable GPU. Where a routine's notes say it
- *   waits on the stream (gesvj on one large matrix, bdsvd with vectors), that form cannot be
- *   captured into a CUDA graph.
+ *   return GPUSVD_STATUS_NO_DEVICE where there is no usable GPU.
+ * - CUDA graphs: every `_gpu` form may be called while the handle's stream is capturing a graph
+ *   (cudaStreamBeginCapture, torch.cuda.graph, CuPy's stream capture), except bdsvd with vectors
+ *   (below), and the replayed graph gives the right answer for new data in the same buffers:
+ *   loops whose trip count depends on the data (CholeskyQR steps of the tall QR and PCA, sweeps
+ *   of the blocked Jacobi) become conditional nodes decided on the device (CUDA 12.4 driver or
+ *   newer). Outside a capture those forms read a few flags back per step or sweep (listed in each
+ *   routine's notes), which is faster there; the batched forms, geqrf_mgs of square or small
+ *   matrices and bdsvd values never wait on the host. A call that cannot be captured answers
+ *   GPUSVD_STATUS_NOT_SUPPORTED before enqueueing anything, leaving the capture intact: bdsvd
+ *   with vectors, and a handle's first use of a resource it must allocate (its device
+ *   workspace growing, cuBLAS, the Jacobi statistics), so make the same call once before
+ *   capturing, or set a workspace with gpusvdSetWorkspace. A captured graph uses the handle's
+ *   workspace (or the one set): while the graph may still be replayed, keep the handle alive and
+ *   make no call on it that needs a larger workspace, and do not run it concurrently with other
+ *   calls on the same handle.
  * - Nothing prints, aborts or exits. A handle must not be used by two threads at once; distinct
  *   handles may be used concurrently from any number of threads.
  */
@@ -206,7 +219,7 @@ GPUSVD_API const char *gpusvdGetBuildInfo(void);
  * Jacobi: column blocks of 16 or 32, the block pairs' Gram matrices by batched GEMM, each
  * diagonalised by a two-sided Jacobi in shared memory, the rotations applied by batched GEMM.
  * It reads one word back to the host per sweep, so the device form waits on the stream once per
- * sweep there.
+ * sweep there; inside a CUDA graph capture the sweeps are a device-decided loop instead.
  */
 GPUSVD_API gpusvdStatus_t gpusvd_sgesvj(gpusvdHandle_t handle, gpusvdJob_t jobu, gpusvdJob_t jobv,
                                         int64_t m, int64_t n, float *A, int64_t lda, float *S,
@@ -317,7 +330,8 @@ GPUSVD_API gpusvdStatus_t gpusvd_dgesvj_batched_bufferSize(gpusvdHandle_t handle
  * 256 columns joined by block Gram-Schmidt with reorthogonalisation, with cuBLAS (loaded on first
  * use) for the Gram matrices and triangular solves; both orth modes get the O(eps) result
  * there. That path waits on the host for a few bytes once per CholeskyQR step (1 to 4 per
- * panel), so the `_gpu` form returns once the last step is enqueued.
+ * panel), so the `_gpu` form returns once the last step is enqueued; inside a CUDA graph capture
+ * it screens and scales the columns first and runs the steps as a device-decided loop.
  */
 GPUSVD_API gpusvdStatus_t gpusvd_sgeqrf_mgs(gpusvdHandle_t handle, gpusvdOrth_t orth, int64_t m,
                                             int64_t n, float *A, int64_t lda, float *R,
@@ -461,7 +475,8 @@ GPUSVD_API gpusvdStatus_t gpusvd_dgeev_batched_bufferSize(gpusvdHandle_t handle,
  * 0 or GPUSVD_INFO_NONFINITE) and the vectors by twisted factorizations, close values refined
  * together; its `_gpu` form is asynchronous for values only, and with vectors waits on the host
  * twice (it reads the n scaled entries and then the n values back to plan the vector passes)
- * and returns once the vector passes are enqueued.
+ * and returns once the vector passes are enqueued. With vectors it cannot be captured into a
+ * CUDA graph (NOT_SUPPORTED inside a capture); values only can.
  */
 GPUSVD_API gpusvdStatus_t gpusvd_sbdsvd(gpusvdHandle_t handle, gpusvdUplo_t uplo,
                                         gpusvdJob_t jobz, int64_t n, float *d, float *e, float *U,

@@ -77,6 +77,9 @@ protected:
     template <typename T>
     void load(DevBuf &d, const std::vector<T> &v) {
         ASSERT_EQ(rt->memcpy_(d.p, v.data(), v.size() * sizeof(T), CudaRt::kHostToDevice), 0);
+        // A copy from pageable memory may return before it lands, and the user stream does not
+        // wait for the legacy stream it went to.
+        ASSERT_EQ(rt->sync_(), 0);
     }
     template <typename T>
     std::vector<T> read(const DevBuf &d) {

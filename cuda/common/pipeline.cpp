@@ -84,10 +84,7 @@ gpusvdStatus_t run_host_batched(gpusvdHandle_t h, const char *routine, int64_t b
     if (!r) return cuda_fail(h, routine, "creating streams", e);
     // The staging slots live in the handle's device buffer, which a `_gpu` call still running on
     // the user's stream may be using as its workspace: wait for it (this form is synchronous).
-    e = cudaEventSynchronize(r->last_use);
-    if (e != cudaSuccess) {
-        (void)cudaGetLastError();  // last recorded inside a capture: it cannot be waited on
-    }
+    wait_last_use(*r);
 
     size_t per_matrix = sizeof(int);
     for (int i = 0; i < nops; ++i) per_matrix += op_bytes(ops[i], 1);

@@ -37,10 +37,17 @@ gpusvdStatus_t cuda_fail(gpusvdHandle_t h, const char *routine, const char *step
                 cudaGetErrorString(err));
 }
 
+void wait_last_use(Resources &r) {
+    // An event last recorded inside a stream capture cannot be waited on: the wait answers
+    // cudaErrorInvalidValue, which must not stay behind as the thread's last error for the next
+    // launch check (of any handle) to report as its own failure.
+    if (r.last_use && cudaEventSynchronize(r.last_use) != cudaSuccess) (void)cudaGetLastError();
+}
+
 cudaError_t grow_device(Resources &r, size_t bytes) {
     if (r.dev_bytes >= bytes) return cudaSuccess;
     for (cudaStream_t s : r.slot) cudaStreamSynchronize(s);
-    cudaEventSynchronize(r.last_use);
+    wait_last_use(r);  // cudaFree below waits for the device anyway
     if (r.dev) cudaFree(r.dev);
     r.dev = nullptr;
     r.dev_bytes = 0;
@@ -133,10 +140,8 @@ void release(gpusvdHandle_t h) {
     // cudaErrorInvalidValue when it was last recorded inside a stream capture, and the runtime's
     // last error, per thread, would otherwise be reported by the next launch check of any
     // handle as that call's failure.
-    if (r->last_use) {
-        cudaEventSynchronize(r->last_use);
-        cudaEventDestroy(r->last_use);
-    }
+    wait_last_use(*r);
+    if (r->last_use) cudaEventDestroy(r->last_use);
     for (cudaStream_t s : r->slot)
         if (s) {
             cudaStreamSynchronize(s);

@@ -38,6 +38,10 @@ inline cudaStream_t user_stream(gpusvdHandle_t h) { return static_cast<cudaStrea
 /// message naming the routine and the step; clears the runtime's last non-sticky error.
 gpusvdStatus_t cuda_fail(gpusvdHandle_t h, const char *routine, const char *step, cudaError_t err);
 
+/// Waits for the last `_gpu` work that used the handle's device buffer (record_use), where that
+/// was not recorded inside a graph capture; leaves no error behind.
+void wait_last_use(Resources &r);
+
 /// The handle's device buffer grown to `bytes` (waiting for work that still uses the old one).
 cudaError_t grow_device(Resources &r, size_t bytes);
 /// The handle's pinned buffer grown to `bytes`.
