@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
-# Installs the gpusvd Python package into a fresh virtual environment and runs its tests
-# against the library installed under PREFIX (cmake --install build --prefix PREFIX).
-# Usage: bindings/python/run_tests.sh PREFIX
+# Runs the Python package's tests from this source tree (bindings/python/gpusvd) against a
+# library built or installed with CMake, in a fresh virtual environment.
+# Usage: bindings/python/run_tests.sh LIBRARY
+#   LIBRARY: the file libgpusvd.so.0, the folder holding it (e.g. build/src), or an install
+#            prefix (PREFIX/lib, lib64 or lib/<multiarch> is searched).
 # The venv reuses the system's numpy/scipy/pytest (--system-site-packages) and installs them
-# from PyPI only where they are missing.
+# from PyPI only where they are missing. The installed wheel is tested by .ci/wheel.
 set -euo pipefail
-[ $# -eq 1 ] || { echo "usage: $0 PREFIX" >&2; exit 2; }
-prefix=$(cd "$1" && pwd)
+[ $# -eq 1 ] || { echo "usage: $0 LIBRARY (file, folder or install prefix)" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
 
 lib=""
-for d in lib lib64 lib/x86_64-linux-gnu; do
-  if [ -e "$prefix/$d/libgpusvd.so.0" ]; then lib="$prefix/$d/libgpusvd.so.0"; break; fi
-done
-[ -n "$lib" ] || { echo "$0: no libgpusvd.so.0 under $prefix/lib*" >&2; exit 1; }
+if [ -f "$1" ]; then
+  lib=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+else
+  for d in . lib lib64 lib/x86_64-linux-gnu lib/aarch64-linux-gnu; do
+    if [ -e "$1/$d/libgpusvd.so.0" ]; then lib=$(cd "$1/$d" && pwd)/libgpusvd.so.0; break; fi
+  done
+fi
+[ -n "$lib" ] || { echo "$0: no libgpusvd.so.0 at $1 (nor in its lib folders)" >&2; exit 1; }
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -21,12 +26,11 @@ python3 -m venv --system-site-packages "$work/venv"
 py="$work/venv/bin/python"
 missing=$(for m in numpy scipy pytest; do "$py" -c "import $m" 2>/dev/null || echo "$m"; done)
 [ -z "$missing" ] || "$py" -m pip install -q $missing
-# A normal (isolated) build fetches setuptools from PyPI; offline, fall back to the
-# environment's setuptools (needs setuptools >= 77, which reads the licence expression).
-"$py" -m pip install -q "$here" || "$py" -m pip install -q --no-build-isolation "$here"
 
-cd "$work"  # import the installed package, not the source folder
-GPUSVD_LIBRARY="$lib" "$py" -m pytest -q -rs -p no:cacheprovider "$here/tests"
+cd "$work"  # nothing from the current folder on the import path but the package itself
+export GPUSVD_LIBRARY="$lib" PYTHONPATH="$here${PYTHONPATH:+:$PYTHONPATH}"
+"$py" -c 'import gpusvd, sys; assert gpusvd.__file__.startswith(sys.argv[1]), gpusvd.__file__' "$here/"
+"$py" -m pytest -q -rs -p no:cacheprovider "$here/tests"
 
-# The numpy example of examples/ runs with the same installed package.
-GPUSVD_LIBRARY="$lib" "$py" "$here/../../examples/python/svd_numpy.py"
+# The numpy example of examples/ runs with the same package and library.
+"$py" "$here/../../examples/python/svd_numpy.py"

@@ -51,5 +51,6 @@ def build_info():
 
 
 def library_path():
-    """The file name the library was loaded from (as given to ctypes)."""
-    return get_lib()._name
+    """The path of the loaded library file (see the search order in gpusvd._lib)."""
+    from ._lib import library_file
+    return library_file()
