@@ -9,14 +9,15 @@ See each function's docstring for copies, errors and info.
 from ._errors import INFO_NONFINITE, GpusvdError, InvalidValueError, LinAlgError
 from ._handle import Handle, default_handle
 from ._lib import LibraryNotFoundError, get_lib
-from ._linalg import (bdsvd, eig_batched, eigvals_batched, qr, qr_batched, svd,
-                      svd_batched)
+from ._linalg import (EigResult, QRResult, SVDResult, bdsvd, eig, eig_batched, eigvals,
+                      eigvals_batched, qr, qr_batched, svd, svd_batched, svdvals)
 from ._pca import PCAResult, pca
 
 __version__ = "0.2.0"
 
 __all__ = [
-    "svd", "svd_batched", "qr", "qr_batched", "eigvals_batched", "eig_batched", "bdsvd", "pca",
+    "svd", "svdvals", "svd_batched", "qr", "qr_batched", "eig", "eigvals", "eigvals_batched",
+    "eig_batched", "SVDResult", "QRResult", "EigResult", "bdsvd", "pca",
     "PCAResult", "PCA", "Handle", "default_handle", "backend", "version", "build_info",
     "GpusvdError", "InvalidValueError", "LinAlgError", "LibraryNotFoundError", "INFO_NONFINITE",
 ]

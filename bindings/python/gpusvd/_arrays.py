@@ -1,10 +1,19 @@
 """Array adapters: one routine body works on numpy (host) arrays and on CuPy / PyTorch device
-arrays. Matrices handed to the C library are column-major per matrix: a (…, r, c) array whose
-last two axes have strides (itemsize, r * itemsize) and whose matrices are `r * c` elements
-apart ("per-matrix Fortran order")."""
+arrays. Matrices handed to the C library are column-major per matrix: a (..., r, c) array whose
+rows are adjacent in memory (unit stride along axis -2), whose columns are `ld >= r` elements
+apart, and whose matrices (the leading axes flattened) are `stride >= ld * c` elements apart
+("per-matrix Fortran order"). A C-ordered (..., m, n) array is, read that way, the stack of the
+transposes: (..., n, m) in per-matrix Fortran order (see stack_layout)."""
 import contextlib
+from typing import Any, Optional, Tuple
 
 import numpy as np
+
+#: What the public functions accept: anything numpy.asarray takes (host), or a CUDA array
+#: (CuPy array, torch CUDA tensor, any __cuda_array_interface__ or DLPack CUDA producer).
+ArrayLike = Any
+#: What they return: an array of the input's kind (numpy.ndarray, cupy.ndarray, torch.Tensor).
+Array = Any
 
 _DLPACK_DEVICE_TYPES = (2, 13)  # kDLCUDA, kDLCUDAManaged
 
@@ -15,8 +24,8 @@ def result_dtype(dtype):
     does); a non-native byte order ('>f8') is converted like its native twin. Everything else
     raises TypeError: complex, longdouble (as numpy.linalg: no silent loss of precision),
     object, strings, datetimes, structured dtypes."""
-    dtype = np.dtype(dtype)
-    if dtype.kind in "fbiu" and not dtype.isnative:
+    given = dtype = np.dtype(dtype)
+    if dtype.kind in "fbiuc" and not dtype.isnative:
         dtype = dtype.newbyteorder("=")
     if dtype in (np.float32, np.float64):
         return dtype
@@ -27,8 +36,9 @@ def result_dtype(dtype):
     hint = ("complex matrices are not supported" if dtype.kind == "c" else
             "convert with .astype(np.float64)" if dtype.kind == "f" else
             "real float, integer or bool data expected")
+    spelled = "%s (%s)" % (dtype, given.str) if given != dtype else str(dtype)
     raise TypeError("gpusvd: unsupported dtype %s (float32 or float64 expected; %s)"
-                    % (dtype, hint))
+                    % (spelled, hint))
 
 
 def complex_dtype(dtype):
@@ -116,6 +126,20 @@ class HostOps:
     def isfinite_all(self, x):
         return bool(np.isfinite(x).all())
 
+    def writable(self, x):
+        """Whether the library may write into x's memory (overwrite_a)."""
+        return bool(x.flags.writeable)
+
+    def qr_complete(self, x):
+        """Q of the array library's complete QR of the (..., m, k) stack x: (..., m, m)."""
+        return np.linalg.qr(x, mode="complete")[0]
+
+    def concat(self, xs):
+        return np.concatenate(xs, axis=-1)
+
+    def identity(self, shape, dtype):
+        return np.broadcast_to(np.eye(shape[-1], dtype=dtype), shape).copy()
+
     def to_host(self, x):
         return x
 
@@ -179,6 +203,18 @@ class CupyOps(HostOps):
 
     def isfinite_all(self, x):
         return bool(self.cp.isfinite(x).all())
+
+    def writable(self, x):
+        return True
+
+    def qr_complete(self, x):
+        return self.cp.linalg.qr(x, mode="complete")[0]
+
+    def concat(self, xs):
+        return self.cp.concatenate(xs, axis=-1)
+
+    def identity(self, shape, dtype):
+        return self.cp.broadcast_to(self.cp.eye(shape[-1], dtype=dtype), shape).copy()
 
     def to_host(self, x):
         return self.cp.asnumpy(x)
@@ -266,6 +302,20 @@ class TorchOps(HostOps):
     def isfinite_all(self, x):
         return bool(self.torch.isfinite(x).all())
 
+    def writable(self, x):
+        # Writing behind autograd's back would corrupt the graph of a tensor that needs grad.
+        return not x.requires_grad
+
+    def qr_complete(self, x):
+        return self.torch.linalg.qr(x, mode="complete")[0]
+
+    def concat(self, xs):
+        return self.torch.cat(xs, dim=-1)
+
+    def identity(self, shape, dtype):
+        eye = self.torch.eye(shape[-1], dtype=self._np2t[np.dtype(dtype)], device=self._device)
+        return eye.expand(shape).clone()
+
     def to_host(self, x):
         return x.cpu().numpy()
 
@@ -319,3 +369,59 @@ def fortran_view(ops, x, dtype):
         if rs == 1 and cs is not None and cs >= max(1, m):
             return x, cs, False
     return ops.fcopy(x, dtype), max(1, m), True
+
+
+def stack_layout(ops, x, dtype) -> Optional[Tuple[int, int]]:
+    """(ld, stride) when the (..., r, c) array x can go to the library as it is: of `dtype`,
+    aligned, rows adjacent (unit stride along axis -2), columns ld >= max(1, r) elements apart,
+    and the matrices of the stack (the leading axes flattened in C order) stride >= ld * c
+    elements apart, so that no two elements share memory. None otherwise. An array of size 0
+    is always usable (nothing is read)."""
+    if ops.raw_dtype(x) != dtype or not ops.aligned(x):
+        return None
+    *bshape, r, c = x.shape
+    ld = max(1, r)
+    if 0 in x.shape:
+        return ld, ld * c
+    st = ops.elem_strides(x)
+    if any(s is None for s in st):
+        return None
+    *bst, rs, cs = st
+    if r > 1 and rs != 1:
+        return None
+    if c > 1:
+        ld = cs
+        if ld < max(1, r):
+            return None
+    dims = [(size, s) for size, s in zip(bshape, bst) if size != 1]
+    for (_, s0), (n1, s1) in zip(dims, dims[1:]):
+        if s0 != s1 * n1:
+            return None
+    stride = dims[-1][1] if dims else ld * c
+    if stride < ld * c:
+        return None
+    return ld, stride
+
+
+def rows_adjacent(ops, x):
+    """Whether x's elements are closer along its last axis than along axis -2 (C order and
+    its slices): the layout that is the per-matrix Fortran order of the transposes."""
+    st = ops.elem_strides(x)
+    if x.ndim < 2 or st[-1] is None or st[-2] is None:
+        return False
+    return abs(st[-1]) < abs(st[-2])
+
+
+def complete_basis(ops, q):
+    """(..., m, m) orthogonal matrices whose first k columns are the (..., m, k) orthonormal q,
+    the other m - k from the array library's complete QR of q (Householder: orthogonal to
+    q's columns to working precision)."""
+    m, k = q.shape[-2:]
+    shape = tuple(q.shape[:-1]) + (m,)
+    if k == m:
+        return q
+    if k == 0:
+        return ops.identity(shape, ops.raw_dtype(q))
+    if 0 in shape:
+        return ops.empty(shape, ops.raw_dtype(q))
+    return ops.concat([q, ops.qr_complete(q)[..., k:]])

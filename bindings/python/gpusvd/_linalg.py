@@ -1,15 +1,49 @@
-"""svd, svd_batched, qr, qr_batched, eigvals_batched, eig_batched, bdsvd: one body per routine
-for host (numpy) and device (CuPy / PyTorch CUDA) arrays."""
+"""svd, svdvals, qr, eig, eigvals (numpy's and scipy's signatures), the older *_batched names,
+and bdsvd: one body per routine for host (numpy) and device (CuPy / PyTorch CUDA) arrays; a
+(..., m, n) stack goes to the library's batched routine in one call."""
+from __future__ import annotations
+
+import math
+from typing import Literal, NamedTuple, Optional, Tuple, Union
+
 import numpy as np
 
-from ._arrays import HostOps, ops_for, result_dtype
+from ._arrays import (Array, ArrayLike, HostOps, complete_basis, ops_for, result_dtype,
+                      rows_adjacent, stack_layout)
 from ._errors import LinAlgError
-from ._handle import resolve
+from ._handle import Handle, resolve
 from ._lib import routine
 
 _INT32 = np.dtype(np.int32)
 _HOST_FOR_TESTS = HostOps()
 _ORTH = {"mgs": 0, "mgs2": 1}
+
+#: qr's mode names, numpy's and scipy's, and what each means here.
+_QR_MODES = {"reduced": "reduced", "economic": "reduced", "complete": "complete",
+             "full": "complete", "r": "r"}
+
+QRMode = Literal["reduced", "complete", "r", "raw", "economic", "full"]
+Orth = Literal["mgs2", "mgs"]
+
+
+class SVDResult(NamedTuple):
+    """``(U, S, Vh)`` of ``svd``, also readable by name as numpy's ``SVDResult``."""
+    U: Array
+    S: Array
+    Vh: Array
+
+
+class QRResult(NamedTuple):
+    """``(Q, R)`` of ``qr``, also readable by name as numpy's ``QRResult``."""
+    Q: Array
+    R: Array
+
+
+class EigResult(NamedTuple):
+    """``(eigenvalues, eigenvectors)`` of ``eig``, also readable by name as numpy's
+    ``EigResult``."""
+    eigenvalues: Array
+    eigenvectors: Array
 
 
 def _ld(rows):
@@ -20,12 +54,15 @@ def _ptr(ops, x):
     return None if x is None else ops.ptr(x)
 
 
-def _input(x, ndim, func, check_finite, square=False):
-    """(ops, array, dtype) after the shape, dtype and finiteness checks."""
+def _stack_input(x, func, check_finite, min_ndim=2, square=False):
+    """(ops, array, dtype) for a (..., m, n) input after the shape, dtype and finiteness
+    checks."""
     ops, a = ops_for(x)
-    if a.ndim != ndim:
-        raise ValueError("gpusvd.%s: expected a %d-D array%s, got shape %s"
-                         % (func, ndim, " (batch, m, n)" if ndim == 3 else "", tuple(a.shape)))
+    if a.ndim < min_ndim:
+        what = ("a matrix (m, n) or a stack of matrices (..., m, n)" if min_ndim == 2 else
+                "a stack of matrices (batch, ..., m, n)")
+        raise ValueError("gpusvd.%s: expected %s, got an array of shape %s"
+                         % (func, what, tuple(a.shape)))
     if square and a.shape[-1] != a.shape[-2]:
         raise ValueError("gpusvd.%s: matrices must be square, got shape %s"
                          % (func, tuple(a.shape)))
@@ -37,6 +74,36 @@ def _input(x, ndim, func, check_finite, square=False):
     return ops, a, dt
 
 
+def _input(x, ndim, func, check_finite, square=False):
+    """(ops, array, dtype) for an input of exactly `ndim` dimensions (pca's matrix)."""
+    ops, a = ops_for(x)
+    if a.ndim != ndim:
+        raise ValueError("gpusvd.%s: expected a %d-D array, got shape %s"
+                         % (func, ndim, tuple(a.shape)))
+    return _stack_input(a, func, check_finite, ndim, square)
+
+
+def _working(ops, a, dt, transpose_ok, overwrite_a):
+    """The (..., r, c) matrices the library factors in place, in per-matrix Fortran order:
+    (w, transposed, ld, stride). With overwrite_a, `a` itself (or, where transpose_ok, its
+    transpose: a C-ordered stack) when its dtype and layout allow. Otherwise a new copy: in the
+    input's own orientation where transpose_ok (a C-ordered input is copied as it is, the
+    cheapest copy, and read as the stack of its transposes), else per-matrix Fortran order."""
+    if overwrite_a and ops.writable(a):
+        layout = stack_layout(ops, a, dt)
+        if layout is not None:
+            return (a, False) + layout
+        if transpose_ok:
+            at = ops.swap(a)
+            layout = stack_layout(ops, at, dt)
+            if layout is not None:
+                return (at, True) + layout
+    trans = transpose_ok and rows_adjacent(ops, a)
+    w = ops.fcopy(ops.swap(a) if trans else a, dt)
+    r, c = w.shape[-2:]
+    return w, trans, _ld(r), _ld(r) * c
+
+
 def _call(ops, handle, name, dt, anchor, *args):
     h = resolve(handle)
     with ops.on_device(anchor, h):
@@ -44,236 +111,713 @@ def _call(ops, handle, name, dt, anchor, *args):
 
 
 def _finish(ops, info, single, what, raise_positive, return_info):
-    """Host: raise LinAlgError for info > 0 (unless return_info or not raise_positive).
-    Device: info stays on the device and is not inspected (that would synchronise)."""
+    """Host: raise LinAlgError for info > 0 (unless return_info or not raise_positive); returns
+    info as an int (single) or an int32 array of the stack's leading shape. Device: info stays
+    on the device and is not inspected (that would synchronise)."""
     if ops.device:
         return info.reshape(()) if single else info
     if raise_positive and not return_info:
-        bad = np.flatnonzero(info > 0)
+        flat = info.reshape(-1)
+        bad = np.flatnonzero(flat > 0)
         if bad.size:
             if single:
-                msg = "%s (info = %d)" % (what, info[0])
+                msg = "%s (info = %d)" % (what, flat[0])
             else:
-                msg = "%s for %d of %d matrices (first: matrix %d, info = %d)" % (
-                    what, bad.size, info.size, bad[0], info[bad[0]])
-            raise LinAlgError("gpusvd: " + msg, info[0] if single else info)
-    return int(info[0]) if single else info
+                where = np.unravel_index(bad[0], info.shape)
+                where = where[0] if len(where) == 1 else tuple(int(i) for i in where)
+                msg = "%s for %d of %d matrices (first: matrix %s, info = %d)" % (
+                    what, bad.size, flat.size, where, flat[bad[0]])
+            raise LinAlgError("gpusvd: " + msg, flat[0] if single else info)
+    return int(info.reshape(-1)[0]) if single else info
 
 
 def _out(result, info, return_info):
     if return_info:
-        return (result + (info,)) if isinstance(result, tuple) else (result, info)
+        return (tuple(result) + (info,)) if isinstance(result, tuple) else (result, info)
     return result
 
 
-_COMMON_DOC = """
-    check_finite : bool, default True
-        Host arrays only: raise ValueError if the input holds NaN or Inf (as scipy does). With
-        False such matrices are passed through: the library does not factorize them, sets
-        their outputs to NaN and their info to -1 (other matrices of a batch are unaffected).
-    return_info : bool, default False
-        Also return the info (an int for one matrix, an int32 array (batch,) for a batch;
-        gpusvd.h's meanings) as the last element, and do not raise LinAlgError for info > 0.
-    handle : gpusvd.Handle, optional
-        Default: the calling thread's default handle.
+def _info_array(ops, bshape):
+    return ops.rows(bshape if bshape else (1,), _INT32)
 
-    Device arrays (CuPy, torch CUDA tensors, any __cuda_array_interface__ or DLPack CUDA
-    array) go to the library's ``_gpu`` form on the array's device and on the current
-    CuPy/torch stream, with no host copy; the outputs are arrays of the same library. The
-    input is copied on the device into per-matrix Fortran order (the routine overwrites it).
-    check_finite and info checks are skipped there (they would synchronise): use
-    return_info=True to get info as a device array.
-    Raises GpusvdError for a non-SUCCESS status (e.g. NOT_SUPPORTED / NO_DEVICE for the
-    _gpu forms), carrying the library's message.
-"""
+
+_COMMON_PARAMS = """\
+    overwrite_a : bool, default False
+        Let the routine work in ``a``'s own memory, as scipy's ``overwrite_a``: when ``a`` is
+        writable, of the dtype computed in and laid out as the routine needs (see Notes), no
+        copy is made and ``a``'s contents are unspecified afterwards. Otherwise (and always
+        with False) ``a`` is left unchanged.
+    check_finite : bool, default True
+        Host arrays: raise ValueError if ``a`` holds NaN or Inf (as scipy does). With False
+        such matrices are passed through: the library does not factorize them, sets their
+        outputs to NaN and their info to -1 (other matrices of a stack are unaffected). Device
+        arrays are not checked (it would synchronise).
+    return_info : bool, default False
+        Also return the info (an int for one matrix, an int32 array of the stack's leading
+        shape for a stack; a device array for device input) as the last element, and do not
+        raise LinAlgError for info > 0.
+    handle : gpusvd.Handle, optional
+        Default: the calling thread's default handle."""
+
+_COMMON_RAISES = """\
+    ValueError
+        ``a`` has fewer than two dimensions, holds NaN or Inf (with check_finite), or an
+        argument is invalid; the library's refusals (gpusvd.InvalidValueError) carry its
+        message.
+    TypeError
+        The dtype is complex (no complex routines yet), object, string, longdouble, ...
+    gpusvd.GpusvdError
+        Another non-SUCCESS status, e.g. NO_DEVICE or NOT_SUPPORTED for device arrays."""
+
+_DEVICE_NOTES = """\
+    Host (numpy) input runs on the handle's backend (AUTO: the GPU when usable, the CPU
+    otherwise). Device arrays (CuPy, torch CUDA tensors, any ``__cuda_array_interface__`` or
+    DLPack CUDA array) go to the library's ``_gpu`` form on the array's device and on the
+    current CuPy/torch stream, with no host copy; the results are arrays of the same library.
+
+    float32 and float64 keep their precision (either byte order); float16 becomes float32,
+    integers and bool float64 (as scipy.linalg does)."""
 
 
 def _doc(f):
-    f.__doc__ = f.__doc__.rstrip() + "\n" + _COMMON_DOC
+    f.__doc__ = (f.__doc__.replace("{COMMON_PARAMS}", _COMMON_PARAMS)
+                 .replace("{COMMON_RAISES}", _COMMON_RAISES)
+                 .replace("{DEVICE_NOTES}", _DEVICE_NOTES))
     return f
 
 
-@_doc
-def svd(a, compute_uv=True, *, check_finite=True, return_info=False, handle=None):
-    """Economy SVD by one-sided Jacobi: a (m, n) = U @ diag(s) @ Vh, like
-    ``scipy.linalg.svd(a, full_matrices=False)``.
+# ----------------------------------------------------------------------------------------------
+# SVD
+# ----------------------------------------------------------------------------------------------
 
-    Returns (U (m, k), s (k,), Vh (k, n)), k = min(m, n), or s alone with compute_uv=False;
-    s is non-negative and descending; U has orthonormal columns even for zero singular values.
-    U is Fortran-ordered and Vh C-ordered (Vh is the transpose of the library's V).
-    float32 and float64 keep their precision (in either byte order); integers and bool become
-    float64, float16 float32; complex and longdouble raise TypeError.
-
-    Copies: always one Fortran-ordered copy of ``a`` (the C routine destroys its input;
-    ``a`` is never modified), from C or Fortran order alike.
-
-    Raises LinAlgError (numpy.linalg.LinAlgError subclass, ``.info``) if Jacobi did not
-    converge within the sweep limit.
-    """
-    ops, a, dt = _input(a, 2, "svd", check_finite)
-    m, n = a.shape
-    k = min(m, n)
-    w = ops.fcopy(a, dt)
-    s = ops.empty((k,), dt)
-    u = ops.empty((m, k), dt) if compute_uv else None
-    v = ops.empty((n, k), dt) if compute_uv else None
-    info = ops.rows((1,), _INT32)
+def _svd(a, full_matrices, compute_uv, overwrite_a, check_finite, return_info, handle, func,
+         min_ndim=2):
+    ops, a, dt = _stack_input(a, func, check_finite, min_ndim)
+    # The SVD of A^T is that of A with U and V swapped: a C-ordered stack is handed over as the
+    # Fortran-ordered stack of its transposes.
+    w, trans, ld, stride = _working(ops, a, dt, True, overwrite_a)
+    bshape = tuple(a.shape[:-2])
+    r, c = w.shape[-2:]
+    k = min(r, c)
     job = 1 if compute_uv else 0
-    _call(ops, handle, "gesvj", dt, w, job, job, m, n, ops.ptr(w), _ld(m), ops.ptr(s),
-          _ptr(ops, u), _ld(m), _ptr(ops, v), _ld(n), ops.ptr(info))
-    info = _finish(ops, info, True, "svd: Jacobi did not converge", True, return_info)
-    return _out((u, s, ops.swap(v)) if compute_uv else s, info, return_info)
+    s = ops.rows(bshape + (k,), dt)
+    ub = ops.empty(bshape + (r, k), dt) if compute_uv else None
+    vb = ops.empty(bshape + (c, k), dt) if compute_uv else None
+    info = _info_array(ops, bshape)
+    if not bshape:
+        _call(ops, handle, "gesvj", dt, w, job, job, r, c, ops.ptr(w), ld, ops.ptr(s),
+              _ptr(ops, ub), _ld(r), _ptr(ops, vb), _ld(c), ops.ptr(info))
+    else:
+        _call(ops, handle, "gesvj_batched", dt, w, job, job, r, c, ops.ptr(w), ld, stride,
+              ops.ptr(s), k, _ptr(ops, ub), _ld(r), _ld(r) * k, _ptr(ops, vb), _ld(c),
+              _ld(c) * k, math.prod(bshape), ops.ptr(info))
+    info = _finish(ops, info, not bshape, "%s: Jacobi did not converge" % func, True,
+                   return_info)
+    if not compute_uv:
+        return _out(s, info, return_info)
+    u, v = (vb, ub) if trans else (ub, vb)
+    if full_matrices:
+        u, v = complete_basis(ops, u), complete_basis(ops, v)
+    return _out(SVDResult(u, s, ops.swap(v)), info, return_info)
 
 
 @_doc
-def svd_batched(a, compute_uv=True, *, check_finite=True, return_info=False, handle=None):
-    """Economy SVD of each matrix of a (batch, m, n) array (gpusvd_Xgesvj_batched).
+def svd(a: ArrayLike, full_matrices: bool = True, compute_uv: bool = True, *,
+        overwrite_a: bool = False, check_finite: bool = True, return_info: bool = False,
+        handle: Optional[Handle] = None) -> Union[SVDResult, Array, tuple]:
+    """Singular value decomposition by one-sided Jacobi, as ``numpy.linalg.svd``.
 
-    Returns (U (batch, m, k), s (batch, k), Vh (batch, k, n)), or s alone; each matrix as in
-    ``svd``. U's matrices are Fortran-ordered, Vh's C-ordered.
+    ``a = U @ diag(S) @ Vh`` for each matrix of ``a``; one matrix (2-D) or any stack
+    ``(..., m, n)``, the whole stack in one batched call.
 
-    Copies: always one copy of ``a`` in per-matrix Fortran order (the C routine destroys it).
+    Parameters
+    ----------
+    a : (..., m, n) array_like
+        Real matrices: numpy (or anything numpy.asarray takes), CuPy or torch CUDA.
+    full_matrices : bool, default True
+        True: U is (..., m, m) and Vh (..., n, n), as numpy's and scipy's default. False: the
+        economy SVD, U (..., m, k) and Vh (..., k, n), k = min(m, n), which is what the
+        library computes (the full factors complete it, see Notes).
+    compute_uv : bool, default True
+        False: return the singular values alone (as ``svdvals``).
+{COMMON_PARAMS}
 
-    Raises LinAlgError (``.info`` the whole array, ``.failed`` the indices) if any matrix did
-    not converge, unless return_info=True.
+    Returns
+    -------
+    SVDResult (U, S, Vh), or S alone when compute_uv is False
+        S (..., k) non-negative and descending; U and Vh with orthonormal columns and rows,
+        U's columns an orthonormal completion where singular values are zero. All of the
+        input's precision and array kind.
+
+    Raises
+    ------
+    LinAlgError
+        Jacobi did not converge for some matrix within the sweep limit (a subclass of
+        numpy.linalg.LinAlgError; ``.info`` the info array, ``.failed`` the flat indices of
+        the failed matrices), unless return_info is True.
+{COMMON_RAISES}
+
+    Notes
+    -----
+    Copies. The routine destroys its input, so ``a`` is copied unless overwrite_a allows
+    working in it. The SVD of A^T is the SVD of A with U and V swapped, so a C-ordered
+    (row-major) ``a`` is passed as the Fortran-ordered stack of its transposes: it is copied
+    as it is (never transposed), and with overwrite_a not copied at all. Other layouts
+    (negative or non-uniform strides, other dtypes) get one per-matrix Fortran copy.
+
+    Full factors. With full_matrices (and m != n) the last m - k columns of U (or n - k rows
+    of Vh) come from the complete QR of the thin factor by the input's own array library
+    (numpy.linalg.qr, cupy.linalg.qr, torch.linalg.qr); the first k are the library's.
+
+{DEVICE_NOTES}
+
+    Examples
+    --------
+    >>> import numpy as np, gpusvd
+    >>> a = np.array([[3.0, 0.0], [4.0, 5.0], [0.0, 0.0]])
+    >>> u, s, vh = gpusvd.svd(a)
+    >>> u.shape, s.shape, vh.shape
+    ((3, 3), (2,), (2, 2))
+    >>> s ** 2
+    array([45.,  5.])
+    >>> np.allclose(u[:, :2] * s @ vh, a)
+    True
+    >>> gpusvd.svd(np.ones((10, 4, 3)), full_matrices=False).U.shape
+    (10, 4, 3)
     """
-    ops, a, dt = _input(a, 3, "svd_batched", check_finite)
-    b, m, n = a.shape
-    k = min(m, n)
-    w = ops.fcopy(a, dt)
-    s = ops.rows((b, k), dt)
-    u = ops.empty((b, m, k), dt) if compute_uv else None
-    v = ops.empty((b, n, k), dt) if compute_uv else None
-    info = ops.rows((b,), _INT32)
-    job = 1 if compute_uv else 0
-    _call(ops, handle, "gesvj_batched", dt, w, job, job, m, n, ops.ptr(w), _ld(m), _ld(m) * n,
-          ops.ptr(s), k, _ptr(ops, u), _ld(m), _ld(m) * k, _ptr(ops, v), _ld(n), _ld(n) * k, b,
-          ops.ptr(info))
-    info = _finish(ops, info, False, "svd_batched: Jacobi did not converge", True, return_info)
-    return _out((u, s, ops.swap(v)) if compute_uv else s, info, return_info)
+    return _svd(a, full_matrices, compute_uv, overwrite_a, check_finite, return_info, handle,
+                "svd")
 
 
-def _orth(mode):
+@_doc
+def svdvals(a: ArrayLike, *, overwrite_a: bool = False, check_finite: bool = True,
+            return_info: bool = False, handle: Optional[Handle] = None) -> Union[Array, tuple]:
+    """Singular values of each matrix of ``a``, as ``scipy.linalg.svdvals``.
+
+    Parameters
+    ----------
+    a : (..., m, n) array_like
+        Real matrices: numpy (or anything numpy.asarray takes), CuPy or torch CUDA.
+{COMMON_PARAMS}
+
+    Returns
+    -------
+    S : (..., min(m, n)) array
+        Non-negative and descending, in the input's precision and array kind.
+
+    Raises
+    ------
+    LinAlgError
+        Jacobi did not converge for some matrix (see ``svd``), unless return_info is True.
+{COMMON_RAISES}
+
+    Notes
+    -----
+    The same copies as ``svd``: C- and Fortran-ordered input alike are copied as they are
+    (never transposed), and not at all with overwrite_a.
+
+{DEVICE_NOTES}
+
+    Examples
+    --------
+    >>> import numpy as np, gpusvd
+    >>> gpusvd.svdvals(np.array([[3.0, 0.0], [4.0, 5.0]])) ** 2
+    array([45.,  5.])
+    >>> gpusvd.svdvals(np.zeros((2, 3, 5, 4))).shape
+    (2, 3, 4)
+    """
+    return _svd(a, False, False, overwrite_a, check_finite, return_info, handle, "svdvals")
+
+
+@_doc
+def svd_batched(a: ArrayLike, compute_uv: bool = True, *, full_matrices: bool = False,
+                overwrite_a: bool = False, check_finite: bool = True, return_info: bool = False,
+                handle: Optional[Handle] = None) -> Union[SVDResult, Array, tuple]:
+    """``svd`` of a stack (batch, ..., m, n), economy-size by default: the earlier name.
+
+    Parameters
+    ----------
+    a : (batch, ..., m, n) array_like
+        At least three dimensions.
+    compute_uv : bool, default True
+        As in ``svd``.
+    full_matrices : bool, default False
+        As in ``svd``, with the economy SVD as default (this name's earlier behaviour).
+{COMMON_PARAMS}
+
+    Returns
+    -------
+    SVDResult (U, S, Vh), or S alone
+        As ``svd(a, full_matrices=full_matrices, compute_uv=compute_uv)``.
+
+    Raises
+    ------
+    LinAlgError
+        As in ``svd``.
+{COMMON_RAISES}
+
+    Notes
+    -----
+    A thin alias of ``svd``; copies and device arrays as there.
+
+    Examples
+    --------
+    >>> import numpy as np, gpusvd
+    >>> u, s, vh = gpusvd.svd_batched(np.ones((5, 4, 3)))
+    >>> u.shape, s.shape, vh.shape
+    ((5, 4, 3), (5, 3), (5, 3, 3))
+    """
+    return _svd(a, full_matrices, compute_uv, overwrite_a, check_finite, return_info, handle,
+                "svd_batched", min_ndim=3)
+
+
+# ----------------------------------------------------------------------------------------------
+# QR
+# ----------------------------------------------------------------------------------------------
+
+def _orth(orth, func):
+    if not isinstance(orth, str):
+        raise TypeError("gpusvd.%s: orth must be a str ('mgs2' or 'mgs'), not %s"
+                        % (func, type(orth).__name__))
+    if orth not in _ORTH:
+        raise ValueError("gpusvd.%s: orth must be 'mgs2' or 'mgs', not %r" % (func, orth))
+    return _ORTH[orth]
+
+
+def _qr_mode(mode, func):
     if not isinstance(mode, str):
-        raise TypeError("gpusvd.qr: mode must be a str ('mgs2' or 'mgs'), not %s"
-                        % type(mode).__name__)
-    if mode not in _ORTH:
-        raise ValueError("gpusvd.qr: mode must be 'mgs2' or 'mgs', not %r" % (mode,))
-    return _ORTH[mode]
+        raise TypeError("gpusvd.%s: mode must be a str ('reduced', 'complete', 'r'; scipy's "
+                        "'economic', 'full'), not %s" % (func, type(mode).__name__))
+    if mode in _QR_MODES:
+        return _QR_MODES[mode]
+    if mode == "raw":
+        raise NotImplementedError(
+            "gpusvd.%s: mode='raw' (Householder reflectors) is not available: gpusvd's QR is "
+            "Gram-Schmidt with an explicit Q; use numpy.linalg.qr(a, mode='raw')" % func)
+    if mode in _ORTH:
+        raise ValueError("gpusvd.%s: mode=%r: mode is the shape of the result now (numpy's "
+                         "'reduced', 'complete', 'r' or scipy's 'economic', 'full'); choose "
+                         "the Gram-Schmidt flavour with orth=%r" % (func, mode, mode))
+    raise ValueError("gpusvd.%s: mode must be 'reduced', 'complete', 'r', 'economic' or "
+                     "'full', not %r" % (func, mode))
+
+
+def _qr(a, mode, orth, overwrite_a, check_finite, return_info, handle, func, min_ndim=2):
+    shape = _qr_mode(mode, func)
+    orth = _orth(orth, func)
+    ops, a, dt = _stack_input(a, func, check_finite, min_ndim)
+    # geqrf_mgs takes column-major A only, so a C-ordered input gets a transposing copy here.
+    # Where the library accepts row-major A, pass transpose_ok=True and its layout flag.
+    w, _, ld, stride = _working(ops, a, dt, False, overwrite_a)
+    bshape = tuple(a.shape[:-2])
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    r = ops.empty(bshape + (k, n), dt)
+    info = _info_array(ops, bshape)
+    if not bshape:
+        _call(ops, handle, "geqrf_mgs", dt, w, orth, m, n, ops.ptr(w), ld, ops.ptr(r), _ld(k),
+              ops.ptr(info))
+    else:
+        _call(ops, handle, "geqrf_mgs_batched", dt, w, orth, m, n, ops.ptr(w), ld, stride,
+              ops.ptr(r), _ld(k), _ld(k) * n, math.prod(bshape), ops.ptr(info))
+    info = _finish(ops, info, not bshape, func, False, return_info)
+    if shape == "r":
+        return _out(r, info, return_info)
+    q = w[..., :k]
+    if shape == "complete" and m > k:
+        q = complete_basis(ops, q)
+        full = ops.empty(bshape + (m, n), dt)
+        ops.assign(full[..., k:, :], 0.0)
+        ops.assign(full[..., :k, :], r)
+        r = full
+    return _out(QRResult(q, r), info, return_info)
 
 
 @_doc
-def qr(a, mode="mgs2", *, check_finite=True, return_info=False, handle=None):
-    """QR by Gram-Schmidt with explicit Q: a (m, n) = Q @ R, like
-    ``scipy.linalg.qr(a, mode="economic")`` but with R[j, j] >= 0.
+def qr(a: ArrayLike, mode: QRMode = "reduced", *, orth: Orth = "mgs2",
+       overwrite_a: bool = False, check_finite: bool = True, return_info: bool = False,
+       handle: Optional[Handle] = None) -> Union[QRResult, Array, tuple]:
+    """QR by Gram-Schmidt with explicit Q, as ``numpy.linalg.qr``, with ``R[j, j] >= 0``.
 
-    mode: "mgs2" (reorthogonalised: ||I - Q^T Q|| = O(eps)) or "mgs" (loss of orthogonality
-    about eps * cond(a)). Returns Q (m, k) Fortran-ordered with orthonormal columns and R (k, n)
-    upper trapezoidal, k = min(m, n).
+    ``a = Q @ R`` for each matrix of ``a``; one matrix (2-D) or any stack ``(..., m, n)``, the
+    whole stack in one batched call.
 
-    Copies: always one Fortran-ordered copy of ``a``, which becomes Q (for m < n, Q is a view
-    of its first k columns).
+    Parameters
+    ----------
+    a : (..., m, n) array_like
+        Real matrices: numpy (or anything numpy.asarray takes), CuPy or torch CUDA.
+    mode : str, default 'reduced'
+        numpy's names: 'reduced' (Q (..., m, k), R (..., k, n), k = min(m, n)), 'complete'
+        (Q (..., m, m), R (..., m, n)), 'r' (R (..., k, n) alone); 'raw' raises
+        NotImplementedError (there are no Householder reflectors). scipy's names are
+        accepted too: 'economic' is 'reduced' and 'full' is 'complete'.
+    orth : {'mgs2', 'mgs'}, default 'mgs2'
+        The Gram-Schmidt flavour (gpusvdOrth_t): 'mgs2' reorthogonalises
+        (``||I - Q^T Q|| = O(eps)``); 'mgs' is one pass (loss of orthogonality about
+        ``eps * cond(a)``), faster on the GPU for small matrices.
+{COMMON_PARAMS}
 
-    A dependent column is not an error (as in scipy): it gets R[j, j] = 0 and a completing Q
-    column; info (with return_info=True) is then j + 1 for the first such column j.
+    Returns
+    -------
+    QRResult (Q, R), or R alone for mode 'r'
+        Q with orthonormal columns, R upper trapezoidal with a non-negative diagonal, in the
+        input's precision and array kind.
+
+    Raises
+    ------
+    NotImplementedError
+        mode='raw'.
+{COMMON_RAISES}
+
+    Notes
+    -----
+    Default and mode names. The default is numpy's, 'reduced' (the economy QR the library
+    computes); scipy.linalg.qr's default is 'full'. The positional second argument is numpy's
+    ``mode``. 'r' follows numpy: R alone of shape (..., k, n), not scipy's 1-tuple ``(R,)`` of
+    shape (..., m, n).
+
+    A dependent column is not an error (as in numpy and scipy): it gets ``R[j, j] = 0`` and
+    a Q column that completes Q orthonormally; the info (return_info=True) is then ``j + 1``
+    for the first such column j.
+
+    Copies. The routine needs each matrix in Fortran (column-major) order and writes Q over
+    it: ``a`` is copied into per-matrix Fortran order (for C-ordered input a transposing
+    copy) unless overwrite_a allows working in it, which needs a Fortran-ordered ``a`` (then
+    Q is a view of ``a``'s first k columns). For mode 'complete' with m > n, Q's last m - n
+    columns come from the complete QR of the thin Q by the input's own array library.
+
+{DEVICE_NOTES}
+
+    Examples
+    --------
+    >>> import numpy as np, gpusvd
+    >>> a = np.array([[3.0, 0.0], [4.0, 5.0], [0.0, 0.0]])
+    >>> q, r = gpusvd.qr(a)
+    >>> q.shape, r.shape
+    ((3, 2), (2, 2))
+    >>> np.round(r, 12)
+    array([[5., 4.],
+           [0., 3.]])
+    >>> np.allclose(q @ r, a)
+    True
+    >>> gpusvd.qr(a, mode="complete").Q.shape
+    (3, 3)
     """
-    orth = _orth(mode)
-    ops, a, dt = _input(a, 2, "qr", check_finite)
-    m, n = a.shape
-    k = min(m, n)
-    w = ops.fcopy(a, dt)
-    r = ops.empty((k, n), dt)
-    info = ops.rows((1,), _INT32)
-    _call(ops, handle, "geqrf_mgs", dt, w, orth, m, n, ops.ptr(w), _ld(m), ops.ptr(r), _ld(k),
-          ops.ptr(info))
-    info = _finish(ops, info, True, "qr", False, return_info)
-    return _out((w[:, :k], r), info, return_info)
+    return _qr(a, mode, orth, overwrite_a, check_finite, return_info, handle, "qr")
 
 
 @_doc
-def qr_batched(a, mode="mgs2", *, check_finite=True, return_info=False, handle=None):
-    """QR of each matrix of a (batch, m, n) array (gpusvd_Xgeqrf_mgs_batched), each as in
-    ``qr``. Returns Q (batch, m, k) and R (batch, k, n), both with Fortran-ordered matrices.
+def qr_batched(a: ArrayLike, mode: QRMode = "reduced", *, orth: Orth = "mgs2",
+               overwrite_a: bool = False, check_finite: bool = True, return_info: bool = False,
+               handle: Optional[Handle] = None) -> Union[QRResult, Array, tuple]:
+    """``qr`` of a stack (batch, ..., m, n): the earlier name.
 
-    Copies: always one copy of ``a`` in per-matrix Fortran order, which becomes Q.
+    Parameters
+    ----------
+    a : (batch, ..., m, n) array_like
+        At least three dimensions.
+    mode : str, default 'reduced'
+        As in ``qr``.
+    orth : {'mgs2', 'mgs'}, default 'mgs2'
+        As in ``qr`` (this was ``mode`` before ``mode`` took numpy's meaning).
+{COMMON_PARAMS}
+
+    Returns
+    -------
+    QRResult (Q, R), or R alone
+        As ``qr``.
+
+    Raises
+    ------
+    NotImplementedError
+        mode='raw'.
+{COMMON_RAISES}
+
+    Notes
+    -----
+    A thin alias of ``qr``; copies and device arrays as there.
+
+    Examples
+    --------
+    >>> import numpy as np, gpusvd
+    >>> q, r = gpusvd.qr_batched(np.random.default_rng(0).random((6, 5, 3)), orth="mgs")
+    >>> q.shape, r.shape
+    ((6, 5, 3), (6, 3, 3))
     """
-    orth = _orth(mode)
-    ops, a, dt = _input(a, 3, "qr_batched", check_finite)
-    b, m, n = a.shape
-    k = min(m, n)
-    w = ops.fcopy(a, dt)
-    r = ops.empty((b, k, n), dt)
-    info = ops.rows((b,), _INT32)
-    _call(ops, handle, "geqrf_mgs_batched", dt, w, orth, m, n, ops.ptr(w), _ld(m), _ld(m) * n,
-          ops.ptr(r), _ld(k), _ld(k) * n, b, ops.ptr(info))
-    info = _finish(ops, info, False, "qr_batched", False, return_info)
-    return _out((w[..., :k], r), info, return_info)
+    return _qr(a, mode, orth, overwrite_a, check_finite, return_info, handle, "qr_batched",
+               min_ndim=3)
 
 
-def _geev(a, vectors, func, check_finite, return_info, handle):
-    ops, a, dt = _input(a, 3, func, check_finite, square=True)
-    b, n, _ = a.shape
-    w = ops.fcopy(a, dt)
-    wr = ops.rows((b, n), dt)
-    wi = ops.rows((b, n), dt)
-    vr = ops.empty((b, n, n), dt) if vectors else None
-    info = ops.rows((b,), _INT32)
-    _call(ops, handle, "geev_batched", dt, w, 1 if vectors else 0, n, ops.ptr(w), _ld(n),
-          _ld(n) * n, ops.ptr(wr), ops.ptr(wi), n, _ptr(ops, vr), _ld(n), _ld(n) * n, b,
-          ops.ptr(info))
-    info = _finish(ops, info, False, "%s: the QR algorithm did not converge" % func, True,
+# ----------------------------------------------------------------------------------------------
+# Eigenvalues
+# ----------------------------------------------------------------------------------------------
+
+def _geev(a, vectors, overwrite_a, check_finite, return_info, handle, func, min_ndim=2):
+    ops, a, dt = _stack_input(a, func, check_finite, min_ndim, square=True)
+    # A and A^T have the same eigenvalues, so for eigvals a C-ordered stack is read as the
+    # Fortran-ordered stack of its transposes; the eigenvectors of A^T are not A's.
+    w, _, ld, stride = _working(ops, a, dt, not vectors, overwrite_a)
+    bshape = tuple(a.shape[:-2])
+    n = a.shape[-1]
+    wr = ops.rows(bshape + (n,), dt)
+    wi = ops.rows(bshape + (n,), dt)
+    vr = ops.empty(bshape + (n, n), dt) if vectors else None
+    info = _info_array(ops, bshape)
+    # geev has no one-matrix routine: one matrix is a batch of one.
+    _call(ops, handle, "geev_batched", dt, w, 1 if vectors else 0, n, ops.ptr(w), ld,
+          stride, ops.ptr(wr), ops.ptr(wi), n, _ptr(ops, vr), _ld(n), _ld(n) * n,
+          math.prod(bshape), ops.ptr(info))
+    info = _finish(ops, info, not bshape, "%s: the QR algorithm did not converge" % func, True,
                    return_info)
     vals = ops.complex_values(wr, wi)
-    res = (vals, ops.complex_vectors(vr, wi)) if vectors else vals
+    res = EigResult(vals, ops.complex_vectors(vr, wi)) if vectors else vals
     return _out(res, info, return_info)
 
 
 @_doc
-def eigvals_batched(a, *, check_finite=True, return_info=False, handle=None):
-    """Eigenvalues of each matrix of a (batch, n, n) array (gpusvd_Xgeev_batched, LAPACK
-    dgeev conventions: balancing; complex conjugate pairs adjacent, positive imaginary part
-    first).
+def eigvals(a: ArrayLike, *, overwrite_a: bool = False, check_finite: bool = True,
+            return_info: bool = False, handle: Optional[Handle] = None) -> Union[Array, tuple]:
+    """Eigenvalues of general real square matrices, as ``scipy.linalg.eigvals``.
 
-    Returns a complex (batch, n) array (complex64 for float32 input, complex128 for float64),
-    *always* complex -- unlike numpy.linalg.eigvals, whose result is real when every
-    eigenvalue is, the dtype here does not depend on the data.
+    One matrix (2-D) or any stack ``(..., n, n)``, in one batched call (gpusvd_Xgeev_batched,
+    LAPACK dgeev's conventions: balancing; complex conjugate pairs adjacent, positive
+    imaginary part first).
 
-    Copies: always one copy of ``a`` in per-matrix Fortran order (the routine destroys it).
-    Raises LinAlgError if the QR algorithm failed for some matrix (info > 0: eigenvalues
-    info..n, 1-based, converged), unless return_info=True.
+    Parameters
+    ----------
+    a : (..., n, n) array_like
+        Real square matrices: numpy (or anything numpy.asarray takes), CuPy or torch CUDA.
+{COMMON_PARAMS}
+
+    Returns
+    -------
+    w : (..., n) complex array
+        complex64 for float32 input, complex128 for float64, whether or not the eigenvalues
+        are real (see Notes).
+
+    Raises
+    ------
+    LinAlgError
+        The QR algorithm failed for some matrix (info > 0: eigenvalues info..n, 1-based,
+        converged), unless return_info is True.
+{COMMON_RAISES}
+        Also ValueError for matrices that are not square.
+
+    Notes
+    -----
+    Always complex, as scipy.linalg.eigvals and torch.linalg.eigvals: the dtype does not
+    depend on the data (numpy.linalg.eigvals returns a real array when every eigenvalue of
+    the whole input is real, which on a device would need a synchronising check). Use
+    ``w.real`` where the eigenvalues are known to be real.
+
+    Copies. The routine destroys its input. A and A^T have the same eigenvalues, so a
+    C-ordered ``a`` is passed as the Fortran-ordered stack of its transposes: it is copied as
+    it is (never transposed), and with overwrite_a not copied at all. The order of the
+    eigenvalues (apart from pairs being adjacent) is not specified, as in LAPACK.
+
+{DEVICE_NOTES}
+
+    Examples
+    --------
+    >>> import numpy as np, gpusvd
+    >>> w = gpusvd.eigvals(np.array([[2.0, 1.0], [0.0, 3.0]]))
+    >>> w.dtype, np.sort(w.real)
+    (dtype('complex128'), array([2., 3.]))
+    >>> rotation = np.array([[0.0, -1.0], [1.0, 0.0]])
+    >>> np.allclose(gpusvd.eigvals(rotation), [1j, -1j])
+    True
+    >>> gpusvd.eigvals(np.zeros((100, 4, 4))).shape
+    (100, 4)
     """
-    return _geev(a, False, "eigvals_batched", check_finite, return_info, handle)
+    return _geev(a, False, overwrite_a, check_finite, return_info, handle, "eigvals")
 
 
 @_doc
-def eig_batched(a, *, check_finite=True, return_info=False, handle=None):
-    """Eigenvalues and right eigenvectors of each matrix of a (batch, n, n) array, like
-    ``numpy.linalg.eig`` per matrix: returns (w, v) with w complex (batch, n) and v complex
-    (batch, n, n) whose column v[b, :, j] is the eigenvector of w[b, j], i.e.
-    a[b] @ v[b] = v[b] * w[b][None, :].
+def eig(a: ArrayLike, *, overwrite_a: bool = False, check_finite: bool = True,
+        return_info: bool = False, handle: Optional[Handle] = None) -> Union[EigResult, tuple]:
+    """Eigenvalues and right eigenvectors of general real square matrices, as
+    ``numpy.linalg.eig``.
 
+    One matrix (2-D) or any stack ``(..., n, n)``, in one batched call: ``a @ v = v * w`` with
+    ``w[..., j]`` the eigenvalue of the column ``v[..., :, j]``.
+
+    Parameters
+    ----------
+    a : (..., n, n) array_like
+        Real square matrices: numpy (or anything numpy.asarray takes), CuPy or torch CUDA.
+{COMMON_PARAMS}
+
+    Returns
+    -------
+    EigResult (eigenvalues, eigenvectors)
+        w (..., n) and v (..., n, n), both complex (complex64 for float32, complex128 for
+        float64; always, see ``eigvals``). Each vector has unit 2-norm and its largest
+        component real (dgeev's normalisation, numpy's too).
+
+    Raises
+    ------
+    LinAlgError
+        The QR algorithm failed for some matrix, unless return_info is True.
+{COMMON_RAISES}
+        Also ValueError for matrices that are not square.
+
+    Notes
+    -----
     v is built from LAPACK's real layout: for a complex pair (j, j+1) (positive imaginary part
-    first) v_j = VR[:, j] + i VR[:, j+1] and v_{j+1} = conj(v_j). Each vector has unit 2-norm
-    and its largest component real (dgeev's normalisation; numpy's is the same).
-    Always complex (see eigvals_batched).
+    first) ``v_j = VR[:, j] + i VR[:, j+1]`` and ``v_{j+1} = conj(v_j)``.
 
-    Copies: one copy of ``a`` in per-matrix Fortran order; the complex v is a new array built
-    from the library's real VR.
+    Copies. The routine needs each matrix in Fortran (column-major) order and destroys it:
+    ``a`` is copied into per-matrix Fortran order (for C-ordered input a transposing copy;
+    the eigenvectors of A^T are not A's) unless overwrite_a allows working in a
+    Fortran-ordered ``a``. The complex v is a new array built from the library's real VR.
+
+{DEVICE_NOTES}
+
+    Examples
+    --------
+    >>> import numpy as np, gpusvd
+    >>> a = np.array([[2.0, 1.0], [0.0, 3.0]])
+    >>> w, v = gpusvd.eig(a)
+    >>> np.allclose(a @ v, v * w)
+    True
+    >>> w, v = gpusvd.eig(np.random.default_rng(0).random((50, 6, 6)))
+    >>> w.shape, v.shape, v.dtype
+    ((50, 6), (50, 6, 6), dtype('complex128'))
     """
-    return _geev(a, True, "eig_batched", check_finite, return_info, handle)
+    return _geev(a, True, overwrite_a, check_finite, return_info, handle, "eig")
 
 
 @_doc
-def bdsvd(d, e, lower=False, compute_uv=True, *, check_finite=True, return_info=False,
-          handle=None):
-    """SVD of the n x n bidiagonal matrix B with diagonal d (n,) and off-diagonal e (n-1,):
-    the superdiagonal (lower=False) or the subdiagonal (lower=True). B = U @ diag(s) @ Vt.
+def eigvals_batched(a: ArrayLike, *, overwrite_a: bool = False, check_finite: bool = True,
+                    return_info: bool = False,
+                    handle: Optional[Handle] = None) -> Union[Array, tuple]:
+    """``eigvals`` of a stack (batch, ..., n, n): the earlier name.
 
-    Returns (U (n, n), s (n,), Vt (n, n)), or s alone with compute_uv=False; s non-negative
-    and descending; U and Vt Fortran-ordered.
+    Parameters
+    ----------
+    a : (batch, ..., n, n) array_like
+        At least three dimensions.
+{COMMON_PARAMS}
 
-    Copies: d and e are always copied (the routine overwrites d with s and destroys e);
-    they are converted to their common dtype (float32 only when both are float32).
+    Returns
+    -------
+    w : (batch, ..., n) complex array
+        As ``eigvals``.
+
+    Raises
+    ------
+    LinAlgError
+        As in ``eigvals``.
+{COMMON_RAISES}
+
+    Notes
+    -----
+    A thin alias of ``eigvals``; copies and device arrays as there.
+
+    Examples
+    --------
+    >>> import numpy as np, gpusvd
+    >>> gpusvd.eigvals_batched(np.zeros((7, 3, 3))).shape
+    (7, 3)
+    """
+    return _geev(a, False, overwrite_a, check_finite, return_info, handle, "eigvals_batched",
+                 min_ndim=3)
+
+
+@_doc
+def eig_batched(a: ArrayLike, *, overwrite_a: bool = False, check_finite: bool = True,
+                return_info: bool = False,
+                handle: Optional[Handle] = None) -> Union[EigResult, tuple]:
+    """``eig`` of a stack (batch, ..., n, n): the earlier name.
+
+    Parameters
+    ----------
+    a : (batch, ..., n, n) array_like
+        At least three dimensions.
+{COMMON_PARAMS}
+
+    Returns
+    -------
+    EigResult (eigenvalues, eigenvectors)
+        As ``eig``.
+
+    Raises
+    ------
+    LinAlgError
+        As in ``eig``.
+{COMMON_RAISES}
+
+    Notes
+    -----
+    A thin alias of ``eig``; copies and device arrays as there.
+
+    Examples
+    --------
+    >>> import numpy as np, gpusvd
+    >>> w, v = gpusvd.eig_batched(np.zeros((7, 3, 3)))
+    >>> w.shape, v.shape
+    ((7, 3), (7, 3, 3))
+    """
+    return _geev(a, True, overwrite_a, check_finite, return_info, handle, "eig_batched",
+                 min_ndim=3)
+
+
+# ----------------------------------------------------------------------------------------------
+# Bidiagonal SVD
+# ----------------------------------------------------------------------------------------------
+
+def bdsvd(d: ArrayLike, e: ArrayLike, lower: bool = False, compute_uv: bool = True, *,
+          check_finite: bool = True, return_info: bool = False,
+          handle: Optional[Handle] = None) -> Union[Tuple[Array, Array, Array], Array, tuple]:
+    """SVD of the n x n bidiagonal matrix B with diagonal d and off-diagonal e.
+
+    ``B = U @ diag(s) @ Vt`` (gpusvd_Xbdsvd).
+
+    Parameters
+    ----------
+    d : (n,) array_like
+        The diagonal.
+    e : (n - 1,) array_like
+        The superdiagonal (lower=False) or the subdiagonal (lower=True).
+    lower : bool, default False
+        Whether e is the subdiagonal.
+    compute_uv : bool, default True
+        False: return s alone.
+    check_finite : bool, default True
+        Host arrays: raise ValueError if d or e holds NaN or Inf; with False the outputs of
+        such input are NaN and info is -1.
+    return_info : bool, default False
+        Also return the info (an int; a 0-d device array for device input) and do not raise
+        LinAlgError for info > 0.
+    handle : gpusvd.Handle, optional
+        Default: the calling thread's default handle.
+
+    Returns
+    -------
+    (U, s, Vt), or s alone
+        U (n, n) and Vt (n, n) Fortran-ordered; s (n,) non-negative and descending, in the
+        common precision of d and e (float32 only when both are float32).
+
+    Raises
+    ------
+    LinAlgError
+        A singular value did not converge, unless return_info is True.
+    ValueError
+        d or e is not 1-D, e does not have n - 1 entries, or NaN/Inf with check_finite.
+    TypeError
+        An unsupported dtype (complex, ...).
+
+    Notes
+    -----
+    d and e are always copied (the routine overwrites d with s and destroys e). Device
+    arrays go to the ``_gpu`` form as in ``svd``.
+
+    Examples
+    --------
+    >>> import numpy as np, gpusvd
+    >>> s = gpusvd.bdsvd(np.array([3.0, 5.0]), np.array([4.0]), compute_uv=False)
+    >>> s ** 2
+    array([45.,  5.])
     """
     ops, d = ops_for(d)
     _, e = ops_for(e)
@@ -300,3 +844,18 @@ def bdsvd(d, e, lower=False, compute_uv=True, *, check_finite=True, return_info=
     info = _finish(ops, info, True, "bdsvd: a singular value did not converge", True,
                    return_info)
     return _out((u, s, vt) if compute_uv else s, info, return_info)
+
+
+# The note that pca appends to its docstring (kept for _pca.py).
+_COMMON_DOC = """
+    check_finite : bool, default True
+        Host arrays only: raise ValueError if the input holds NaN or Inf (as scipy does). With
+        False such matrices are passed through: the library does not factorize them, sets
+        their outputs to NaN and their info to -1.
+    handle : gpusvd.Handle, optional
+        Default: the calling thread's default handle.
+
+    Device arrays (CuPy, torch CUDA tensors, any __cuda_array_interface__ or DLPack CUDA
+    array) go to the library's ``_gpu`` form on the array's device and on the current
+    CuPy/torch stream, with no host copy; the outputs are arrays of the same library.
+"""

@@ -47,4 +47,9 @@ def ill_conditioned(rng, m, n, dtype, cond=1e8):
 
 
 def ordered(a, order):
-    return np.asfortranarray(a) if order == "F" else np.ascontiguousarray(a)
+    """a in C order, "F": per-matrix Fortran order (each matrix column-major, the matrices one
+    after the other: what the library reads without a copy), or "Fortran": np.asfortranarray
+    of the whole array (the same as "F" for 2-D)."""
+    if order == "F":
+        return np.swapaxes(np.ascontiguousarray(np.swapaxes(a, -1, -2)), -1, -2)
+    return np.asfortranarray(a) if order == "Fortran" else np.ascontiguousarray(a)

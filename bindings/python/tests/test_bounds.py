@@ -438,8 +438,13 @@ def test_signatures_match_the_header():
 # Dimensions from array shapes, and the other arguments of the public functions
 # ----------------------------------------------------------------------------------------------
 
+def _economy_svd(a):
+    return gpusvd.svd(a, full_matrices=False)
+
+
 @pytest.mark.parametrize("func,shape,dim", [
-    (gpusvd.svd, (0, 2 ** 31), "n"), (gpusvd.svd, (2 ** 31, 0), "m"),
+    (_economy_svd, (0, 2 ** 31), "n"), (_economy_svd, (2 ** 31, 0), "m"),
+    (gpusvd.svdvals, (0, 2 ** 31), "n"), (gpusvd.svdvals, (3, 0, 2 ** 31), "n"),
     (gpusvd.qr, (0, 2 ** 31), "n"), (gpusvd.qr, (2 ** 31, 0), "m"),
     (gpusvd.svd_batched, (0, 4, 2 ** 31), "n"), (gpusvd.qr_batched, (0, 2 ** 31, 4), "m"),
     (lambda a: gpusvd.pca(a, 0), (2 ** 31, 0), "m")])
@@ -447,20 +452,24 @@ def test_dimensions_past_int32_reach_the_library_exactly(func, shape, dim):
     """A zero-size array with a dimension of 2**31 (numpy allows it) is passed unwrapped. The
     CPU backend refuses dimensions >= 2**31 (LAPACK's 32-bit integers) even for an empty
     problem, which gpusvd.h's zero-size rule says should succeed: either outcome is accepted
-    here, but the library must have seen the exact dimension."""
+    here, but the library must have seen the exact dimension (svd and svdvals may pass the
+    transpose, where m and n swap)."""
     try:
         out = func(np.empty(shape))
     except gpusvd.GpusvdError as exc:
         assert exc.status_name == "GPUSVD_STATUS_NOT_SUPPORTED"
-        assert "argument %s = 2147483648 " % dim in exc.detail
+        if func in (_economy_svd, gpusvd.svdvals):
+            dim = "[mn]"
+        assert re.search("argument %s = 2147483648 " % dim, exc.detail), exc.detail
     else:
-        outs = out if isinstance(out, tuple) else (out.components,)
+        outs = (out if isinstance(out, tuple) else (out,) if isinstance(out, np.ndarray)
+                else (out.components,))
         assert all(o.size == 0 for o in outs)
 
 
 @pytest.mark.parametrize("shape", [(0, 2 ** 31 - 1), (2 ** 31 - 1, 0)])
 def test_dimensions_at_int32_max_succeed(shape):
-    u, s, vh = gpusvd.svd(np.empty(shape))
+    u, s, vh = gpusvd.svd(np.empty(shape), full_matrices=False)
     m, n = shape
     assert (u.shape, s.shape, vh.shape) == ((m, 0), (0,), (0, n))
 
@@ -478,7 +487,10 @@ def test_string_and_handle_arguments():
     for bad in (0, "cpu", object()):
         with pytest.raises(TypeError, match="handle must be a gpusvd.Handle"):
             gpusvd.svd(a, handle=bad)
-    q, r = gpusvd.qr(a, mode="mgs")
+    for bad in (0, True, None, ["mgs"]):
+        with pytest.raises(TypeError, match="orth must be a str"):
+            gpusvd.qr(a, orth=bad)
+    q, r = gpusvd.qr(a, orth="mgs")
     np.testing.assert_allclose(q @ r, a, atol=1e-15)
 
 
@@ -518,6 +530,19 @@ def _check_svd(a, out, dt):
     assert u.dtype == s.dtype == vh.dtype == dt
     _close(s, np.linalg.svd(A01, compute_uv=False), dt, 4)
     _close((u.astype(np.float64) * s) @ vh, A01, dt, 4)
+
+
+def _check_svd_full(a, out, dt):
+    u, s, vh = out
+    assert u.dtype == s.dtype == vh.dtype == dt and u.shape == (7, 7) and vh.shape == (4, 4)
+    _close(s, np.linalg.svd(A01, compute_uv=False), dt, 4)
+    _close((u[:, :4].astype(np.float64) * s) @ vh, A01, dt, 4)
+    _close(u.T.astype(np.float64) @ u, np.eye(7), dt, 4)
+
+
+def _check_svdvals(a, out, dt):
+    assert out.dtype == dt
+    _close(out, np.linalg.svd(A01, compute_uv=False), dt, 4)
 
 
 def _check_svd_batched(a, out, dt):
@@ -567,7 +592,11 @@ def _check_pca(a, out, dt):
 
 
 FUNCS = {
-    "svd": (gpusvd.svd, A01, _check_svd),
+    "svd": (_economy_svd, A01, _check_svd),
+    "svd_full": (gpusvd.svd, A01, _check_svd_full),
+    "svdvals": (gpusvd.svdvals, A01, _check_svdvals),
+    "eigvals": (gpusvd.eigvals, E01, _check_eig),
+    "eig": (gpusvd.eig, E01, _check_eig),
     "svd_batched": (gpusvd.svd_batched, B01, _check_svd_batched),
     "qr": (gpusvd.qr, A01, _check_qr),
     "qr_batched": (gpusvd.qr_batched, B01, _check_qr),
@@ -780,14 +809,29 @@ def test_zero_size_bdsvd_and_pca(dtype):
                                .astype(np.float64).mean(axis=0))
 
 
-@pytest.mark.parametrize("func,args", [
-    (gpusvd.svd, ()), (gpusvd.qr, ()), (gpusvd.svd_batched, ()), (gpusvd.qr_batched, ()),
-    (gpusvd.eig_batched, ()), (gpusvd.eigvals_batched, ()), (gpusvd.pca, (0,))])
-@pytest.mark.parametrize("x", [np.float64(2.0), np.array(2.0), 3, np.complex128(1), "a",
-                               None, np.zeros(4), np.zeros((2, 2, 2, 2))])
-def test_wrong_ndim(func, args, x):
-    with pytest.raises(ValueError, match="expected a [23]-D array"):
-        func(x, *args)
+_LINALG = [gpusvd.svd, gpusvd.svdvals, gpusvd.qr, gpusvd.eig, gpusvd.eigvals]
+_BATCHED = [gpusvd.svd_batched, gpusvd.qr_batched, gpusvd.eig_batched, gpusvd.eigvals_batched]
+_NOT_MATRICES = [np.float64(2.0), np.array(2.0), 3, np.complex128(1), "a", None, np.zeros(4)]
+
+
+@pytest.mark.parametrize("func", _LINALG)
+@pytest.mark.parametrize("x", _NOT_MATRICES)
+def test_wrong_ndim(func, x):
+    with pytest.raises(ValueError, match=r"expected a matrix \(m, n\) or a stack of matrices"):
+        func(x)
+
+
+@pytest.mark.parametrize("func", _BATCHED)
+@pytest.mark.parametrize("x", _NOT_MATRICES + [np.zeros((2, 2))])
+def test_wrong_ndim_batched(func, x):
+    with pytest.raises(ValueError, match=r"expected a stack of matrices"):
+        func(x)
+
+
+@pytest.mark.parametrize("x", _NOT_MATRICES + [np.zeros((2, 2, 2))])
+def test_wrong_ndim_pca(x):
+    with pytest.raises(ValueError, match="expected a 2-D array"):
+        gpusvd.pca(x, 0)
 
 
 @pytest.mark.parametrize("d,e", [(np.float64(1), np.zeros(0)), (np.ones(2), np.float64(1)),

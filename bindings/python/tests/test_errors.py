@@ -13,22 +13,58 @@ def test_bad_mode_and_ndim(rng):
         gpusvd.qr(a, mode="householder")
     with pytest.raises(ValueError, match="mode"):
         gpusvd.qr_batched(a[None], mode="MGS2")
-    with pytest.raises(ValueError, match="2-D"):
-        gpusvd.svd(a[None])
-    with pytest.raises(ValueError, match="3-D"):
-        gpusvd.svd_batched(a)
-    with pytest.raises(ValueError, match="3-D"):
-        gpusvd.eig_batched(np.eye(3))
+    for f in (gpusvd.svd, gpusvd.svdvals, gpusvd.qr, gpusvd.eig, gpusvd.eigvals):
+        with pytest.raises(ValueError, match=r"expected a matrix \(m, n\) or a stack"):
+            f(a[0])
+    for f in (gpusvd.svd_batched, gpusvd.qr_batched, gpusvd.eig_batched,
+              gpusvd.eigvals_batched):
+        with pytest.raises(ValueError, match="expected a stack of matrices"):
+            f(np.eye(3))
     with pytest.raises(ValueError, match="2-D"):
         gpusvd.pca(a.ravel(), 1)
-    with pytest.raises(TypeError, match="complex"):
-        gpusvd.svd(a.astype(np.complex128))
+
+
+@pytest.mark.parametrize("f", [gpusvd.svd, gpusvd.svdvals, gpusvd.qr, gpusvd.eig,
+                               gpusvd.eigvals, gpusvd.svd_batched])
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128, ">c16"])
+def test_complex_is_a_clear_type_error(f, dtype):
+    with pytest.raises(TypeError, match="complex matrices are not supported") as exc:
+        f(np.ones((2, 3, 3), dtype))
+    assert str(np.dtype(dtype).newbyteorder("=")) in str(exc.value)
+
+
+@pytest.mark.parametrize("dtype", [">f8", "<f8", ">f4", "<f4"])
+def test_either_byte_order(rng, dtype):
+    a = rng.standard_normal((3, 6, 4)).astype(dtype)
+    native = np.dtype(dtype).newbyteorder("=")
+    s = gpusvd.svdvals(a)
+    assert s.dtype == native and s.dtype.isnative
+    np.testing.assert_allclose(s, np.linalg.svd(a.astype(np.float64), compute_uv=False),
+                               rtol=1e3 * np.finfo(native).eps)
+    q, r = gpusvd.qr(a)
+    assert q.dtype == r.dtype == native
+    w = gpusvd.eigvals(a[:, :4])
+    assert w.dtype == (np.complex64 if native == np.float32 else np.complex128)
+
+
+def test_errors_are_numpys(rng):
+    # ValueError for bad arguments, numpy.linalg.LinAlgError for numerical failure: what
+    # numpy/scipy code already catches.
+    assert issubclass(gpusvd.InvalidValueError, ValueError)
+    assert issubclass(gpusvd.LinAlgError, np.linalg.LinAlgError)
+    with pytest.raises(ValueError):
+        gpusvd.svd(np.full((3, 3), np.nan))
+    with pytest.raises(ValueError):
+        gpusvd.eig(np.zeros((3, 4)))
+    with pytest.raises(np.linalg.LinAlgError):
+        _finish(host, np.array([[0, 1], [0, 0]], np.int32), False, "eig: no", True, False)
 
 
 @pytest.mark.parametrize("func,shape", [
     (gpusvd.svd, (5, 3)), (gpusvd.qr, (5, 3)), (gpusvd.svd_batched, (2, 5, 3)),
     (gpusvd.qr_batched, (2, 5, 3)), (gpusvd.eig_batched, (2, 3, 3)),
-    (gpusvd.eigvals_batched, (2, 3, 3)), (lambda x: gpusvd.pca(x, 1), (5, 3))])
+    (gpusvd.eigvals_batched, (2, 3, 3)), (lambda x: gpusvd.pca(x, 1), (5, 3)),
+    (gpusvd.svdvals, (2, 2, 5, 3)), (gpusvd.eig, (3, 3)), (gpusvd.eigvals, (2, 2, 3, 3))])
 def test_nan_rejected_with_check_finite(rng, func, shape):
     a = rng.standard_normal(shape)
     a.flat[4] = np.nan
@@ -56,6 +92,22 @@ def test_nonfinite_passthrough_batched(rng):
     assert res.info == -1 and np.isnan(res.components).all()
 
 
+def test_nonfinite_passthrough_stack(rng):
+    a = rng.standard_normal((2, 2, 6, 3))
+    a[1, 0, 4, 2] = np.nan
+    u, s, vh, info = gpusvd.svd(a, check_finite=False, return_info=True)
+    assert info.shape == (2, 2) and info[1, 0] == gpusvd.INFO_NONFINITE
+    assert np.count_nonzero(info) == 1
+    assert np.isnan(s[1, 0]).all() and np.isnan(u[1, 0, :, :3]).all()
+    good = np.ones((2, 2), bool)
+    good[1, 0] = False
+    np.testing.assert_allclose(s[good], np.linalg.svd(a[good], compute_uv=False), rtol=1e-12)
+    w, info = gpusvd.eigvals(a[..., :3, :], check_finite=False, return_info=True)
+    assert info.shape == (2, 2) and info[1, 0] == 0 and np.isfinite(w).all()
+    w, info = gpusvd.eigvals(a[..., 3:, :], check_finite=False, return_info=True)
+    assert info[1, 0] == -1 and np.isnan(w[1, 0].real).all()
+
+
 def test_linalgerror_on_positive_info():
     # Non-convergence cannot be provoked on demand through LAPACK; test the policy itself.
     info = np.array([0, 3, 0, 5], np.int32)
@@ -64,6 +116,10 @@ def test_linalgerror_on_positive_info():
     assert isinstance(exc.value, np.linalg.LinAlgError)
     assert list(exc.value.failed) == [1, 3] and list(exc.value.info) == [0, 3, 0, 5]
     assert "2 of 4 matrices" in str(exc.value)
+    # A (2, 3) stack: info keeps the stack's shape, the message names the first failure's index
+    with pytest.raises(gpusvd.LinAlgError, match=r"matrix \(1, 0\), info = 2") as exc:
+        _finish(host, np.array([[0, 0, 0], [2, 0, 4]], np.int32), False, "x", True, False)
+    assert exc.value.info.shape == (2, 3) and list(exc.value.failed) == [3, 5]
     assert _finish(host, info, False, "x", True, True) is info  # return_info: no raise
     assert _finish(host, info, False, "x", False, False) is info  # qr: info > 0 not an error
     with pytest.raises(np.linalg.LinAlgError, match="info = 7"):

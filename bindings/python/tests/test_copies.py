@@ -1,0 +1,183 @@
+"""Which inputs are copied, and overwrite_a: the library's calls are recorded (the pointer, the
+dimensions and leading dimension it gets) and the results checked against numpy."""
+import numpy as np
+import pytest
+
+import gpusvd
+from gpusvd import _linalg
+from gpusvd._arrays import HostOps, stack_layout
+from conftest import ordered
+
+HOST = HostOps()
+
+
+@pytest.fixture
+def calls(monkeypatch):
+    """Every library call of _linalg as (routine, anchor array, args)."""
+    seen = []
+    real = _linalg._call
+
+    def spy(ops, handle, name, dt, anchor, *args):
+        seen.append((name, anchor, args))
+        return real(ops, handle, name, dt, anchor, *args)
+
+    monkeypatch.setattr(_linalg, "_call", spy)
+    return seen
+
+
+def addr(x):
+    return x.ctypes.data
+
+
+def svals(a):
+    return np.linalg.svd(a, compute_uv=False)
+
+
+# ----------------------------------------------------------------------------------------------
+# svd / svdvals: C order through the transpose, never a transposing copy
+# ----------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("shape", [(9, 5), (5, 9), (2, 3, 9, 5), (4, 5, 9)])
+def test_svd_of_c_order_is_a_straight_copy(rng, shape, calls):
+    a = rng.standard_normal(shape)  # C order
+    a0 = a.copy()
+    u, s, vh = gpusvd.svd(a, full_matrices=False)
+    np.testing.assert_array_equal(a, a0)
+    name, w, args = calls[-1]
+    m, n = shape[-2:]
+    assert args[2:4] == (n, m)  # the library factors A^T
+    # a copy (svd destroys its input) in a's own memory order: A^T column-major
+    assert args[4] == addr(w) != addr(a) and not np.shares_memory(w, a)
+    assert np.swapaxes(w, -1, -2).flags.c_contiguous
+    np.testing.assert_allclose(s, svals(a), rtol=1e-13)
+    np.testing.assert_allclose((u * s[..., None, :]) @ vh, a, atol=1e-13)
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("shape", [(9, 5), (5, 9), (2, 3, 9, 5), (3, 5, 9)])
+def test_svd_overwrite_a_uses_the_callers_buffer(rng, order, shape, calls):
+    a = ordered(rng.standard_normal(shape), order)
+    a0 = a.copy()
+    u, s, vh = gpusvd.svd(a, full_matrices=False, overwrite_a=True)
+    name, w, args = calls[-1]
+    assert name == ("gesvj" if a.ndim == 2 else "gesvj_batched")
+    assert args[4] == addr(a) and np.shares_memory(w, a)
+    m, n = shape[-2:]
+    assert args[2:4] == ((n, m) if order == "C" else (m, n))
+    np.testing.assert_allclose(s, svals(a0), rtol=1e-13)
+    np.testing.assert_allclose((u * s[..., None, :]) @ vh, a0, atol=1e-13)
+    s2 = gpusvd.svdvals(ordered(a0, order), overwrite_a=True)
+    np.testing.assert_allclose(s2, s, rtol=1e-13)
+
+
+def test_svd_overwrite_a_with_a_leading_dimension(rng, calls):
+    # Rows 0..6 of per-matrix Fortran (.., 10, 4) matrices: column stride 10, no copy.
+    big = ordered(rng.standard_normal((3, 10, 4)), "F")
+    a = big[:, :7, :]
+    a0 = a.copy()
+    s = gpusvd.svdvals(a, overwrite_a=True)
+    _, w, args = calls[-1]
+    assert args[4] == addr(a) and args[5] == 10 and args[6] == 40  # lda, strideA
+    np.testing.assert_allclose(s, svals(a0), rtol=1e-13)
+
+
+@pytest.mark.parametrize("make", [
+    lambda a: a.astype(">f8"),  # another byte order: converted
+    lambda a: a.astype(np.float32).astype(np.float16),  # another dtype: converted
+    lambda a: np.broadcast_to(a[:1], a.shape),  # read-only, matrices share memory
+    lambda a: a.swapaxes(0, 1),  # the stack's axes do not flatten to one stride
+    lambda a: a[:, ::-1, :],  # negative strides
+    lambda a: a[:, :, ::2],  # column stride 2 in C order: not a transposed Fortran layout
+])
+def test_overwrite_a_copies_what_it_cannot_use(rng, make, calls):
+    a = make(rng.standard_normal((4, 6, 6)))
+    if a.flags.writeable:
+        a0 = a.copy()
+    s = gpusvd.svdvals(a, overwrite_a=True)
+    _, w, args = calls[-1]
+    assert not np.shares_memory(w, a)
+    if a.flags.writeable:
+        np.testing.assert_array_equal(a, a0)
+    np.testing.assert_allclose(s, svals(a.astype(np.float64)), rtol=1e-5)
+
+
+def test_overwrite_a_read_only(rng, calls):
+    a = ordered(rng.standard_normal((6, 4)), "F")
+    a.flags.writeable = False
+    q, r = gpusvd.qr(a, overwrite_a=True)
+    assert calls[-1][2][3] != addr(a)
+    np.testing.assert_allclose(q @ r, a, atol=1e-13)
+
+
+# ----------------------------------------------------------------------------------------------
+# qr, eig: Fortran order needed
+# ----------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("shape", [(9, 5), (5, 9), (2, 3, 9, 5)])
+def test_qr_copies(rng, shape, calls):
+    c = rng.standard_normal(shape)
+    f = ordered(c, "F")
+    for a, overwrite, copied in [(c, False, True), (c, True, True), (f, False, True),
+                                 (f, True, False)]:
+        a = a.copy(order="K")
+        a0 = a.copy()
+        q, r = gpusvd.qr(a, overwrite_a=overwrite)
+        name, w, args = calls[-1]
+        assert args[1:3] == shape[-2:]  # never transposed
+        assert (args[3] != addr(a)) == copied
+        if copied:
+            np.testing.assert_array_equal(a, a0)
+        else:
+            k = min(shape[-2:])
+            assert np.shares_memory(q, a)  # Q is written over a's first k columns
+            np.testing.assert_array_equal(a[..., :k], q)
+        np.testing.assert_allclose(q @ r, a0, atol=1e-13)
+        np.testing.assert_allclose(r, np.triu(r))
+
+
+@pytest.mark.parametrize("shape", [(6, 6), (2, 3, 6, 6)])
+def test_eig_and_eigvals_copies(rng, shape, calls):
+    c = rng.standard_normal(shape)
+    f = ordered(c, "F")
+    ref = np.sort_complex(np.linalg.eigvals(c))
+    for func, a, overwrite, copied in [
+            (gpusvd.eigvals, c, True, False),  # A^T's eigenvalues: C order is usable
+            (gpusvd.eigvals, f, True, False),
+            (gpusvd.eigvals, c, False, True),
+            (gpusvd.eig, f, True, False),
+            (gpusvd.eig, c, True, True),  # A^T's eigenvectors are not A's
+            (gpusvd.eig, f, False, True)]:
+        a = a.copy(order="K")
+        a0 = a.copy()
+        out = func(a, overwrite_a=overwrite)
+        w = out[0] if isinstance(out, tuple) else out
+        assert (calls[-1][2][2] != addr(a)) == copied, (func.__name__, a.flags)
+        if copied:
+            np.testing.assert_array_equal(a, a0)
+        np.testing.assert_allclose(np.sort_complex(w), ref, atol=1e-12)
+        if func is gpusvd.eig:
+            v = out[1]
+            np.testing.assert_allclose(a0 @ v, v * w[..., None, :], atol=1e-12)
+
+
+# ----------------------------------------------------------------------------------------------
+# The layout rule itself
+# ----------------------------------------------------------------------------------------------
+
+def test_stack_layout():
+    f8 = np.dtype(np.float64)
+    f = ordered(np.zeros((2, 3, 5, 4)), "F")
+    assert stack_layout(HOST, f, f8) == (5, 20)
+    assert stack_layout(HOST, f[:, :, :3, :], f8) == (5, 20)  # ld 5 > 3 rows
+    assert stack_layout(HOST, f[:, 1:2], f8) == (5, 60)  # batch (2, 1): one stride
+    assert stack_layout(HOST, f[:, ::2], f8) is None  # batch strides 60 and 40
+    assert stack_layout(HOST, f.reshape(6, 5, 4)[::2], f8) == (5, 40)
+    assert stack_layout(HOST, f.swapaxes(0, 1), f8) is None
+    assert stack_layout(HOST, f, np.dtype(np.float32)) is None
+    assert stack_layout(HOST, f[..., ::-1, :], f8) is None
+    c = np.zeros((3, 5, 4))
+    assert stack_layout(HOST, c, f8) is None
+    assert stack_layout(HOST, c.swapaxes(-1, -2), f8) == (4, 20)
+    assert stack_layout(HOST, np.broadcast_to(c[:1], c.shape).swapaxes(-1, -2), f8) is None
+    assert stack_layout(HOST, np.zeros((3, 1, 4)), f8) == (1, 4)  # one row: any row stride
+    assert stack_layout(HOST, np.zeros((0, 5, 4)), f8) == (5, 20)
