@@ -4,7 +4,10 @@ ceilings) and the CSV files of that run (--csv; several when the run was split b
 
     python3 bench/benchmarks_md.py --log bench.txt --csv a.csv [--csv b.csv ...] \\
         --command "gpusvd-bench --reps 5 ..." --commit $(git rev-parse --short HEAD) \\
-        --date $(date +%F) > docs/benchmarks.md
+        --date $(date +%F) [--python-csv python_bench.csv] > docs/benchmarks.md
+
+--python-csv adds the section of bench/python_bench.py's CSV (the Python package's calls
+against the C calls and the numpy/CuPy/torch counterparts).
 
 Every figure README.md quotes comes from the file this writes; regenerate both together.
 """
@@ -87,6 +90,49 @@ def table_md(name, rows, c):
     return out + [""]
 
 
+def python_md(rows, command):
+    """The section of bench/python_bench.py's CSV: per case, one row per input kind and
+    order, gpusvd's Python call against the C call on the same data and the fastest
+    counterpart."""
+    out = ["## Python package (`bench/python_bench.py`)", "",
+           "Command: `%s`. The C call is the library routine called through ctypes on the same "
+           "data in per-matrix Fortran order (the `_gpu` form for CuPy input, the host form for "
+           "numpy input); `/ C` above 1 means the Python call is slower. A counterpart ratio "
+           "above 1 means gpusvd is faster." % command, ""]
+    cases = {}
+    for r in rows:
+        cases.setdefault((r["case"], r["size"], r["dtype"]), {}).setdefault(
+            r["input"], []).append(r)
+    head = ["input", "gpusvd ms", "/ C", "overwrite_a ms", "/ C", "C call ms",
+            "counterpart", "counterpart ms", "counterpart / gpusvd", "check"]
+    for (case, size, dtype), inputs in cases.items():
+        out += ["### %s, %s, %s" % (case, size, dtype), "",
+                "| " + " | ".join(head) + " |",
+                "|---|" + "---:|" * 5 + "---|---:|---:|---:|"]
+        for label, rs in inputs.items():
+            by = {r["method"]: r for r in rs}
+            c = next((r for r in rs if r["method"].startswith("C ")), None)
+            g = by.get("gpusvd", {})
+            o = by.get("gpusvd overwrite_a=True", {})
+            others = [r for r in rs if r is not c and r["method"] not in by.keys() & {
+                "gpusvd", "gpusvd overwrite_a=True"}]
+            timed = [r for r in others if math.isfinite(number(r["ms"]))]
+            best = min(timed, key=lambda r: number(r["ms"])) if timed else (
+                others[0] if others else {})
+            gms, oms, cms = number(g.get("ms")), number(o.get("ms")), number(
+                c["ms"] if c else None)
+            bms = number(best.get("ms"))
+            name = best.get("method", "-")
+            if best.get("note"):
+                name += " (%s)" % best["note"]
+            cells = [label, fmt(gms, "{:.4g}"), fmt(gms / cms), fmt(oms, "{:.4g}"),
+                     fmt(oms / cms), fmt(cms, "{:.4g}"), name, fmt(bms, "{:.4g}"),
+                     fmt(bms / gms), g.get("check") or "-"]
+            out.append("| " + " | ".join(x.replace("|", "\\|") for x in cells) + " |")
+        out.append("")
+    return out
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--log", required=True, help="gpusvd-bench's standard output")
@@ -94,6 +140,9 @@ def main():
     p.add_argument("--command", required=True, help="the command that produced the run")
     p.add_argument("--commit", required=True)
     p.add_argument("--date", required=True)
+    p.add_argument("--python-csv", help="the CSV of bench/python_bench.py (same machine)")
+    p.add_argument("--python-command", default="python3 bench/python_bench.py",
+                   help="the command that produced --python-csv")
     a = p.parse_args()
     log = open(a.log, encoding="utf-8").read()
     host_c, gpu_c = ceilings(log)
@@ -122,6 +171,9 @@ def main():
            "`--csv FILE` (its output to a log), then this script; README.md quotes the rows.", ""]
     for name, rows in tables.items():
         md += table_md(name, rows, gpu_c if name.startswith("gpu:") else host_c)
+    if a.python_csv:
+        with open(a.python_csv, newline="", encoding="utf-8") as f:
+            md += python_md(list(csv.DictReader(f)), a.python_command)
     sys.stdout.write("\n".join(md))
 
 
