@@ -219,14 +219,15 @@ class PCA(*_BASES):
         if m < 2:
             raise ValueError("gpusvd.PCA: n_samples = %d; PCA needs at least 2 samples "
                              "(the variances divide by n_samples - 1)" % m)
-        res = pca(x, self.n_components, compute_scores=scores, method=self.method)
-        if ops.device:  # pca leaves info on the device; fitting may synchronise once
-            info = int(ops.to_host(res.info))
-            if info == INFO_NONFINITE:
-                raise ValueError("Input X contains NaN or infinity.")
-            if info > 0:
-                raise LinAlgError("gpusvd.PCA: the SVD did not converge (info = %d)" % info,
-                                  info)
+        # Host data was screened for NaN/Inf above; device data is screened by the library
+        # (info), which costs no pass of its own.
+        res = pca(x, self.n_components, compute_scores=scores, method=self.method,
+                  check_finite=False)
+        info = int(ops.to_host(res.info)) if ops.device else res.info
+        if info == INFO_NONFINITE:
+            raise ValueError("Input X contains NaN or infinity.")
+        if info > 0:
+            raise LinAlgError("gpusvd.PCA: the SVD did not converge (info = %d)" % info, info)
         self.components_ = res.components
         self.explained_variance_ = res.explained_variance
         self.explained_variance_ratio_ = res.explained_variance_ratio
