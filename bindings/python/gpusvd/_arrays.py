@@ -50,6 +50,37 @@ def _is_torch_cuda(x):
     return mod.startswith("torch") and getattr(x, "is_cuda", False)
 
 
+def _is_torch_cpu(x):
+    mod = type(x).__module__ or ""
+    return (mod.startswith("torch") and hasattr(x, "numpy")
+            and not getattr(x, "is_cuda", True) and getattr(x.device, "type", "") == "cpu")
+
+
+def host_input(x):
+    """(x, None), or for a torch CPU tensor (its numpy view, a function taking results back to
+    torch): the host path reads the tensor's memory without a copy (overwrite_a works in it,
+    unless the tensor requires grad) and the results become torch tensors sharing the numpy
+    outputs' memory."""
+    if not _is_torch_cpu(x):
+        return x, None
+    a = x.detach().numpy()
+    if x.requires_grad:
+        a = a.view()
+        a.flags.writeable = False
+    return a, _to_torch
+
+
+def _to_torch(res):
+    import torch
+
+    def conv(y):
+        return torch.from_numpy(y) if isinstance(y, np.ndarray) else y
+    if isinstance(res, tuple):
+        items = [conv(y) for y in res]
+        return type(res)(*items) if hasattr(res, "_fields") else tuple(items)
+    return conv(res)
+
+
 def is_device_array(x):
     """True for a CUDA array: a torch CUDA tensor, anything with __cuda_array_interface__, or
     a DLPack producer whose __dlpack_device__ is CUDA or CUDA managed memory."""

@@ -3,13 +3,14 @@ and bdsvd: one body per routine for host (numpy) and device (CuPy / PyTorch CUDA
 (..., m, n) stack goes to the library's batched routine in one call."""
 from __future__ import annotations
 
+import functools
 import math
 from typing import Literal, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
 
-from ._arrays import (Array, ArrayLike, HostOps, complete_basis, ops_for, result_dtype,
-                      rows_adjacent, stack_layout)
+from ._arrays import (Array, ArrayLike, HostOps, complete_basis, host_input, ops_for,
+                      result_dtype, rows_adjacent, stack_layout)
 from ._errors import LinAlgError
 from ._handle import Handle, resolve
 from ._lib import routine
@@ -141,6 +142,17 @@ def _info_array(ops, bshape):
     return ops.rows(bshape if bshape else (1,), _INT32)
 
 
+def _same_kind(impl):
+    """Results of the input's kind for inputs the host path reads through numpy (torch CPU
+    tensors); numpy, CuPy and CUDA tensors are handled by their adapters."""
+    @functools.wraps(impl)
+    def run(a, *args, **kw):
+        a, back = host_input(a)
+        res = impl(a, *args, **kw)
+        return back(res) if back is not None else res
+    return run
+
+
 _COMMON_PARAMS = """\
     overwrite_a : bool, default False
         Let the routine work in ``a``'s own memory, as scipy's ``overwrite_a``: when ``a`` is
@@ -174,6 +186,7 @@ _DEVICE_NOTES = """\
     otherwise). Device arrays (CuPy, torch CUDA tensors, any ``__cuda_array_interface__`` or
     DLPack CUDA array) go to the library's ``_gpu`` form on the array's device and on the
     current CuPy/torch stream, with no host copy; the results are arrays of the same library.
+    torch CPU tensors take the host path through a numpy view and come back as torch tensors.
 
     float32 and float64 keep their precision (either byte order); float16 becomes float32,
     integers and bool float64 (as scipy.linalg does)."""
@@ -190,6 +203,7 @@ def _doc(f):
 # SVD
 # ----------------------------------------------------------------------------------------------
 
+@_same_kind
 def _svd(a, full_matrices, compute_uv, overwrite_a, check_finite, return_info, handle, func,
          min_ndim=2):
     ops, a, dt = _stack_input(a, func, check_finite, min_ndim)
@@ -233,7 +247,7 @@ def svd(a: ArrayLike, full_matrices: bool = True, compute_uv: bool = True, *,
     Parameters
     ----------
     a : (..., m, n) array_like
-        Real matrices: numpy (or anything numpy.asarray takes), CuPy or torch CUDA.
+        Real matrices: numpy (or anything numpy.asarray takes), torch or CuPy.
     full_matrices : bool, default True
         True: U is (..., m, m) and Vh (..., n, n), as numpy's and scipy's default. False: the
         economy SVD, U (..., m, k) and Vh (..., k, n), k = min(m, n), which is what the
@@ -297,7 +311,7 @@ def svdvals(a: ArrayLike, *, overwrite_a: bool = False, check_finite: bool = Tru
     Parameters
     ----------
     a : (..., m, n) array_like
-        Real matrices: numpy (or anything numpy.asarray takes), CuPy or torch CUDA.
+        Real matrices: numpy (or anything numpy.asarray takes), torch or CuPy.
 {COMMON_PARAMS}
 
     Returns
@@ -402,6 +416,7 @@ def _qr_mode(mode, func):
                      "'full', not %r" % (func, mode))
 
 
+@_same_kind
 def _qr(a, mode, orth, overwrite_a, check_finite, return_info, handle, func, min_ndim=2):
     shape = _qr_mode(mode, func)
     orth = _orth(orth, func)
@@ -445,7 +460,7 @@ def qr(a: ArrayLike, mode: QRMode = "reduced", *, orth: Orth = "mgs2",
     Parameters
     ----------
     a : (..., m, n) array_like
-        Real matrices: numpy (or anything numpy.asarray takes), CuPy or torch CUDA.
+        Real matrices: numpy (or anything numpy.asarray takes), torch or CuPy.
     mode : str, default 'reduced'
         numpy's names: 'reduced' (Q (..., m, k), R (..., k, n), k = min(m, n)), 'complete'
         (Q (..., m, m), R (..., m, n)), 'r' (R (..., k, n) alone); 'raw' raises
@@ -552,6 +567,7 @@ def qr_batched(a: ArrayLike, mode: QRMode = "reduced", *, orth: Orth = "mgs2",
 # Eigenvalues
 # ----------------------------------------------------------------------------------------------
 
+@_same_kind
 def _geev(a, vectors, overwrite_a, check_finite, return_info, handle, func, min_ndim=2):
     ops, a, dt = _stack_input(a, func, check_finite, min_ndim, square=True)
     # A and A^T have the same eigenvalues, so for eigvals a C-ordered stack is read as the
@@ -586,7 +602,7 @@ def eigvals(a: ArrayLike, *, overwrite_a: bool = False, check_finite: bool = Tru
     Parameters
     ----------
     a : (..., n, n) array_like
-        Real square matrices: numpy (or anything numpy.asarray takes), CuPy or torch CUDA.
+        Real square matrices: numpy (or anything numpy.asarray takes), torch or CuPy.
 {COMMON_PARAMS}
 
     Returns
@@ -644,7 +660,7 @@ def eig(a: ArrayLike, *, overwrite_a: bool = False, check_finite: bool = True,
     Parameters
     ----------
     a : (..., n, n) array_like
-        Real square matrices: numpy (or anything numpy.asarray takes), CuPy or torch CUDA.
+        Real square matrices: numpy (or anything numpy.asarray takes), torch or CuPy.
 {COMMON_PARAMS}
 
     Returns

@@ -491,6 +491,37 @@ def test_eig_device_known(lib):
         assert eig_residual(a_h[i], w[i], v[i]) < 50
 
 
+def test_torch_cpu_tensors(rng):
+    """torch CPU tensors (no GPU needed): the host path through a numpy view, results back as
+    torch tensors; overwrite_a works in the tensor's memory unless it requires grad."""
+    torch = pytest.importorskip("torch")
+    a_h = rng.standard_normal((2, 6, 4))
+    t = torch.from_numpy(a_h.copy())
+    u, s, vh = gpusvd.svd(t, full_matrices=False)
+    assert all(isinstance(x, torch.Tensor) and x.device.type == "cpu" for x in (u, s, vh))
+    for i in range(2):
+        check_svd(a_h[i], u[i].numpy(), s[i].numpy(), vh[i].numpy())
+    uf, _, vhf = gpusvd.svd(t)
+    assert tuple(uf.shape) == (2, 6, 6) and tuple(vhf.shape) == (2, 4, 4)
+    q, r = gpusvd.qr(t)
+    assert isinstance(q, torch.Tensor) and isinstance(r, torch.Tensor)
+    for i in range(2):
+        check_qr(a_h[i], q[i].numpy(), r[i].numpy(), "mgs2")
+    sq = a_h[:, :4, :].copy()
+    w, info = gpusvd.eigvals(torch.from_numpy(sq), return_info=True)
+    assert isinstance(w, torch.Tensor) and w.dtype == torch.complex128
+    for i in range(2):
+        match_eigenvalues(sq[i], w[i].numpy())
+    f = np.swapaxes(np.ascontiguousarray(np.swapaxes(a_h, -1, -2)), -1, -2)
+    tf = torch.from_numpy(f.copy(order="K"))  # per-matrix Fortran order kept
+    q, _ = gpusvd.qr(tf, overwrite_a=True)
+    assert q.data_ptr() == tf.data_ptr()  # Q written over the tensor's first columns
+    tg = torch.from_numpy(f.copy(order="K")).requires_grad_(True)
+    before = tg.detach().clone()
+    q, _ = gpusvd.qr(tg, overwrite_a=True)
+    assert torch.equal(tg.detach(), before), "overwrote a tensor that requires grad"
+
+
 # ----------------------------------------------------------------------------------------------
 # Copies: which device inputs reach the library without one (the call is recorded)
 # ----------------------------------------------------------------------------------------------
