@@ -1,4 +1,8 @@
 """Exceptions of the gpusvd package."""
+from __future__ import annotations
+
+from typing import Any
+
 import numpy as np
 
 STATUS_NAMES = {
@@ -18,7 +22,7 @@ class GpusvdError(RuntimeError):
     which names the routine, the argument and its value).
     """
 
-    def __init__(self, routine, status, status_name, detail):
+    def __init__(self, routine: str, status: int, status_name: str, detail: str) -> None:
         self.routine, self.status, self.status_name, self.detail = (
             routine, status, status_name, detail)
         super().__init__("%s returned %s: %s" % (routine, status_name, detail or "(no detail)"))
@@ -30,7 +34,7 @@ class InvalidValueError(GpusvdError, ValueError):
     the package or the library finds it, as in numpy and scipy."""
 
 
-def error_for_status(routine, status, status_name, detail):
+def error_for_status(routine: str, status: int, status_name: str, detail: str) -> GpusvdError:
     """The exception for a non-SUCCESS status: InvalidValueError or GpusvdError."""
     cls = InvalidValueError if status == 1 else GpusvdError
     return cls(routine, status, status_name, detail)
@@ -44,7 +48,7 @@ class LinAlgError(np.linalg.LinAlgError):
     with gpusvd.h's meanings; ``failed`` the indices of the matrices that failed.
     """
 
-    def __init__(self, message, info):
+    def __init__(self, message: str, info: Any) -> None:
         self.info = np.asarray(info)
         self.failed = np.flatnonzero(self.info.reshape(-1) > 0)
         super().__init__(message)

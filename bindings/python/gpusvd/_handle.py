@@ -1,6 +1,9 @@
 """Handles: a Python object over gpusvdHandle_t, and a default handle per thread."""
+from __future__ import annotations
+
 import ctypes
 import threading
+from typing import Optional, Tuple
 
 from ._checks import c_double, c_integer, c_pointer
 from ._errors import error_for_status
@@ -13,15 +16,42 @@ _BACKEND_NAMES = {1: "cpu", 2: "gpu"}
 class Handle:
     """A gpusvd handle: backend choice, CUDA stream, Jacobi settings and the last error.
 
-    ``Handle(backend="auto")``; ``backend`` is ``"auto"``, ``"cpu"`` or ``"gpu"`` (``"gpu"``
-    without a usable device raises GpusvdError NO_DEVICE). Every function of the package takes
-    ``handle=None`` (the calling thread's default handle, see ``default_handle()``) or a Handle.
+    Every function of the package takes ``handle=None`` (the calling thread's default handle,
+    see ``default_handle``) or a Handle.
+
+    Parameters
+    ----------
+    backend : {'auto', 'cpu', 'gpu'}, default 'auto'
+        Where work runs (gpusvdSetBackend). 'auto': the GPU when usable and the routine has
+        GPU kernels, else the CPU.
+
+    Raises
+    ------
+    GpusvdError
+        ``backend="gpu"`` without a usable device (status NO_DEVICE), or the handle could not
+        be created.
+    ValueError, TypeError
+        An unknown backend name, or not a str.
+
+    Notes
+    -----
     A Handle serialises its own calls with a lock, so sharing one between threads is safe (but
-    runs them one at a time; use one handle per thread for parallel work).
-    Use as a context manager or call ``close()``; it is also released when garbage-collected.
+    runs them one at a time; use one handle per thread for parallel work). Use it as a context
+    manager or call ``close()``; it is also released when garbage-collected.
+
+    Examples
+    --------
+    >>> import numpy as np, gpusvd
+    >>> with gpusvd.Handle(backend="cpu") as h:
+    ...     s = gpusvd.svdvals(np.diag([3.0, 4.0]), handle=h)
+    ...     sweeps, off = h.jacobi_stats()
+    >>> s
+    array([4., 3.])
+    >>> sweeps >= 1
+    True
     """
 
-    def __init__(self, backend="auto"):
+    def __init__(self, backend: str = "auto") -> None:
         self._lib = get_lib()
         self._lock = threading.RLock()
         h = ctypes.c_void_p()
@@ -29,19 +59,19 @@ class Handle:
         if status != 0:
             raise error_for_status("gpusvdCreate", status, self.status_name(status),
                                    self._lib.gpusvdGetErrorMessage(None).decode())
-        self._h = h
+        self._h: Optional[ctypes.c_void_p] = h
         if backend != "auto":
             self.set_backend(backend)
 
     # -- plumbing ------------------------------------------------------------------------------
     @property
-    def ptr(self):
+    def ptr(self) -> ctypes.c_void_p:
         """The raw gpusvdHandle_t (ctypes.c_void_p)."""
         if self._h is None:
             raise ValueError("gpusvd: this Handle is closed")
         return self._h
 
-    def status_name(self, status):
+    def status_name(self, status: int) -> str:
         """gpusvdGetStatusName: e.g. 1 -> "GPUSVD_STATUS_INVALID_VALUE"."""
         name = "gpusvdGetStatusName"
         return self._lib.gpusvdGetStatusName(*check_args(name, (status,))).decode()
@@ -58,7 +88,7 @@ class Handle:
                 detail = self._lib.gpusvdGetErrorMessage(self.ptr).decode()
                 raise error_for_status(func.__name__, status, self.status_name(status), detail)
 
-    def close(self):
+    def close(self) -> None:
         """Destroy the C handle (idempotent)."""
         with self._lock:
             if getattr(self, "_h", None) is not None:
@@ -71,14 +101,14 @@ class Handle:
         except Exception:  # interpreter shutdown
             pass
 
-    def __enter__(self):
+    def __enter__(self) -> "Handle":
         return self
 
     def __exit__(self, *exc):
         self.close()
 
     # -- settings ------------------------------------------------------------------------------
-    def set_backend(self, backend):
+    def set_backend(self, backend: str) -> None:
         """Choose ``"auto"``, ``"cpu"`` or ``"gpu"`` (gpusvdSetBackend)."""
         if not isinstance(backend, str):
             raise TypeError("gpusvd: backend must be a str ('auto', 'cpu' or 'gpu'), not %s"
@@ -88,14 +118,14 @@ class Handle:
         self.call(self._lib.gpusvdSetBackend, _BACKENDS[backend])
 
     @property
-    def backend(self):
+    def backend(self) -> str:
         """The backend in force: ``"cpu"`` or ``"gpu"`` (AUTO resolved, gpusvdGetBackend)."""
         out = ctypes.c_int()
         self.call(self._lib.gpusvdGetBackend, ctypes.byref(out))
         return _BACKEND_NAMES[out.value]
 
     @property
-    def stream(self):
+    def stream(self) -> int:
         """The CUDA stream (an int address, 0 = legacy default stream) used by GPU work. Set it
         to None, 0 or an address in [0, 2**64 - 1] (OverflowError outside, TypeError for a
         non-integer)."""
@@ -104,11 +134,11 @@ class Handle:
         return out.value or 0
 
     @stream.setter
-    def stream(self, stream):
+    def stream(self, stream: Optional[int]) -> None:
         self.call(self._lib.gpusvdSetStream,
                   c_pointer(stream, "stream", "gpusvd.Handle.stream") or 0)
 
-    def set_jacobi_tolerance(self, tol):
+    def set_jacobi_tolerance(self, tol: float) -> None:
         """gpusvdSetJacobiTolerance: 0 restores the default sqrt(max(m,n)) * eps; otherwise
         it must be in (0, 1). ValueError for NaN, an infinity or a value outside that range;
         TypeError for a non-number (or a bool)."""
@@ -116,15 +146,16 @@ class Handle:
                        lambda t: 0.0 <= t < 1.0, "0 (the default) or in (0, 1)")
         self.call(self._lib.gpusvdSetJacobiTolerance, tol)
 
-    def set_jacobi_max_sweeps(self, sweeps):
+    def set_jacobi_max_sweeps(self, sweeps: int) -> None:
         """gpusvdSetJacobiMaxSweeps, in [1, 2**20] (the CPU backend always uses LAPACK's 30).
         An integer that a C int cannot hold raises OverflowError; one outside [1, 2**20],
         InvalidValueError (a ValueError) with the library's message."""
         sweeps = c_integer(sweeps, "sweeps", "int", "gpusvd.Handle.set_jacobi_max_sweeps")
         self.call(self._lib.gpusvdSetJacobiMaxSweeps, sweeps)
 
-    def jacobi_stats(self):
-        """(sweeps, off_norm) of the last svd/svd_batched call on this handle."""
+    def jacobi_stats(self) -> Tuple[int, float]:
+        """(sweeps, off_norm) of the last svd/svdvals call on this handle (gpusvdGetJacobiStats;
+        for a stack, the largest over its matrices)."""
         sweeps, off = ctypes.c_int(), ctypes.c_double()
         self.call(self._lib.gpusvdGetJacobiStats, ctypes.byref(sweeps), ctypes.byref(off))
         return sweeps.value, off.value
@@ -138,7 +169,7 @@ class Handle:
 _local = threading.local()
 
 
-def default_handle():
+def default_handle() -> Handle:
     """The calling thread's default Handle (backend AUTO), created on first use. Each thread
     has its own, so the module-level functions are safe to call from many threads at once."""
     h = getattr(_local, "handle", None)
@@ -147,7 +178,7 @@ def default_handle():
     return h
 
 
-def resolve(handle):
+def resolve(handle: Optional[Handle]) -> Handle:
     if handle is None:
         return default_handle()
     if not isinstance(handle, Handle):
