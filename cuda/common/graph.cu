@@ -27,13 +27,18 @@ cudaError_t capture_state(cudaStream_t s, CaptureState *c) {
     return st == cudaStreamCaptureStatusActive ? cudaSuccess : cudaErrorStreamCaptureInvalidated;
 }
 
-cudaError_t body_stream(gpusvdHandle_t h, cudaStream_t *out) {
+/// One of the handle's streams for capturing (created on first use; nullptr when that fails).
+cudaError_t own_stream(gpusvdHandle_t h, cudaStream_t Resources::*which, cudaStream_t *out) {
     cudaError_t e;
     Resources *r = resources(h, &e);
     if (!r) return e;
-    if (!r->body) e = cudaStreamCreateWithFlags(&r->body, cudaStreamNonBlocking);
-    *out = r->body;  // nullptr when creation failed
+    if (!(r->*which)) e = cudaStreamCreateWithFlags(&(r->*which), cudaStreamNonBlocking);
+    *out = r->*which;
     return e;
+}
+
+cudaError_t body_stream(gpusvdHandle_t h, cudaStream_t *out) {
+    return own_stream(h, &Resources::body, out);
 }
 
 /// Fills `g` (a conditional node's body) by capturing `body` on `bs`.
@@ -106,6 +111,26 @@ gpusvdStatus_t refuse_capture(gpusvdHandle_t h, const char *routine, cudaStream_
                 "%s: %s cannot be captured in a CUDA graph (it plans on the host from device "
                 "data); call it outside the capture",
                 routine, what);
+}
+
+gpusvdStatus_t run_as_graph(gpusvdHandle_t h, const char *routine, cudaStream_t s,
+                            const std::function<gpusvdStatus_t(cudaStream_t)> &enqueue) {
+    cudaStream_t cs = nullptr;
+    cudaError_t e = own_stream(h, &Resources::capture, &cs);
+    if (e == cudaSuccess) e = cudaStreamBeginCapture(cs, cudaStreamCaptureModeRelaxed);
+    if (e != cudaSuccess) return cuda_fail(h, routine, "starting the call's graph", e);
+    const gpusvdStatus_t st = enqueue(cs);
+    cudaGraph_t g = nullptr;
+    e = cudaStreamEndCapture(cs, &g);
+    cudaGraphExec_t x = nullptr;
+    if (st == GPUSVD_STATUS_SUCCESS && e == cudaSuccess) e = cudaGraphInstantiate(&x, g, 0);
+    if (st == GPUSVD_STATUS_SUCCESS && e == cudaSuccess) e = cudaGraphLaunch(x, s);
+    // Destroying them now is allowed: a launched graph finishes, then its resources go.
+    if (x) cudaGraphExecDestroy(x);
+    if (g) cudaGraphDestroy(g);
+    if (st != GPUSVD_STATUS_SUCCESS) return st;
+    return e == cudaSuccess ? GPUSVD_STATUS_SUCCESS
+                            : cuda_fail(h, routine, "running the call's graph", e);
 }
 
 gpusvdStatus_t captured_while(gpusvdHandle_t h, const char *routine, cudaStream_t s,

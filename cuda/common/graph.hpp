@@ -25,6 +25,12 @@ cudaError_t stream_capturing(cudaStream_t s, bool *capturing);
 gpusvdStatus_t refuse_capture(gpusvdHandle_t h, const char *routine, cudaStream_t s,
                               const char *what);
 
+/// Captures enqueue(cs) on the handle's own capture stream, then instantiates and launches the
+/// graph on `s` (where it runs in order with the caller's work): the device-decided loops of a
+/// form for an uncaptured call, where they beat reading flags back even counting instantiation.
+gpusvdStatus_t run_as_graph(gpusvdHandle_t h, const char *routine, cudaStream_t s,
+                            const std::function<gpusvdStatus_t(cudaStream_t)> &enqueue);
+
 /// Appends to the capture on `s` a loop that runs `body` while *cont != 0 after an iteration (at
 /// least once). The body must write *cont; it is captured on the handle's body stream.
 gpusvdStatus_t captured_while(gpusvdHandle_t h, const char *routine, cudaStream_t s,

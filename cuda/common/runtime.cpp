@@ -113,7 +113,12 @@ void *device_workspace(gpusvdHandle_t h, const char *routine, size_t bytes, gpus
 cudaError_t record_use(gpusvdHandle_t h) {
     cudaError_t e;
     Resources *r = resources(h, &e);
-    return r ? cudaEventRecord(r->last_use, user_stream(h)) : e;
+    if (!r) return e;
+    // Not inside a capture: the graph's replays are the caller's to order (gpusvd.h), and an
+    // event recorded in a capture cannot be waited on.
+    bool cap = false;
+    stream_capturing(user_stream(h), &cap);
+    return cap ? cudaSuccess : cudaEventRecord(r->last_use, user_stream(h));
 }
 
 gpusvdStatus_t run_device_form(gpusvdHandle_t h, const char *routine, bool empty, int *info,
@@ -149,6 +154,7 @@ void release(gpusvdHandle_t h) {
         }
     if (r->flags_ready) cudaEventDestroy(r->flags_ready);
     if (r->body) cudaStreamDestroy(r->body);
+    if (r->capture) cudaStreamDestroy(r->capture);
     blas_release(r->blas);
     if (r->dev) cudaFree(r->dev);
     if (r->stats) cudaFree(r->stats);

@@ -25,7 +25,8 @@ struct Resources {
     void *blas = nullptr;            // cublasHandle_t (cuda/common/cublas.hpp), on first use
     void *flags_host = nullptr;      // small page-locked buffer: step results the host reads
     cudaEvent_t flags_ready = nullptr;
-    cudaStream_t body = nullptr;  // captures the bodies of device-decided loops (common/graph.*)
+    cudaStream_t body = nullptr;     // captures the bodies of device-decided loops (graph.*)
+    cudaStream_t capture = nullptr;  // captures a whole call run as a graph (run_as_graph)
 };
 
 /// The handle's resources, created on first use; nullptr (and *err set) if that fails.

@@ -25,6 +25,16 @@ int nb_override() {
     return v ? std::atoi(v) : 0;
 }
 
+/// Whether an uncaptured call runs its sweeps as a device-decided loop too (the call captured as
+/// a graph of its own and launched): a sweep is hundreds of small launches, which a graph issues
+/// faster than the host, and no sweep waits for the host's read of its counter; that gain
+/// outweighs the graph's instantiation from n = 512 (measured on an H100 with
+/// gpusvd-bench-graphs). GPUSVD_JACOBI_HOST_LOOP=1 keeps the host-read loop (comparisons).
+bool device_loop() {
+    const char *v = std::getenv("GPUSVD_JACOBI_HOST_LOOP");
+    return !(v && std::strcmp(v, "1") == 0);
+}
+
 /// GPUSVD_JACOBI_INNER (>= 1) overrides the cap on each pair's inner sweeps per round,
 /// GPUSVD_JACOBI_THREADS the Gram kernel's block size, GPUSVD_JACOBI_GRAM_SPLIT=1 turns the Gram
 /// GEMM's row split off (tuning).
@@ -133,6 +143,11 @@ gpusvdStatus_t gesvj_blocked(gpusvdHandle_t h, const char *routine, const GesvjP
     bool graph = false;
     cudaError_t e = stream_capturing(s, &graph);
     if (e != cudaSuccess) return cuda_fail(h, routine, "querying the stream's capture state", e);
+    if (!graph && device_loop()) {  // the same call as a graph of its own (see device_loop)
+        return run_as_graph(h, routine, s, [&](cudaStream_t cs) {
+            return gesvj_blocked<T>(h, routine, p, ws, ws_bytes, cs);
+        });
+    }
     const BlockedWork<T> bw(pl, ws);
     void *blas_ws = static_cast<char *>(ws) + pl.bytes;
     e = blocked_prepare<T>(pl, p, bw, s);
