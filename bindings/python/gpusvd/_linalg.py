@@ -277,7 +277,9 @@ def svd(a: ArrayLike, full_matrices: bool = True, compute_uv: bool = True, *,
     working in it. The SVD of A^T is the SVD of A with U and V swapped, so a C-ordered
     (row-major) ``a`` is passed as the Fortran-ordered stack of its transposes: it is copied
     as it is (never transposed), and with overwrite_a not copied at all. Other layouts
-    (negative or non-uniform strides, other dtypes) get one per-matrix Fortran copy.
+    (negative or non-uniform strides, other dtypes) get one per-matrix Fortran copy. A matrix
+    that reaches the library wide (m < n, or a tall C-ordered one) is transposed by the library
+    into its own workspace, as LAPACK's ?gesvj needs m >= n.
 
     Full factors. With full_matrices (and m != n) the last m - k columns of U (or n - k rows
     of Vh) come from the complete QR of the thin factor by the input's own array library
