@@ -143,7 +143,7 @@ int main(int argc, char **argv) {
         for (void *p : {(void *)src, (void *)dA, (void *)dR, (void *)dC, (void *)dv, (void *)info})
             CK(cudaFree(p));
     }
-    for (int64_t n : {512, 1024, 2048}) {
+    for (int64_t n : {128, 256, 512, 1024, 2048}) {
         const size_t count = size_t(n * n);
         std::vector<double> hA = random_matrix(count, 8);
         double *src, *dA, *dS, *dU, *dV;
