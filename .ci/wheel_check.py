@@ -84,7 +84,7 @@ def check_wheel(path, source, backend):
     check(sorted(n for n in names if n.startswith("gpusvd/")) == expected_pkg,
           "gpusvd/ holds %s, expected %s" % (
               sorted(n for n in names if n.startswith("gpusvd/")), expected_pkg))
-    allowed = re.compile(r"^(gpusvd/[\w.]+|gpusvd\.libs/lib[\w+-]+\.so[.\d]*|%s/(METADATA|WHEEL|"
+    allowed = re.compile(r"^(gpusvd/[\w.]+|gpusvd\.libs/lib[\w.+-]+\.so(\.\d+)*|%s/(METADATA|WHEEL|"
                          r"RECORD|licenses/LICENSE|sboms/[\w.-]+\.json))$" % re.escape(dist))
     for n in names:
         check(allowed.match(n) and "__pycache__" not in n and not n.endswith((".pyc", ".a")),
@@ -142,7 +142,7 @@ def check_loaded(site):
     lib = os.path.realpath(gpusvd.library_path())
     check(lib.startswith(os.path.realpath(site) + os.sep),
           "gpusvd loaded %s, not the installed wheel's library" % lib)
-    pattern = re.compile(r"lib(openblas|blas|lapack|lapacke|tmglib|gfortran|quadmath)\b")
+    pattern = re.compile(r"^lib(openblas\w*|blas|lapacke?|tmglib|gfortran|quadmath)\b")
     mapped = sorted({line.split()[-1] for line in open("/proc/self/maps")
                      if "/" in line and pattern.search(line.split()[-1].rsplit("/", 1)[-1])})
     for path in mapped:

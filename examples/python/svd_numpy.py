@@ -1,6 +1,6 @@
 """SVD, batched eigenvalues and PCA with the numpy package (bindings/python):
-    pip install ./bindings/python
-    GPUSVD_LIBRARY=<prefix>/lib/libgpusvd.so.0 python3 examples/python/svd_numpy.py
+    pip install .        (from the repository root, or the wheel)
+    python3 examples/python/svd_numpy.py
 Exits 1 unless every result matches numpy."""
 import sys
 

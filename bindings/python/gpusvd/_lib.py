@@ -246,8 +246,8 @@ def _setup_cublas(library_file):
     cuBLAS lazily). Returns (major or None, files preloaded, why the wheel's did not load)."""
     try:
         major = cublas_major(library_file)
-    except (OSError, ValueError):
-        return None, [], ""
+    except (OSError, ValueError) as exc:
+        return None, [], "cannot read %s: %s" % (library_file, exc)
     if major is None:
         return None, [], ""
     try:
@@ -295,7 +295,7 @@ def cublas_source(probe_system=False):
     get_lib()
     major, loaded, error = _cublas
     if major is None:
-        return "not used (this build has no CUDA backend)"
+        return "unknown (%s)" % error if error else "not used (this build has no CUDA backend)"
     name = "libcublas.so.%d" % major
     if loaded:
         return "%s from the NVIDIA wheel in %s" % (name, os.path.dirname(loaded[-1]))
