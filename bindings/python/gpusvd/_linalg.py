@@ -208,8 +208,10 @@ def _svd(a, full_matrices, compute_uv, overwrite_a, check_finite, return_info, h
          min_ndim=2):
     ops, a, dt = _stack_input(a, func, check_finite, min_ndim)
     # The SVD of A^T is that of A with U and V swapped: a C-ordered stack is handed over as the
-    # Fortran-ordered stack of its transposes.
-    w, trans, ld, stride = _working(ops, a, dt, True, overwrite_a)
+    # Fortran-ordered stack of its transposes. Not one tall matrix: gesvj would get it wide and
+    # miss its QR-first path for tall matrices (a batch transposes as it loads).
+    m, n = a.shape[-2:]
+    w, trans, ld, stride = _working(ops, a, dt, a.ndim > 2 or m <= n, overwrite_a)
     bshape = tuple(a.shape[:-2])
     r, c = w.shape[-2:]
     k = min(r, c)
@@ -275,11 +277,12 @@ def svd(a: ArrayLike, full_matrices: bool = True, compute_uv: bool = True, *,
     -----
     Copies. The routine destroys its input, so ``a`` is copied unless overwrite_a allows
     working in it. The SVD of A^T is the SVD of A with U and V swapped, so a C-ordered
-    (row-major) ``a`` is passed as the Fortran-ordered stack of its transposes: it is copied
-    as it is (never transposed), and with overwrite_a not copied at all. Other layouts
-    (negative or non-uniform strides, other dtypes) get one per-matrix Fortran copy. A matrix
-    that reaches the library wide (m < n, or a tall C-ordered one) is transposed by the library
-    into its own workspace, as LAPACK's ?gesvj needs m >= n.
+    (row-major) stack, or one C-ordered matrix with m <= n, is passed as the Fortran-ordered
+    stack of its transposes: it is copied as it is (never transposed), and with overwrite_a
+    not copied at all. One C-ordered matrix with m > n gets a transposing copy, so that the
+    library sees it tall (for a tall matrix it takes a QR first, which its transpose would
+    miss). Other layouts (negative or non-uniform strides, other dtypes) get one per-matrix
+    Fortran copy.
 
     Full factors. With full_matrices (and m != n) the last m - k columns of U (or n - k rows
     of Vh) come from the complete QR of the thin factor by the input's own array library
@@ -329,8 +332,9 @@ def svdvals(a: ArrayLike, *, overwrite_a: bool = False, check_finite: bool = Tru
 
     Notes
     -----
-    The same copies as ``svd``: C- and Fortran-ordered input alike are copied as they are
-    (never transposed), and not at all with overwrite_a.
+    The same copies as ``svd``: C- and Fortran-ordered stacks alike are copied as they are
+    (never transposed), and not at all with overwrite_a; so is one matrix, except a tall
+    C-ordered one, which gets a transposing copy.
 
 {DEVICE_NOTES}
 

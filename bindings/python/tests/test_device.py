@@ -546,7 +546,8 @@ def _ptr(lib, x):
     return x.data.ptr if lib.name == "cupy" else x.data_ptr()
 
 
-# (function, pointer's position in the call's args, orders whose buffer is used in place)
+# (function, pointer's position in the call's args, orders whose buffer is used in place; the
+# shapes below are square or stacks, which svd takes through the transpose)
 IN_PLACE = [
     ("svd", 4, "CF"), ("svdvals", 4, "CF"), ("eigvals", 2, "CF"), ("eig", 2, "F"),
     ("qr", 3, "F"),
@@ -581,9 +582,10 @@ def test_overwrite_a_device(lib, rng, calls, func, pos, in_place, order, shape):
             check_qr(a_h[i], q[i], r[i], "mgs2")
 
 
-@pytest.mark.parametrize("shape", [(300, 40), (4, 40, 24)])
+@pytest.mark.parametrize("shape", [(40, 300), (4, 40, 24), (4, 24, 40)])
 def test_svd_c_order_device_is_a_straight_copy(lib, rng, calls, shape):
-    # Without overwrite_a the copy keeps the input's order (the library gets A^T column-major).
+    # Without overwrite_a the copy of a C-ordered stack (or wide matrix) keeps the input's
+    # order: the library gets A^T column-major.
     a_h = rng.standard_normal(shape)
     a = lib.put(a_h, "C")
     s = gpusvd.svdvals(a)
