@@ -16,6 +16,7 @@ from ._arrays import fortran_view
 from ._checks import c_integer
 from ._errors import GpusvdError
 from ._handle import Handle, resolve
+from ._lib import SIGNATURES
 from ._linalg import _INT32, _call, _finish, _input, _ld, _ptr
 
 #: PCA methods of the library (gpusvdPcaMethod_t).
@@ -121,6 +122,11 @@ def _method_code(method: str) -> int:
     return PCA_METHODS[method]
 
 
+def has_method_choice(lib: Any) -> bool:
+    """Whether the loaded library has gpusvdSetPcaMethod (and this package its prototype)."""
+    return "gpusvdSetPcaMethod" in SIGNATURES and hasattr(lib, "gpusvdSetPcaMethod")
+
+
 @contextlib.contextmanager
 def pca_method(handle: Handle, method: str) -> Iterator[None]:
     """Run the block with the handle's PCA method set to ``method`` (gpusvdSetPcaMethod),
@@ -129,7 +135,7 @@ def pca_method(handle: Handle, method: str) -> Iterator[None]:
     choice runs 'auto' only; other methods raise GpusvdError (NOT_SUPPORTED)."""
     code = _method_code(method)
     lib = handle._lib
-    if not hasattr(lib, "gpusvdSetPcaMethod"):
+    if not has_method_choice(lib):
         if code != 0:
             raise GpusvdError(
                 "gpusvdSetPcaMethod", 4, "GPUSVD_STATUS_NOT_SUPPORTED",
@@ -275,7 +281,7 @@ def pca(x: Any, n_components: Union[None, int, float] = None, *, compute_scores:
     scores = ops.empty((m, kk), dt) if library_scores else None
     mean = ops.empty((n,), dt)
     info = ops.rows((1,), _INT32)
-    h = resolve(handle)
+    h = resolve(handle, ops, xv)
     with pca_method(h, method):
         _call(ops, h, "pca", dt, xv, m, n, ops.ptr(xv), ldx, k, ops.ptr(comp), _ld(n),
               ops.ptr(ev), _ptr(ops, scores), _ld(m), ops.ptr(mean), ops.ptr(info))

@@ -4,6 +4,7 @@ import scipy.linalg as sl
 
 import gpusvd
 from gpusvd._arrays import HostOps, fortran_view
+from gpusvd._pca import has_method_choice
 from conftest import DTYPES, dense_bidiagonal, eps
 
 
@@ -253,25 +254,62 @@ def _pca_method(h):
     return out.value
 
 
+def _needs_method_choice():
+    if not has_method_choice(gpusvd.default_handle()._lib):
+        pytest.skip("the loaded library has no choice of PCA method (gpusvdSetPcaMethod)")
+
+
 @pytest.mark.parametrize("method", ["auto", "qr", "covariance"])
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("shape", [(400, 12), (15, 30)])
 def test_pca_methods(rng, method, dtype, shape):
-    lib = gpusvd.default_handle()._lib
-    if not hasattr(lib, "gpusvdSetPcaMethod"):
-        pytest.skip("the loaded library has no choice of PCA method (gpusvdSetPcaMethod)")
+    _needs_method_choice()
     x = decaying(rng, shape, dtype)
     with gpusvd.Handle(backend="cpu") as h:
+        lib = h._lib
         h.call(lib.gpusvdSetPcaMethod, 1)  # a method set by the caller is restored afterwards
         res = gpusvd.pca(x, 0.95, method=method, handle=h)
         assert _pca_method(h) == 1
+        h.call(lib.gpusvdSetPcaMethod, 2)
+        gpusvd.pca(x, 2, method=method, handle=h)
+        assert _pca_method(h) == 2
     ev_all, total = reference_spectrum(x)
     k = expected_k(ev_all, total, 0.95)
     comp, ev, scores, _ = reference_pca(x, k)
-    # well separated variances (condition number of the centred data ~ 1e2): the covariance
-    # method's squared condition number still leaves ~ eps * 1e4 relative accuracy
-    tol = 1e5 * eps(dtype)
     assert res.n_components == k
-    np.testing.assert_allclose(res.explained_variance, ev, rtol=tol)
-    np.testing.assert_allclose(res.components, comp, atol=tol)
-    np.testing.assert_allclose(res.scores, scores, atol=tol * np.abs(scores).max())
+    # gpusvd.h's error model, with a margin of 10: QR gives variance j a relative error of
+    # about max(m, n) eps sigma_1 / sigma_j; the covariance method an absolute error of about
+    # max(m, n) eps sigma_1^2 / (m - 1), i.e. max(m, n) eps ev[0]. Components: an angle of
+    # about that error over the gap to the neighbouring variances.
+    e = 10 * max(shape) * eps(dtype)
+    ev_err = e * ev[0] if method != "qr" else e * np.sqrt(ev[0] * ev)
+    assert np.all(np.abs(res.explained_variance - ev) <= ev_err), (res.explained_variance, ev)
+    gaps = np.abs(np.diff(ev_all[:k + 1]))
+    gap = np.minimum(np.r_[np.inf, gaps[:-1]], gaps)
+    angle = (e * ev[0] if method != "qr" else e * np.sqrt(ev[0] * ev)) / gap
+    dev = np.linalg.norm(res.components.astype(np.float64) - comp, axis=1)
+    assert np.all(dev <= np.maximum(angle, e)), (dev, angle)
+    np.testing.assert_allclose(res.scores, scores,
+                               atol=max(angle.max(), e) * np.abs(scores).max() * 10)
+
+
+def test_pca_method_reaches_the_library(rng):
+    # Where the methods differ: a variance 1e-14 of the largest. QR keeps it to about
+    # eps sigma_1 / sigma_4 = 2e-9; the covariance matrix squares the condition number, and its
+    # eigenvalue carries an absolute error of about eps ev[0] or more (gpusvd.h), a relative
+    # error of 1e-2 here. 'auto' takes the covariance method for tall float64 data
+    # (m >= 10 n, n <= 1000).
+    _needs_method_choice()
+    s = np.array([1.0, 0.5, 0.2, 1e-7])
+    u, _ = np.linalg.qr(rng.standard_normal((2000, 4)))
+    v, _ = np.linalg.qr(rng.standard_normal((4, 4)))
+    x = (u - u.mean(axis=0)) * s @ v.T * np.sqrt(1999) + 3.0
+    ev_ref = reference_spectrum(x)[0]
+    rel = {}
+    for method in ("qr", "covariance", "auto"):
+        ev = gpusvd.pca(x, None, method=method, compute_scores=False).explained_variance
+        rel[method] = abs(ev[3] - ev_ref[3]) / ev_ref[3]
+        np.testing.assert_allclose(ev[:3], ev_ref[:3], rtol=1e-10)
+    assert rel["qr"] < 1e-6, rel
+    assert rel["covariance"] > 1e-4, rel
+    assert rel["auto"] == rel["covariance"], rel

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import gpusvd
+from gpusvd._pca import has_method_choice
 from conftest import DTYPES, eps
 from test_device import lib  # noqa: F401  (the cupy / torch fixture)
 
@@ -306,3 +307,21 @@ def test_device_nan_raises(lib):  # noqa: F811
     x[3, 2] = np.nan
     with pytest.raises(ValueError, match="NaN or infinity"):
         gpusvd.PCA(2).fit(lib.put(x))
+
+
+@pytest.mark.parametrize("method", ["qr", "covariance"])
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_device_methods(lib, rng, method, dtype):  # noqa: F811
+    if not has_method_choice(gpusvd.default_handle()._lib):
+        pytest.skip("the loaded library has no choice of PCA method (gpusvdSetPcaMethod)")
+    x_h = data(rng, (5000, 16), dtype)
+    est = gpusvd.PCA(5, method=method).fit(lib.put(x_h))
+    sk = SkPCA(5, svd_solver="full").fit(x_h.astype(np.float64))
+    # the covariance method's error is about max(m, n) eps times the largest variance
+    e = 10 * 5000 * eps(dtype)
+    ev = lib.host(est.explained_variance_)
+    assert np.all(np.abs(ev - sk.explained_variance_) <= e * sk.explained_variance_[0])
+    comp = lib.host(est.components_)
+    gap = np.min(np.abs(np.diff(sk.explained_variance_))) / sk.explained_variance_[0]
+    np.testing.assert_allclose(comp * aligned(comp, sk.components_)[:, None],
+                               sk.components_, atol=e / gap)
