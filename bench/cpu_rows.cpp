@@ -1,6 +1,8 @@
 // CPU tables: gpusvd on the CPU backend against the direct LAPACKE calls doing the same work,
 // with the same thread settings (single matrices: OpenBLAS threads as set; batches: the
 // library's thread pool over matrices with OpenBLAS single-threaded, see lapack_ref.hpp).
+// One table, cpu:gesvj_vs_gesdd, sets gpusvd's Jacobi SVD against a different LAPACK method,
+// ?gesdd: what choosing Jacobi on the CPU costs in time and buys in accuracy.
 //
 // Flop counts and bytes: see flops.hpp.
 #include <omp.h>
@@ -18,6 +20,7 @@
 #include "bench.hpp"
 #include "flops.hpp"
 #include "lapack_ref.hpp"
+#include "matgen.hpp"
 
 namespace bench {
 
@@ -126,6 +129,128 @@ Row gesvj_row(Cpu &c, int64_t batch, int64_t m, int64_t n, bool batched) {
     r.bytes = double(batch) * double(mn + n + mn + nn) * sizeof(T);
     r.check = finish_check(r, count_nonzero(info), count_nonzero(rinfo),
                            max_rel_diff(S.size(), S.data(), Sr.data()), tol_for<T>(m));
+    return r;
+}
+
+/* ---- gesvj vs gesdd ------------------------------------------------------------------------ */
+
+// What a user trades by choosing gpusvd's one-sided Jacobi SVD on the CPU over LAPACK's divide
+// and conquer ?gesdd, both computing S, thin U and V: time on random matrices, and the relative
+// error of every singular value on a graded matrix.
+//
+// The graded matrix (m >= n) is A = Q B: Q has orthonormal columns (Householder QR of a random
+// matrix) and B is upper bidiagonal, B(j,j) = d_j, B(j-1,j) = c_j d_j, with c_j uniform in
+// (-1/2, 1/2) and the column scales d_j = 10^(-14 k/(n-1)), k = 0..n-1, in a random column
+// order. So A = G D with D = diag(d) and G = Q (I + N), N strictly upper with ||N|| < 1/2:
+// cond(G) < 3. A column-scaled matrix with well-conditioned G determines its singular values to
+// relative accuracy about eps cond(G) whatever D is, and one-sided Jacobi attains it (Demmel and
+// Veselic); ?gesdd bidiagonalises with Householder transforms from both sides, whose errors are
+// about eps ||A|| in absolute terms: up to eps / 1e-14 relative on the smallest values. Only
+// neighbouring columns of B overlap, so Jacobi needs few rotations there: its time on this
+// matrix is not typical, the random rows are the time comparison.
+//
+// Reference: the singular values of B by dqds (?bdsqr without vectors), accurate in the relative
+// sense to a modest multiple of n eps for any bidiagonal (Demmel and Kahan; Fernando and
+// Parlett). They are A's to about that accuracy too: rounding A = fl(Q B) moves each column of
+// G by at most 1.5 eps in norm, so ||dG|| <= 1.5 sqrt(n) eps, and each singular value of A moves
+// relatively by at most ||dG|| ||G^+|| <= 3 sqrt(n) eps (1.5e-14 at n = 500); Q's departure from
+// orthonormality is a left factor I + F with ||F|| at most of order n eps. The check fails when
+// gpusvd's relative error exceeds 10 n eps (the other rows' tolerance), which covers both;
+// ?gesdd's error is reported, not judged. The random rows check that the two agree (normwise,
+// as the other tables do).
+
+struct Graded {
+    std::vector<double> A, s;  // m x n matrix, its singular values (descending)
+};
+
+Graded graded_matrix(int64_t m, int64_t n, uint64_t seed) {
+    gpusvd_util::Rng rng(seed);
+    const auto Q = gpusvd_util::random_orthonormal<double>(rng, m, n);
+    const size_t nz = static_cast<size_t>(n);
+    std::vector<double> key(nz), d(nz), e(std::max<size_t>(nz - 1, 1));
+    std::vector<int64_t> order(nz);
+    for (int64_t j = 0; j < n; ++j) {
+        key[j] = rng.uniform();
+        order[j] = j;
+    }
+    std::sort(order.begin(), order.end(), [&](int64_t x, int64_t y) { return key[x] < key[y]; });
+    for (int64_t k = 0; k < n; ++k)
+        d[order[k]] = std::pow(10.0, -14.0 * double(k) / double(std::max<int64_t>(n - 1, 1)));
+    for (int64_t j = 1; j < n; ++j) e[j - 1] = (rng.uniform() - 0.5) * d[j];
+    Graded g{std::vector<double>(size_t(m * n)), d};
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < m; ++i)
+            g.A[i + j * m] = Q[i + j * m] * d[j] + (j ? Q[i + (j - 1) * m] * e[j - 1] : 0.0);
+    std::vector<double> work(size_t(4 * n));
+    if (ref::bdsqr('U', lapack_int(n), g.s.data(), e.data(), work.data()) != 0) g.s.assign(n, NAN);
+    return g;
+}
+
+/// max_i |s_i - ref_i| / ref_i (NaN-propagating).
+double max_elementwise_rel(const std::vector<double> &s, const std::vector<double> &ref) {
+    double worst = 0;
+    for (size_t i = 0; i < s.size(); ++i) {
+        const double r = std::abs(s[i] - ref[i]) / ref[i];
+        if (r != r) return r;
+        worst = std::max(worst, r);
+    }
+    return worst;
+}
+
+Row gesvj_vs_gesdd_row(Cpu &c, int64_t m, int64_t n, bool graded) {
+    Row r;
+    r.table = "cpu:gesvj_vs_gesdd";
+    r.name = graded ? "dgesvj vs dgesdd, graded" : "dgesvj vs dgesdd, random";
+    r.size = dims(m, n);
+    const int64_t mn = m * n, nn = n * n;  // cases are tall: m >= n
+    Graded g;
+    if (graded)
+        g = graded_matrix(m, n, 6000 + m + n);
+    else
+        g.A = random_vector<double>(size_t(mn), 6100 + m * 7 + n);
+    std::vector<double> A(g.A.size()), U = nans<double>(mn), V = nans<double>(nn),
+                                       S = nans<double>(n), Sr = nans<double>(n);
+    int info = 0, sweeps = 0;
+    lapack_int rinfo = 0;
+    std::string err, err_b;
+    auto prep = [&] { std::copy(g.A.begin(), g.A.end(), A.begin()); };
+    auto run_a = [&] {
+        GS_CALL(Api<double>::gesvj(c.h, VEC, VEC, m, n, A.data(), m, S.data(), U.data(), m,
+                                   V.data(), n, &info));
+        return true;
+    };
+    // LAPACKE dgesdd('S'): thin U (m x n) and V^T (n x n) into the same buffers as gpusvd's.
+    const lapack_int mi = lapack_int(m), ni = lapack_int(n);
+    std::vector<lapack_int> iwork(size_t(8 * n));
+    double q = 0, dummy = 0;
+    ref::gesdd('S', mi, ni, &dummy, mi, &dummy, &dummy, mi, &dummy, ni, &q, -1, iwork.data());
+    std::vector<double> work(size_t(ref::lwork_of(q)));
+    auto run_b = [&] {
+        rinfo = ref::gesdd('S', mi, ni, A.data(), mi, Sr.data(), U.data(), mi, V.data(), ni,
+                           work.data(), lapack_int(work.size()), iwork.data());
+        if (rinfo < 0) {
+            err_b = "LAPACKE dgesdd: illegal argument";
+            return false;
+        }
+        return true;
+    };
+    std::tie(r.a, r.b) = time_pair(c.b, prep, run_a, prep, run_b, &err, &err_b);
+    if (r.a.ok()) gpusvdGetJacobiStats(c.h, &sweeps, nullptr);  // of gpusvd's last call here
+    // No flop count: Jacobi's is an upper bound (LAPACK skips converged pairs, most of them on
+    // the graded matrix) and the two methods' counts differ; the floor is the bytes moved.
+    r.bytes = double(mn + n + mn + nn) * sizeof(double);
+    const double tol = tol_for<double>(std::max(m, n));
+    if (!graded) {
+        r.check = finish_check(r, info != 0, rinfo != 0,
+                               max_rel_diff(S.size(), S.data(), Sr.data()), tol);
+    } else {
+        // "ok <gpusvd's error>, gesdd <its error>": max_i |s_i - ref_i| / ref_i for each.
+        const double ea = max_elementwise_rel(S, g.s), eb = max_elementwise_rel(Sr, g.s);
+        char buf[64];
+        std::snprintf(buf, sizeof buf, ", gesdd %.1e", eb);
+        r.check = finish_check(r, info != 0, rinfo != 0, ea, tol) + buf;
+    }
+    r.check += " sweeps " + std::to_string(sweeps);
     return r;
 }
 
@@ -448,6 +573,20 @@ int run_cpu_rows(const Options &o, Report &rep, const Ceilings &host) {
         const BV s = q ? BV{2000, 10, false} : BV{20000, 10, false};
         add("cpu:geev_batched", "sgeev_batched", bdims(s.b, s.n, s.n),
             [&] { return geev_row<float>(c, s.b, s.n, s.v); });
+    for (MN s :
+         q ? std::vector<MN>{{200, 200}, {1000, 50}} : std::vector<MN>{{1000, 1000}, {4000, 200}})
+        add("cpu:gesvj_vs_gesdd", "dgesvj vs dgesdd, random", dims(s.m, s.n),
+            [&] { return gesvj_vs_gesdd_row(c, s.m, s.n, false); });
+    {
+        const int64_t n = q ? 100 : 500;
+        add("cpu:gesvj_vs_gesdd", "dgesvj vs dgesdd, graded", dims(n, n),
+            [&] { return gesvj_vs_gesdd_row(c, n, n, true); });
+    }
+    flush(
+        "gesvj_vs_gesdd: gpusvd CPU backend dgesvj vs LAPACKE dgesdd('S'), U and V (overhead % "
+        "= Jacobi's extra time; check of the graded row: max relative error of each singular "
+        "value, gesvj then gesdd)");
+
     }
     flush("geev_batched: gpusvd CPU backend vs thread-pool loop of LAPACKE ?geev (OpenBLAS 1 "
           "thread)");

@@ -121,9 +121,20 @@ typedef enum GPUSVD_ENUM_BASE { GPUSVD_ORTH_MGS = 0, GPUSVD_ORTH_MGS2 = 1 } gpus
 /* ------------------------------------------------------------------------------------------ */
 
 /** Create a handle (backend AUTO, default stream, library-managed workspace, default Jacobi
- *  settings). @param[out] handle receives the new handle; NULL on failure.
+ *  settings). The handle belongs to the CUDA device current in the calling thread (as cuBLAS
+ *  and cuSOLVER handles do): its GPU work runs there whatever device is current at a later
+ *  call, and each call leaves the caller's current device as it found it. A `_gpu` form checks
+ *  that every pointer it is given can be reached from that device (device memory of that
+ *  device, managed or page-locked host memory, a peer device's memory with peer access
+ *  enabled) and answers INVALID_VALUE naming the argument and both devices otherwise. Use one
+ *  handle per device; a handle may be used from any thread, one thread at a time.
+ *  @param[out] handle receives the new handle; NULL on failure.
  *  @return SUCCESS, INVALID_VALUE (handle is NULL) or ALLOC_FAILED. */
 GPUSVD_API gpusvdStatus_t gpusvdCreate(gpusvdHandle_t *handle);
+
+/** @param[out] device the CUDA device the handle belongs to (current when it was created).
+ *  @return SUCCESS, or NO_DEVICE (nothing written) when no GPU was usable at its creation. */
+GPUSVD_API gpusvdStatus_t gpusvdGetDevice(gpusvdHandle_t handle, int *device);
 
 /** Destroy a handle and release its cached workspace. NULL is accepted and ignored. */
 GPUSVD_API gpusvdStatus_t gpusvdDestroy(gpusvdHandle_t handle);
@@ -141,7 +152,8 @@ GPUSVD_API gpusvdStatus_t gpusvdSetBackend(gpusvdHandle_t handle, gpusvdBackend_
 GPUSVD_API gpusvdStatus_t gpusvdGetBackend(gpusvdHandle_t handle, gpusvdBackend_t *resolved);
 
 /** Set the CUDA stream (a cudaStream_t passed as void*; NULL = legacy default stream) used by
- *  GPU work on this handle. Accepted without a GPU (it is then never used). */
+ *  GPU work on this handle. Accepted without a GPU (it is then never used). A `_gpu` call whose
+ *  stream belongs to another device than the handle's answers INVALID_VALUE. */
 GPUSVD_API gpusvdStatus_t gpusvdSetStream(gpusvdHandle_t handle, void *cudaStream);
 /** @param[out] cudaStream the stream set with gpusvdSetStream (NULL by default). */
 GPUSVD_API gpusvdStatus_t gpusvdGetStream(gpusvdHandle_t handle, void **cudaStream);

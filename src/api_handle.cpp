@@ -21,11 +21,23 @@ GPUSVD_API gpusvdStatus_t gpusvdCreate(gpusvdHandle_t *handle) {
         return fail(nullptr, GPUSVD_STATUS_INVALID_VALUE,
                     "gpusvdCreate: argument handle = NULL is invalid: pass the address of a "
                     "gpusvdHandle_t");
-    *handle = new (std::nothrow) gpusvdContext;
-    if (!*handle)
+    gpusvdContext *h = new (std::nothrow) gpusvdContext;
+    *handle = h;
+    if (!h)
         return fail(nullptr, GPUSVD_STATUS_ALLOC_FAILED,
                     "gpusvdCreate: could not allocate the handle");
+    h->device = current_device();
     return GPUSVD_STATUS_SUCCESS;
+}
+
+GPUSVD_API gpusvdStatus_t gpusvdGetDevice(gpusvdHandle_t handle, int *device) {
+    Args a(handle, "gpusvdGetDevice");
+    a.ptr("device", device, true);
+    if (a.ok() && handle->device < 0)
+        a.set(fail(handle, GPUSVD_STATUS_NO_DEVICE, "gpusvdGetDevice: the handle has no device: %s",
+                   device_status().description));
+    if (a.ok()) *device = handle->device;
+    return a.status();
 }
 
 GPUSVD_API gpusvdStatus_t gpusvdDestroy(gpusvdHandle_t handle) {

@@ -13,6 +13,11 @@ struct DeviceStatus {
 };
 const DeviceStatus &device_status();
 
+/// The CUDA device current in the calling thread, or -1 when no device is usable: the device a
+/// new handle belongs to (the cuBLAS convention).
+int current_device();
+
+
 /// A GPU path needs a usable device and a GPU kernel for the call; `why` and `instead` finish the
 /// two messages, `kernel_for` says what has no kernel.
 inline void require_gpu(Args &a, bool has_gpu_kernel, const char *why, const char *instead,

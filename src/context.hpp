@@ -10,6 +10,7 @@
 struct gpusvdContext {
     gpusvdBackend_t backend = GPUSVD_BACKEND_AUTO;  // as requested by the user
     void *stream = nullptr;
+    int device = -1;  // the CUDA device current when the handle was created; -1: none usable
     void *user_dev_ws = nullptr;
     size_t user_dev_bytes = 0;
     void *user_host_ws = nullptr;

@@ -41,6 +41,12 @@ struct CudaRt {
     int (*exec_destroy_)(void *) = nullptr;               // cudaGraphExecDestroy
     int (*graph_destroy_)(void *) = nullptr;              // cudaGraphDestroy
     static constexpr int kCaptureGlobal = 0;              // cudaStreamCaptureModeGlobal
+    // Devices (not emulated).
+    int (*get_device_)(int *) = nullptr;                   // cudaGetDevice
+    int (*set_device_)(int) = nullptr;                     // cudaSetDevice
+    int (*device_count_)(int *) = nullptr;                 // cudaGetDeviceCount
+    int (*device_attribute_)(int *, int, int) = nullptr;   // cudaDeviceGetAttribute
+    static constexpr int kAttrPageableMemoryAccess = 88;   // cudaDevAttrPageableMemoryAccess
 
     CudaRt() {
         for (const char *name :
@@ -63,6 +69,10 @@ struct CudaRt {
         load(graph_launch_, "cudaGraphLaunch");
         load(exec_destroy_, "cudaGraphExecDestroy");
         load(graph_destroy_, "cudaGraphDestroy");
+        load(get_device_, "cudaGetDevice");
+        load(set_device_, "cudaSetDevice");
+        load(device_count_, "cudaGetDeviceCount");
+        load(device_attribute_, "cudaDeviceGetAttribute");
     }
     ~CudaRt() {
         if (lib) dlclose(lib);

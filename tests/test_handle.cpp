@@ -407,3 +407,23 @@ TEST(Handle, BuildInfo) {
 }
 
 }  // namespace
+
+// The device a handle belongs to: the current one at creation when a GPU is usable (checked
+// against the CUDA runtime in test_gpu_devices), else NO_DEVICE with nothing written.
+TEST(Handle, Device) {
+    Handle h;
+    int dev = -7;
+    const gpusvdStatus_t st = gpusvdGetDevice(h, &dev);
+    Handle probe;
+    if (gpusvdSetBackend(probe, GPUSVD_BACKEND_GPU) == GPUSVD_STATUS_SUCCESS) {
+        EXPECT_EQ(st, GPUSVD_STATUS_SUCCESS) << gpusvdGetErrorMessage(h);
+        EXPECT_GE(dev, 0);
+    } else {
+        EXPECT_EQ(st, GPUSVD_STATUS_NO_DEVICE);
+        EXPECT_EQ(dev, -7) << "nothing written";
+        EXPECT_NE(std::string(gpusvdGetErrorMessage(h)).find("gpusvdGetDevice"),
+                  std::string::npos);
+    }
+    EXPECT_EQ(gpusvdGetDevice(h, nullptr), GPUSVD_STATUS_INVALID_VALUE);
+    EXPECT_EQ(gpusvdGetDevice(nullptr, &dev), GPUSVD_STATUS_INVALID_VALUE);
+}

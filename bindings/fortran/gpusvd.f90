@@ -105,6 +105,12 @@ module gpusvd
       type(c_ptr), value :: handle
       type(c_ptr), intent(inout) :: cudaStream
     end function gpusvdGetStream
+    integer(c_int) function gpusvdGetDevice(handle, device) bind(C, name="gpusvdGetDevice")
+      import
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), intent(out) :: device
+    end function gpusvdGetDevice
     integer(c_int) function gpusvdSetWorkspace(handle, deviceBuffer, deviceBytes, hostBuffer, &
         hostBytes) bind(C, name="gpusvdSetWorkspace")
       import

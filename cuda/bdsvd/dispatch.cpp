@@ -149,6 +149,11 @@ size_t bdsvd_device_bytes(bool wantv, int64_t n) {
 
 template <class T>
 gpusvdStatus_t bdsvd(gpusvdHandle_t h, const char *routine, Form form, const BdsvdArgs<T> &a) {
+    DeviceScope dev(h);
+    const gpusvdStatus_t entered = dev.enter(
+        routine, form == Form::Device,
+        {{"d", a.d}, {"e", a.e}, {"U", a.U}, {"VT", a.VT}, {"info", a.info}});
+    if (entered != GPUSVD_STATUS_SUCCESS) return entered;
     const size_t wsb = bdsvd_device_bytes<T>(a.wantv, a.n);
     if (form == Form::Device && a.wantv && a.n > 0) {
         // The vectors' plan (split points, clusters) is made on the host from the values.

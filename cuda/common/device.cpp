@@ -52,4 +52,14 @@ const DeviceStatus &device_status() {
     return s;
 }
 
+int current_device() {
+    if (!device_status().usable) return -1;
+    int dev = -1;
+    if (cudaGetDevice(&dev) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return -1;
+    }
+    return dev;
+}
+
 }  // namespace gpusvd

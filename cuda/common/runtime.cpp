@@ -1,5 +1,6 @@
 #include "runtime.hpp"
 
+#include <cstdint>
 #include <new>
 
 #include "common/cublas.hpp"
@@ -27,6 +28,67 @@ Resources *resources(gpusvdHandle_t h, cudaError_t *err) {
     }
     h->gpu = r;
     return r;
+}
+
+DeviceScope::~DeviceScope() {
+    if (switched_ && cudaSetDevice(prev_) != cudaSuccess) (void)cudaGetLastError();
+}
+
+gpusvdStatus_t DeviceScope::enter(const char *routine, bool device_form,
+                                  std::initializer_list<PtrArg> ptrs) {
+    const int dev = h_->device;
+    if (dev < 0)  // created before any device was usable: cannot happen once one is
+        return fail(h_, GPUSVD_STATUS_NO_DEVICE, "%s: the handle has no device", routine);
+    cudaError_t e = cudaGetDevice(&prev_);
+    if (e == cudaSuccess && prev_ != dev) {
+        e = cudaSetDevice(dev);
+        switched_ = e == cudaSuccess;
+    }
+    if (e != cudaSuccess) return cuda_fail(h_, routine, "making the handle's device current", e);
+    if (!device_form) return GPUSVD_STATUS_SUCCESS;
+    // The stream the call will run on: 0, cudaStreamLegacy (1) and cudaStreamPerThread (2)
+    // follow the current device; any other belongs to the device it was created on.
+    int sdev = dev;
+    if (reinterpret_cast<uintptr_t>(h_->stream) > 2 &&
+        cudaStreamGetDevice(static_cast<cudaStream_t>(h_->stream), &sdev) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return fail(h_, GPUSVD_STATUS_INVALID_VALUE,
+                    "%s: the handle's stream %p (gpusvdSetStream) is not a valid CUDA stream",
+                    routine, h_->stream);
+    }
+    if (sdev != dev)
+        return fail(h_, GPUSVD_STATUS_INVALID_VALUE,
+                    "%s: the handle's stream %p (gpusvdSetStream) belongs to device %d, the handle "
+                    "to device %d (create the handle while device %d is current)",
+                    routine, h_->stream, sdev, dev, sdev);
+    int pageable = 0;  // HMM / ATS: the device reaches ordinary host memory too
+    if (cudaDeviceGetAttribute(&pageable, cudaDevAttrPageableMemoryAccess, dev) != cudaSuccess)
+        pageable = 0, (void)cudaGetLastError();
+    for (const PtrArg &p : ptrs) {
+        if (!p.ptr) continue;
+        cudaPointerAttributes at{};
+        if (cudaPointerGetAttributes(&at, p.ptr) != cudaSuccess) {
+            (void)cudaGetLastError();
+            at.type = cudaMemoryTypeUnregistered;
+        }
+        // devicePointer: where the current (the handle's) device reaches the memory; null when
+        // it cannot (another device without peer access, unregistered host memory).
+        if (at.type == cudaMemoryTypeManaged || at.devicePointer) continue;
+        if (at.type == cudaMemoryTypeUnregistered) {
+            if (pageable) continue;
+            return fail(h_, GPUSVD_STATUS_INVALID_VALUE,
+                        "%s: argument %s = %p is invalid: host memory that device %d cannot "
+                        "reach (the _gpu forms take device pointers; the host form takes host "
+                        "arrays)",
+                        routine, p.name, p.ptr, dev);
+        }
+        return fail(h_, GPUSVD_STATUS_INVALID_VALUE,
+                    "%s: argument %s = %p is invalid: it is memory of device %d, the handle "
+                    "belongs to device %d (create a handle while device %d is current, or enable "
+                    "peer access)",
+                    routine, p.name, p.ptr, at.device, dev, at.device);
+    }
+    return GPUSVD_STATUS_SUCCESS;
 }
 
 gpusvdStatus_t cuda_fail(gpusvdHandle_t h, const char *routine, const char *step, cudaError_t err) {
@@ -141,6 +203,8 @@ gpusvdStatus_t run_device_form(gpusvdHandle_t h, const char *routine, bool empty
 void release(gpusvdHandle_t h) {
     auto *r = static_cast<Resources *>(h->gpu);
     if (!r) return;
+    DeviceScope dev(h);  // cuBLAS's handle and the streams belong to the handle's device
+    (void)dev.enter("gpusvdDestroy", false);
     // The teardown's errors are expected and cleared at the end: waiting on last_use answers
     // cudaErrorInvalidValue when it was last recorded inside a stream capture, and the runtime's
     // last error, per thread, would otherwise be reported by the next launch check of any

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <initializer_list>
 
 #include "context.hpp"
 
@@ -27,6 +28,30 @@ struct Resources {
     cudaEvent_t flags_ready = nullptr;
     cudaStream_t body = nullptr;     // captures the bodies of device-decided loops (graph.*)
     cudaStream_t capture = nullptr;  // captures a whole call run as a graph (run_as_graph)
+};
+
+/// A named pointer argument of a `_gpu` call, for check_reachable.
+struct PtrArg {
+    const char *name;
+    const void *ptr;
+};
+
+/// The handle's device made current for one call, the caller's restored at the end (a handle
+/// belongs to the device current at its creation; see gpusvdCreate). enter() also checks, for a
+/// `_gpu` form, that every non-null pointer is reachable from that device.
+class DeviceScope {
+public:
+    explicit DeviceScope(gpusvdHandle_t h) : h_(h) {}
+    ~DeviceScope();
+    DeviceScope(const DeviceScope &) = delete;
+    DeviceScope &operator=(const DeviceScope &) = delete;
+    gpusvdStatus_t enter(const char *routine, bool device_form,
+                         std::initializer_list<PtrArg> ptrs = {});
+
+private:
+    gpusvdHandle_t h_;
+    int prev_ = -1;
+    bool switched_ = false;
 };
 
 /// The handle's resources, created on first use; nullptr (and *err set) if that fails.

@@ -17,6 +17,11 @@ size_t geev_device_bytes(bool wantvr, int64_t n, int64_t batch) {
 
 template <class T>
 gpusvdStatus_t geev(gpusvdHandle_t h, const char *routine, Form form, const GeevArgs<T> &a) {
+    DeviceScope dev(h);
+    const gpusvdStatus_t entered = dev.enter(
+        routine, form == Form::Device,
+        {{"A", a.A}, {"wr", a.wr}, {"wi", a.wi}, {"VR", a.VR}, {"info", a.info}});
+    if (entered != GPUSVD_STATUS_SUCCESS) return entered;
     GeevProblem<T> p{a.wantvr, a.n, a.A, a.lda, a.sA, a.wr, a.wi, a.sW, a.VR, a.ldvr, a.sVR,
                      a.batch, a.info};
     cudaError_t e;

@@ -141,6 +141,11 @@ void fetch_jacobi_stats(gpusvdHandle_t h) {
 
 template <class T>
 gpusvdStatus_t gesvj(gpusvdHandle_t h, const char *routine, Form form, const GesvjArgs<T> &a) {
+    DeviceScope dev(h);
+    const gpusvdStatus_t entered = dev.enter(
+        routine, form == Form::Device,
+        {{"A", a.A}, {"S", a.S}, {"U", a.U}, {"V", a.V}, {"info", a.info}});
+    if (entered != GPUSVD_STATUS_SUCCESS) return entered;
     cudaError_t e;
     Resources *r = resources(h, &e);
     if (r && !r->stats) {

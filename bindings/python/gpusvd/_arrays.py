@@ -251,6 +251,15 @@ class CupyOps(HostOps):
         return self.cp.asnumpy(x)
 
     @contextlib.contextmanager
+    def device_id(self, x):
+        return int(x.device.id)
+
+    def new_handle(self, x):
+        """A Handle created with x's device current: it belongs to that device."""
+        from ._handle import Handle
+        with self.cp.cuda.Device(x.device.id):
+            return Handle()
+
     def on_device(self, x, handle):
         """Run on x's device and on CuPy's current stream (so the _gpu call is ordered after
         the copies CuPy made and before whatever the caller does next)."""
@@ -351,6 +360,15 @@ class TorchOps(HostOps):
         return x.cpu().numpy()
 
     @contextlib.contextmanager
+    def device_id(self, x):
+        return int(x.device.index)
+
+    def new_handle(self, x):
+        """A Handle created with x's device current: it belongs to that device."""
+        from ._handle import Handle
+        with self.torch.cuda.device(x.device):
+            return Handle()
+
     def on_device(self, x, handle):
         self._device = x.device
         with self.torch.cuda.device(x.device):

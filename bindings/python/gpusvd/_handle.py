@@ -169,17 +169,28 @@ class Handle:
 _local = threading.local()
 
 
-def default_handle() -> Handle:
+def default_handle(device: Optional[int] = None, make=None) -> Handle:
     """The calling thread's default Handle (backend AUTO), created on first use. Each thread
-    has its own, so the module-level functions are safe to call from many threads at once."""
-    h = getattr(_local, "handle", None)
+    has its own, so the module-level functions are safe to call from many threads at once.
+
+    A handle belongs to the CUDA device current when it is created (gpusvdCreate), so device
+    arrays get one default handle per device: `device` is the array's device id and `make`
+    creates the handle with that device current. ``default_handle()`` is the one for host
+    arrays."""
+    handles = getattr(_local, "handles", None)
+    if handles is None:
+        handles = _local.handles = {}
+    h = handles.get(device)
     if h is None:
-        h = _local.handle = Handle()
+        h = handles[device] = make() if make is not None else Handle()
     return h
 
 
-def resolve(handle: Optional[Handle]) -> Handle:
+def resolve(handle: Optional[Handle], ops=None, anchor=None) -> Handle:
+    """`handle`, or the default one for the device of `anchor` (an array of adapter `ops`)."""
     if handle is None:
+        if ops is not None and ops.device:
+            return default_handle(ops.device_id(anchor), lambda: ops.new_handle(anchor))
         return default_handle()
     if not isinstance(handle, Handle):
         raise TypeError("gpusvd: handle must be a gpusvd.Handle or None, not %s"

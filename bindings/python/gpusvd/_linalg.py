@@ -106,7 +106,7 @@ def _working(ops, a, dt, transpose_ok, overwrite_a):
 
 
 def _call(ops, handle, name, dt, anchor, *args):
-    h = resolve(handle)
+    h = resolve(handle, ops, anchor)
     with ops.on_device(anchor, h):
         h.call(routine(name, dt, ops.device), *args)
 

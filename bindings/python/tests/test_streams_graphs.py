@@ -142,3 +142,31 @@ def test_graph_example(example):
                        text=True, timeout=600)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "replayed" in r.stdout, r.stdout
+
+
+def test_arrays_on_every_device():
+    """CuPy arrays on each GPU work through the default handles (one per thread and device),
+    whatever device is current; a handle used with another device's array is refused with a
+    ValueError naming both devices."""
+    _gpu_or_skip()
+    cp = _cupy()
+    ndev = cp.cuda.runtime.getDeviceCount()
+    rng = np.random.default_rng(3)
+    x_h = rng.standard_normal((64, 20, 20))
+    ref = np.linalg.svd(x_h, compute_uv=False)
+    for dev in range(ndev):
+        with cp.cuda.Device(dev):
+            x = cp.asarray(x_h)
+        with cp.cuda.Device(ndev - 1 - dev):  # another device current during the call
+            s = gpusvd.svd(x, compute_uv=False)
+            assert cp.cuda.runtime.getDevice() == ndev - 1 - dev
+        assert s.device.id == dev
+        np.testing.assert_allclose(cp.asnumpy(s), ref, rtol=1e-12)
+    if ndev < 2:
+        return
+    with cp.cuda.Device(0):
+        h0 = gpusvd.Handle()
+    with cp.cuda.Device(1):
+        x1 = cp.asarray(x_h)
+    with pytest.raises(ValueError, match="device 1.*device 0"):
+        gpusvd.svd(x1, compute_uv=False, handle=h0)

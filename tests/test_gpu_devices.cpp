@@ -1,0 +1,166 @@
+// Handles and devices: a handle belongs to the device current at its creation; its calls run
+// there whatever device is current and leave the caller's current device as it was; a `_gpu`
+// form given memory its device cannot reach answers INVALID_VALUE naming the argument and both
+// devices, changing nothing. The tests of two devices skip on a machine with one. Device only.
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cuda_rt.hpp"
+#include "test_common.hpp"
+
+using namespace gpusvd_test;
+
+namespace {
+
+class DevicesTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        Handle probe;
+        if (gpusvdSetBackend(probe, GPUSVD_BACKEND_GPU) == GPUSVD_STATUS_NO_DEVICE)
+            GTEST_SKIP() << "no usable GPU";
+        if (gpu_as_cpu()) GTEST_SKIP() << "devices need a real GPU";
+        rt = CudaRt::open(false);
+        ASSERT_TRUE(rt->ok() && rt->get_device_ && rt->set_device_ && rt->device_count_ &&
+                    rt->device_attribute_);
+        ASSERT_EQ(rt->device_count_(&count), 0);
+        ASSERT_EQ(rt->get_device_(&start), 0);
+    }
+    void TearDown() override {
+        if (rt && rt->set_device_) rt->set_device_(start);
+    }
+    int current() const {
+        int d = -1;
+        EXPECT_EQ(rt->get_device_(&d), 0);
+        return d;
+    }
+    /// A tall QR on device memory of the current device: status, and R(0,0) against LAPACK's.
+    gpusvdStatus_t qr_on_current(gpusvdHandle_t h, const std::vector<double> &A, int64_t m,
+                                 int64_t n, double *r00) {
+        DevBuf dA(*rt, A.data(), A.size() * 8), dR(*rt, sz(n * n) * 8), info(*rt, sizeof(int));
+        EXPECT_EQ(rt->sync_(), 0);
+        const gpusvdStatus_t st = gpusvd_dgeqrf_mgs_gpu(h, GPUSVD_ORTH_MGS2, m, n, dA.as<double>(),
+                                                        m, dR.as<double>(), n, info.as<int>());
+        EXPECT_EQ(rt->sync_(), 0);
+        std::vector<double> R(sz(n * n));
+        EXPECT_TRUE(dR.to_host(R.data()));
+        *r00 = R[0];
+        return st;
+    }
+    std::unique_ptr<CudaRt> rt;
+    int count = 0, start = 0;
+};
+
+TEST_F(DevicesTest, HandleBelongsToTheCurrentDevice) {
+    Handle h;
+    int dev = -1;
+    GPUSVD_ASSERT_OK(h, gpusvdGetDevice(h, &dev));
+    EXPECT_EQ(dev, start);
+    EXPECT_EQ(gpusvdGetDevice(h, nullptr), GPUSVD_STATUS_INVALID_VALUE);
+}
+
+// Ordinary host memory passed to a `_gpu` form: refused before anything runs (unless the device
+// reaches pageable memory, as with HMM, where it is valid).
+TEST_F(DevicesTest, HostMemoryInDeviceFormIsRefused) {
+    int pageable = 0;
+    ASSERT_EQ(rt->device_attribute_(&pageable, CudaRt::kAttrPageableMemoryAccess, start), 0);
+    if (pageable) GTEST_SKIP() << "this device reaches pageable host memory";
+    Handle h;
+    ASSERT_EQ(gpusvdSetBackend(h, GPUSVD_BACKEND_GPU), GPUSVD_STATUS_SUCCESS);
+    const int64_t m = 300, n = 8;
+    std::vector<double> A(sz(m * n), 1.5), A0 = A;
+    DevBuf dR(*rt, sz(n * n) * 8), info(*rt, sizeof(int));
+    ASSERT_EQ(rt->memset_(info.p, 0x7f, sizeof(int)), 0);
+    EXPECT_EQ(gpusvd_dgeqrf_mgs_gpu(h, GPUSVD_ORTH_MGS2, m, n, A.data(), m, dR.as<double>(), n,
+                                    info.as<int>()),
+              GPUSVD_STATUS_INVALID_VALUE);
+    const std::string msg = gpusvdGetErrorMessage(h);
+    EXPECT_NE(msg.find("argument A"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("host memory"), std::string::npos) << msg;
+    EXPECT_EQ(A, A0);
+    int hinfo = 0;
+    ASSERT_TRUE(info.to_host(&hinfo));
+    EXPECT_EQ(hinfo, 0x7f7f7f7f) << "info untouched";
+}
+
+TEST_F(DevicesTest, CallsRunOnTheHandlesDeviceAndRestoreTheCurrentOne) {
+    if (count < 2) GTEST_SKIP() << "needs two devices (" << count << " here)";
+    const int64_t m = 20000, n = 16;
+    Rng rng(3);
+    const std::vector<double> A = gaussian<double>(rng, m, n);
+    std::vector<double> Ac = A, Rref(sz(n * n));
+    {
+        Handle c;
+        ASSERT_EQ(gpusvdSetBackend(c, GPUSVD_BACKEND_CPU), GPUSVD_STATUS_SUCCESS);
+        int info = -1;
+        GPUSVD_ASSERT_OK(c, gpusvd_dgeqrf_mgs(c, GPUSVD_ORTH_MGS2, m, n, Ac.data(), m,
+                                              Rref.data(), n, &info));
+    }
+    ASSERT_EQ(rt->set_device_(0), 0);
+    Handle h0;  // belongs to device 0
+    ASSERT_EQ(rt->set_device_(1), 0);
+    Handle h1;  // belongs to device 1
+    int d0 = -1, d1 = -1;
+    GPUSVD_ASSERT_OK(h0, gpusvdGetDevice(h0, &d0));
+    GPUSVD_ASSERT_OK(h1, gpusvdGetDevice(h1, &d1));
+    EXPECT_EQ(d0, 0);
+    EXPECT_EQ(d1, 1);
+    ASSERT_EQ(gpusvdSetBackend(h0, GPUSVD_BACKEND_GPU), GPUSVD_STATUS_SUCCESS);
+    ASSERT_EQ(gpusvdSetBackend(h1, GPUSVD_BACKEND_GPU), GPUSVD_STATUS_SUCCESS);
+
+    // Device 1 current, its memory, device 0's handle: refused, naming both devices.
+    double r00 = 0;
+    EXPECT_EQ(qr_on_current(h0, A, m, n, &r00), GPUSVD_STATUS_INVALID_VALUE);
+    const std::string msg = gpusvdGetErrorMessage(h0);
+    EXPECT_NE(msg.find("device 1"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("device 0"), std::string::npos) << msg;
+    EXPECT_EQ(current(), 1);
+    // Device 1's handle on device 1's memory with device 0 current: runs, device 0 stays.
+    DevBuf dA(*rt, A.data(), A.size() * 8), dR(*rt, sz(n * n) * 8), info(*rt, sizeof(int));
+    ASSERT_EQ(rt->sync_(), 0);
+    ASSERT_EQ(rt->set_device_(0), 0);
+    GPUSVD_EXPECT_OK(h1, gpusvd_dgeqrf_mgs_gpu(h1, GPUSVD_ORTH_MGS2, m, n, dA.as<double>(), m,
+                                               dR.as<double>(), n, info.as<int>()));
+    EXPECT_EQ(current(), 0);
+    ASSERT_EQ(rt->set_device_(1), 0);
+    ASSERT_EQ(rt->sync_(), 0);
+    std::vector<double> R(sz(n * n));
+    ASSERT_TRUE(dR.to_host(R.data()));
+    EXPECT_NEAR(R[0], Rref[0], 1e-12 * std::fabs(Rref[0]));
+    // Host forms: device 1 current, device 0's handle; the current device is kept.
+    std::vector<double> Ah = A, Rh(sz(n * n));
+    int hinfo = -1;
+    GPUSVD_EXPECT_OK(h0, gpusvd_dgeqrf_mgs(h0, GPUSVD_ORTH_MGS2, m, n, Ah.data(), m, Rh.data(), n,
+                                           &hinfo));
+    EXPECT_EQ(current(), 1);
+    EXPECT_EQ(hinfo, 0);
+    for (int64_t j = 0; j < n; ++j)
+        EXPECT_NEAR(Rh[sz(j + j * n)], Rref[sz(j + j * n)], 1e-12 * std::fabs(Rref[0]));
+}
+
+TEST_F(DevicesTest, StreamOfAnotherDeviceIsRefused) {
+    if (count < 2) GTEST_SKIP() << "needs two devices (" << count << " here)";
+    ASSERT_EQ(rt->set_device_(1), 0);
+    void *s1 = nullptr;
+    ASSERT_EQ(rt->stream_create_(&s1, CudaRt::kNonBlocking), 0);
+    ASSERT_EQ(rt->set_device_(0), 0);
+    Handle h0;
+    GPUSVD_ASSERT_OK(h0, gpusvdSetStream(h0, s1));
+    const int64_t m = 300, n = 8;
+    const std::vector<double> A(sz(m * n), 1.0);
+    DevBuf dA(*rt, A.data(), A.size() * 8), dR(*rt, sz(n * n) * 8), info(*rt, sizeof(int));
+    ASSERT_EQ(rt->memset_(info.p, 0x7f, sizeof(int)), 0);
+    EXPECT_EQ(gpusvd_dgeqrf_mgs_gpu(h0, GPUSVD_ORTH_MGS2, m, n, dA.as<double>(), m,
+                                    dR.as<double>(), n, info.as<int>()),
+              GPUSVD_STATUS_INVALID_VALUE);
+    const std::string msg = gpusvdGetErrorMessage(h0);
+    EXPECT_NE(msg.find("belongs to device 1"), std::string::npos) << msg;
+    int hinfo = 0;
+    ASSERT_TRUE(info.to_host(&hinfo));
+    EXPECT_EQ(hinfo, 0x7f7f7f7f) << "info untouched";
+    gpusvdSetStream(h0, nullptr);
+    rt->stream_destroy_(s1);
+}
+
+}  // namespace
