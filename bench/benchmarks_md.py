@@ -2,8 +2,16 @@
 """Writes docs/benchmarks.md from one run of gpusvd-bench: its standard output (machine,
 ceilings) and the CSV files of that run (--csv; several when the run was split by --filter).
 
-    python3 bench/benchmarks_md.py --log bench.txt --csv a.csv [--csv b.csv ...] \\
-        --command "gpusvd-bench --reps 5 ..." --commit $(git rev-parse --short HEAD) \\
+The run behind docs/benchmarks.md, on the GPU machine with a CUDA build in build/: one
+gpusvd-bench per table, all of their output in one log (its machine lines are taken once),
+the tables in the order of the CSV files:
+
+    export PATH=$PWD/build/bin:$PATH
+    CMD='for t in gpu:gesvj_batched gpu:geev_batched gpu:geqrf_mgs gpu:pca gpu:gesvj gpu:bdsvd cpu:gesvj_vs_gesdd; do gpusvd-bench --reps 5 --budget 3 --filter "$t " --csv "${t/:/_}.csv"; done'
+    eval "$CMD" > bench.txt
+    python3 bench/benchmarks_md.py --log bench.txt --csv gpu_gesvj_batched.csv \\
+        gpu_geev_batched.csv gpu_geqrf_mgs.csv gpu_pca.csv gpu_gesvj.csv gpu_bdsvd.csv \\
+        cpu_gesvj_vs_gesdd.csv --command "$CMD" --commit $(git rev-parse --short HEAD) \\
         --date $(date +%F) [--python-csv python_bench.csv] > docs/benchmarks.md
 
 --python-csv adds the section of bench/python_bench.py's CSV (the Python package's calls
@@ -90,6 +98,35 @@ def table_md(name, rows, c):
     return out + [""]
 
 
+def gesvj_vs_gesdd_md(name, rows):
+    """The table setting gpusvd's Jacobi SVD on the CPU against LAPACK's dgesdd: times, and
+    on the graded row the relative error of each method (from the check text, "ok E, gesdd
+    E2 ...")."""
+    out = ["## `%s`" % name, "",
+           "gpusvd's CPU backend (one-sided Jacobi, LAPACK dgesvj) against LAPACKE dgesdd (divide "
+           "and conquer), both computing S, thin U and V, with OpenBLAS threads as in the header. "
+           "Random rows: entries uniform in (-1, 1); their check is the agreement of the two sets "
+           "of singular values (normwise). Graded row: A = Q B with Q random orthonormal and B "
+           "upper bidiagonal, its columns scaled from 1 to 1e-14 in random order (construction "
+           "and error analysis in `bench/cpu_rows.cpp`); error is max_i |s_i - r_i| / r_i "
+           "against B's singular values r by dqds, which are A's to about 3 sqrt(n) eps "
+           "relative. The check fails when gpusvd's error exceeds 10 n eps. Only neighbouring "
+           "columns of B overlap, so Jacobi needs few rotations there: the random rows are the "
+           "time comparison.", ""]
+    head = ["case", "size", "gpusvd dgesvj ms", "LAPACKE dgesdd ms", "dgesdd / gpusvd",
+            "dgesvj max rel. error", "dgesdd max rel. error", "check"]
+    out.append("| " + " | ".join(head) + " |")
+    out.append("|" + "|".join("---" if i < 2 else "---:" for i in range(len(head))) + "|")
+    for r in rows:
+        a, b = number(r["a_ms"]), number(r["b_ms"])
+        m = re.match(r"\S+ (\S+), gesdd (\S+)", r["check"])
+        errs = list(m.groups()) if m else ["-", "-"]
+        cells = [r["case"], r["size"], cell(a, r["a_note"]), cell(b, r["b_note"]),
+                 fmt(b / a), errs[0], errs[1], r["check"]]
+        out.append("| " + " | ".join(x.replace("|", "\\|") for x in cells) + " |")
+    return out + [""]
+
+
 def python_md(rows, command):
     """The section of bench/python_bench.py's CSV: per case, one row per input kind and
     order, gpusvd's Python call against the C call on the same data and the fastest
@@ -136,7 +173,8 @@ def python_md(rows, command):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--log", required=True, help="gpusvd-bench's standard output")
-    p.add_argument("--csv", action="append", required=True, help="a --csv file of the run")
+    p.add_argument("--csv", action="extend", nargs="+", required=True,
+                   help="the --csv files of the run (the option may be repeated)")
     p.add_argument("--command", required=True, help="the command that produced the run")
     p.add_argument("--commit", required=True)
     p.add_argument("--date", required=True)
@@ -146,8 +184,14 @@ def main():
     a = p.parse_args()
     log = open(a.log, encoding="utf-8").read()
     host_c, gpu_c = ceilings(log)
-    machine = [line for line in log.splitlines()
-               if line.startswith(("gpusvd-bench: gpusvd", "build:", "host:", "GPU:"))]
+    # One gpusvd-bench per table: each line once, the first run's; the filters are in the
+    # command.
+    machine, seen = [], set()
+    for line in log.splitlines():
+        for kind in ("gpusvd-bench: gpusvd", "build:", "host:", "GPU:"):
+            if line.startswith(kind) and kind not in seen:
+                seen.add(kind)
+                machine.append(re.sub(r", filter .*$", "", line))
     tables = {}
     for path in a.csv:
         with open(path, newline="", encoding="utf-8") as f:
@@ -167,10 +211,14 @@ def main():
     if host_c:
         md.append("- Host ceilings: dgemm %.1f GFLOP/s, memcpy %.1f GB/s"
                   % (host_c["gflops"], host_c["gbs"]))
-    md += ["", "To regenerate: build with CUDA on a GPU machine, run the command above with "
-           "`--csv FILE` (its output to a log), then this script; README.md quotes the rows.", ""]
+    md += ["", "To regenerate: build with CUDA on a GPU machine and run the commands at the top "
+           "of `bench/benchmarks_md.py` (the command above, its output to a log, then that "
+           "script); README.md quotes the rows.", ""]
     for name, rows in tables.items():
-        md += table_md(name, rows, gpu_c if name.startswith("gpu:") else host_c)
+        if name == "cpu:gesvj_vs_gesdd":
+            md += gesvj_vs_gesdd_md(name, rows)
+        else:
+            md += table_md(name, rows, gpu_c if name.startswith("gpu:") else host_c)
     if a.python_csv:
         with open(a.python_csv, newline="", encoding="utf-8") as f:
             md += python_md(list(csv.DictReader(f)), a.python_command)
