@@ -152,7 +152,13 @@ gpusvdStatus_t bdsvd(gpusvdHandle_t h, const char *routine, Form form, const Bds
     DeviceScope dev(h);
     const gpusvdStatus_t entered = dev.enter(
         routine, form == Form::Device,
-        {{"d", a.d}, {"e", a.e}, {"U", a.U}, {"VT", a.VT}, {"info", a.info}});
+        a.n == 0 ? std::initializer_list<PtrArg>{{"info", a.info}}
+                 : std::initializer_list<PtrArg>{
+                       {"d", a.d},
+                       {"e", a.n > 1 ? a.e : nullptr},  // n = 1 has no e
+                       {"U", a.wantv ? a.U : nullptr},
+                       {"VT", a.wantv ? a.VT : nullptr},
+                       {"info", a.info}});
     if (entered != GPUSVD_STATUS_SUCCESS) return entered;
     const size_t wsb = bdsvd_device_bytes<T>(a.wantv, a.n);
     if (form == Form::Device && a.wantv && a.n > 0) {

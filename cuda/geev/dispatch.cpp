@@ -20,7 +20,14 @@ gpusvdStatus_t geev(gpusvdHandle_t h, const char *routine, Form form, const Geev
     DeviceScope dev(h);
     const gpusvdStatus_t entered = dev.enter(
         routine, form == Form::Device,
-        {{"A", a.A}, {"wr", a.wr}, {"wi", a.wi}, {"VR", a.VR}, {"info", a.info}});
+        a.n == 0 || a.batch == 0
+            ? std::initializer_list<PtrArg>{{"info", a.info}}
+            : std::initializer_list<PtrArg>{
+                  {"A", a.A},
+                  {"wr", a.wr},
+                  {"wi", a.wi},
+                  {"VR", a.wantvr ? a.VR : nullptr},  // not referenced without vectors
+                  {"info", a.info}});
     if (entered != GPUSVD_STATUS_SUCCESS) return entered;
     GeevProblem<T> p{a.wantvr, a.n, a.A, a.lda, a.sA, a.wr, a.wi, a.sW, a.VR, a.ldvr, a.sVR,
                      a.batch, a.info};

@@ -36,8 +36,12 @@ size_t geqrf_device_bytes(int64_t m, int64_t n, int64_t batch) {
 template <class T>
 gpusvdStatus_t geqrf(gpusvdHandle_t h, const char *routine, Form form, const GeqrfArgs<T> &a) {
     DeviceScope dev(h);
-    const gpusvdStatus_t entered =
-        dev.enter(routine, form == Form::Device, {{"A", a.A}, {"R", a.R}, {"info", a.info}});
+    // An empty problem references info alone (the other pointers may be anything).
+    const gpusvdStatus_t entered = dev.enter(
+        routine, form == Form::Device,
+        std::min(a.m, a.n) == 0 || a.batch == 0
+            ? std::initializer_list<PtrArg>{{"info", a.info}}
+            : std::initializer_list<PtrArg>{{"A", a.A}, {"R", a.R}, {"info", a.info}});
     if (entered != GPUSVD_STATUS_SUCCESS) return entered;
     const int64_t k = std::min(a.m, a.n);
     const bool team = use_team(a.m, a.n, a.batch);

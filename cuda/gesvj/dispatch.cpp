@@ -144,7 +144,14 @@ gpusvdStatus_t gesvj(gpusvdHandle_t h, const char *routine, Form form, const Ges
     DeviceScope dev(h);
     const gpusvdStatus_t entered = dev.enter(
         routine, form == Form::Device,
-        {{"A", a.A}, {"S", a.S}, {"U", a.U}, {"V", a.V}, {"info", a.info}});
+        a.m == 0 || a.n == 0 || a.batch == 0
+            ? std::initializer_list<PtrArg>{{"info", a.info}}
+            : std::initializer_list<PtrArg>{
+                  {"A", a.A},
+                  {"S", a.S},
+                  {"U", a.wantu ? a.U : nullptr},  // not referenced without vectors
+                  {"V", a.wantv ? a.V : nullptr},
+                  {"info", a.info}});
     if (entered != GPUSVD_STATUS_SUCCESS) return entered;
     cudaError_t e;
     Resources *r = resources(h, &e);
