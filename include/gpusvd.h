@@ -136,6 +136,26 @@ GPUSVD_API gpusvdStatus_t gpusvdCreate(gpusvdHandle_t *handle);
  *  @return SUCCESS, or NO_DEVICE (nothing written) when no GPU was usable at its creation. */
 GPUSVD_API gpusvdStatus_t gpusvdGetDevice(gpusvdHandle_t handle, int *device);
 
+/** Spread the host-pointer forms of the batched routines (gesvj_batched, geqrf_mgs_batched,
+ *  geev_batched) on the GPU over `count` devices: the batch is cut into equal contiguous parts,
+ *  one per device, run at once, each with its own streams, page-locked pipeline and workspace
+ *  (the handle keeps a context per device, created here and freed with the handle). Every
+ *  matrix is computed as on one device: results and info do not depend on the split; a failure
+ *  on one device is the call's status, its message naming the device. The `_gpu` forms and the
+ *  single-matrix routines still run on the handle's own device; the handle's settings (Jacobi
+ *  tolerance and sweeps) apply on every device. count = 0 (ids may be NULL), or the handle's
+ *  own device alone, goes back to that device. The list need not hold the handle's own device.
+ *  @param ids   `count` distinct devices (0 .. cudaGetDeviceCount() - 1) this build can run on.
+ *  @return SUCCESS; INVALID_VALUE (count outside [0, 64], ids NULL, an id out of range, not
+ *          usable or repeated: nothing changed); NO_DEVICE without a usable GPU; ALLOC_FAILED. */
+GPUSVD_API gpusvdStatus_t gpusvdSetDevices(gpusvdHandle_t handle, int count, const int *ids);
+
+/** The devices the batched host forms use: the list set with gpusvdSetDevices, or the handle's
+ *  own device. @param ids the first min(maxCount, *count) of them (may be NULL when maxCount is
+ *  0). @param[out] count how many there are. @return SUCCESS, INVALID_VALUE, NO_DEVICE. */
+GPUSVD_API gpusvdStatus_t gpusvdGetDevices(gpusvdHandle_t handle, int maxCount, int *ids,
+                                           int *count);
+
 /** Destroy a handle and release its cached workspace. NULL is accepted and ignored. */
 GPUSVD_API gpusvdStatus_t gpusvdDestroy(gpusvdHandle_t handle);
 

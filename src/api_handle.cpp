@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <mutex>
 #include <new>
+#include <vector>
 
 #include "backend.hpp"
 #include "gpu_dispatch.hpp"
@@ -40,8 +41,82 @@ GPUSVD_API gpusvdStatus_t gpusvdGetDevice(gpusvdHandle_t handle, int *device) {
     return a.status();
 }
 
+namespace {
+
+void drop_peers(gpusvdHandle_t h) {
+    for (gpusvdContext *p : h->peers) {
+        gpusvd::gpu::release(p);
+        std::free(p->host_cache);
+        delete p;
+    }
+    h->peers.clear();
+}
+
+}  // namespace
+
+GPUSVD_API gpusvdStatus_t gpusvdSetDevices(gpusvdHandle_t handle, int count, const int *ids) {
+    Args a(handle, "gpusvdSetDevices");
+    a.range("count", count, 0, kMaxDevices, "must be in [0, 64]");
+    a.ptr("ids", ids, count > 0);
+    if (a.ok() && count > 0 && handle->device < 0)
+        a.set(fail(handle, GPUSVD_STATUS_NO_DEVICE, "gpusvdSetDevices: %s",
+                   device_status().description));
+    for (int i = 0; a.ok() && i < count; ++i) {
+        char why[200];
+        if (!device_usable(ids[i], why, sizeof why))
+            a.set(fail(handle, GPUSVD_STATUS_INVALID_VALUE,
+                       "gpusvdSetDevices: argument ids[%d] = %d is invalid: %s", i, ids[i], why));
+        for (int j = 0; a.ok() && j < i; ++j)
+            if (ids[j] == ids[i])
+                a.set(fail(handle, GPUSVD_STATUS_INVALID_VALUE,
+                           "gpusvdSetDevices: argument ids[%d] = %d is invalid: it repeats "
+                           "ids[%d]",
+                           i, ids[i], j));
+    }
+    if (!a.ok()) return a.status();
+    std::vector<int> devices;
+    std::vector<gpusvdContext *> peers;
+    try {
+        devices.assign(ids, ids + count);
+        for (int id : devices) {
+            if (id == handle->device) continue;
+            gpusvdContext *p = new gpusvdContext;
+            p->device = id;
+            p->backend = GPUSVD_BACKEND_GPU;
+            peers.push_back(p);
+        }
+    } catch (const std::bad_alloc &) {
+        for (gpusvdContext *p : peers) delete p;
+        return fail(handle, GPUSVD_STATUS_ALLOC_FAILED,
+                    "gpusvdSetDevices: could not allocate the devices' contexts");
+    }
+    drop_peers(handle);
+    handle->devices.swap(devices);
+    handle->peers.swap(peers);
+    if (handle->devices.size() == 1 && handle->devices[0] == handle->device)
+        handle->devices.clear();  // the handle's own device alone: nothing to split
+    return GPUSVD_STATUS_SUCCESS;
+}
+
+GPUSVD_API gpusvdStatus_t gpusvdGetDevices(gpusvdHandle_t handle, int maxCount, int *ids,
+                                           int *count) {
+    Args a(handle, "gpusvdGetDevices");
+    a.range("maxCount", maxCount, 0, INT32_MAX, "must be >= 0");
+    a.ptr("ids", ids, maxCount > 0).ptr("count", count, true);
+    if (a.ok() && handle->device < 0)
+        a.set(fail(handle, GPUSVD_STATUS_NO_DEVICE, "gpusvdGetDevices: %s",
+                   device_status().description));
+    if (!a.ok()) return a.status();
+    const std::vector<int> own{handle->device};
+    const std::vector<int> &d = handle->devices.empty() ? own : handle->devices;
+    for (int i = 0; i < maxCount && i < static_cast<int>(d.size()); ++i) ids[i] = d[size_t(i)];
+    *count = static_cast<int>(d.size());
+    return GPUSVD_STATUS_SUCCESS;
+}
+
 GPUSVD_API gpusvdStatus_t gpusvdDestroy(gpusvdHandle_t handle) {
     if (handle) {
+        drop_peers(handle);
         gpusvd::gpu::release(handle);
         std::free(handle->host_cache);
         delete handle;

@@ -17,6 +17,12 @@ const DeviceStatus &device_status();
 /// new handle belongs to (the cuBLAS convention).
 int current_device();
 
+/// Most devices one handle spreads its batched host forms over (gpusvdSetDevices).
+constexpr int kMaxDevices = 64;
+
+/// Whether device `id` can run this build's kernels; false with a reason in `why` otherwise.
+bool device_usable(int id, char *why, size_t why_size);
+
 
 /// A GPU path needs a usable device and a GPU kernel for the call; `why` and `instead` finish the
 /// two messages, `kernel_for` says what has no kernel.

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdarg>
 #include <string>
+#include <vector>
 
 #include "gpusvd.h"
 
@@ -11,6 +12,8 @@ struct gpusvdContext {
     gpusvdBackend_t backend = GPUSVD_BACKEND_AUTO;  // as requested by the user
     void *stream = nullptr;
     int device = -1;  // the CUDA device current when the handle was created; -1: none usable
+    std::vector<int> devices;              // gpusvdSetDevices; empty: the handle's device alone
+    std::vector<gpusvdContext *> peers;    // a context for each of `devices` but the handle's
     void *user_dev_ws = nullptr;
     size_t user_dev_bytes = 0;
     void *user_host_ws = nullptr;

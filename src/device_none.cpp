@@ -1,5 +1,7 @@
 // Device probe and GPU dispatch when the library is built without the CUDA backend: no device
 // is ever usable, so the entry points never reach the dispatch functions.
+#include <cstdio>
+
 #include "backend.hpp"
 #include "gpu_dispatch.hpp"
 
@@ -12,6 +14,11 @@ const DeviceStatus &device_status() {
 
 int current_device() {
     return -1;
+}
+
+bool device_usable(int, char *why, size_t why_size) {
+    std::snprintf(why, why_size, "%s", device_status().description);
+    return false;
 }
 
 namespace gpu {

@@ -2,7 +2,9 @@
 // there whatever device is current and leave the caller's current device as it was; a `_gpu`
 // form given memory its device cannot reach answers INVALID_VALUE naming the argument and both
 // devices, changing nothing. The tests of two devices skip on a machine with one. Device only.
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -161,6 +163,81 @@ TEST_F(DevicesTest, StreamOfAnotherDeviceIsRefused) {
     EXPECT_EQ(hinfo, 0x7f7f7f7f) << "info untouched";
     gpusvdSetStream(h0, nullptr);
     rt->stream_destroy_(s1);
+}
+
+// The batched host forms split over every device give exactly the one-device results (each
+// matrix is computed the same way), info included, for an uneven batch.
+TEST_F(DevicesTest, BatchSplitOverDevicesMatchesOneDevice) {
+    std::vector<int> ids(static_cast<size_t>(count));
+    for (int i = 0; i < count; ++i) ids[size_t(i)] = count - 1 - i;  // the handle's device last
+    const int64_t n = 24, batch = 1001;
+    Rng rng(5);
+    std::vector<double> A = gaussian<double>(rng, n, n * batch);
+    for (int64_t i = 0; i < n; ++i) A[sz(i + 7 * n + (batch / 2) * n * n)] = 0.0;  // a zero column
+    A[sz(3 + (batch - 1) * n * n)] = std::nan("");                              // the last: NaN
+    Handle one, many;
+    ASSERT_EQ(gpusvdSetBackend(one, GPUSVD_BACKEND_GPU), GPUSVD_STATUS_SUCCESS);
+    ASSERT_EQ(gpusvdSetBackend(many, GPUSVD_BACKEND_GPU), GPUSVD_STATUS_SUCCESS);
+    GPUSVD_ASSERT_OK(many, gpusvdSetDevices(many, count, ids.data()));
+    int got = 0;
+    std::vector<int> listed(ids.size());
+    GPUSVD_ASSERT_OK(many, gpusvdGetDevices(many, count, listed.data(), &got));
+    EXPECT_EQ(got, count);
+    EXPECT_EQ(listed, ids);
+    auto svd = [&](gpusvdHandle_t h, std::vector<double> *S, std::vector<double> *U,
+                   std::vector<int> *info, int *sweeps) {
+        std::vector<double> W = A, V(A.size());
+        S->assign(sz(n * batch), 0.0), U->assign(A.size(), 0.0), info->assign(sz(batch), -9);
+        GPUSVD_EXPECT_OK(h, gpusvd_dgesvj_batched(h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, n, n, W.data(),
+                                                  n, n * n, S->data(), n, U->data(), n, n * n,
+                                                  V.data(), n, n * n, batch, info->data()));
+        double off = 0;
+        GPUSVD_EXPECT_OK(h, gpusvdGetJacobiStats(h, sweeps, &off));
+    };
+    std::vector<double> S1, U1, S2, U2;
+    std::vector<int> i1, i2;
+    int sw1 = -1, sw2 = -2;
+    svd(one, &S1, &U1, &i1, &sw1);
+    svd(many, &S2, &U2, &i2, &sw2);
+    EXPECT_EQ(i1, i2);
+    EXPECT_EQ(i1.back(), GPUSVD_INFO_NONFINITE);
+    EXPECT_EQ(sw1, sw2) << "the largest sweep count over the devices";
+    EXPECT_EQ(0, std::memcmp(S1.data(), S2.data(), S1.size() * 8)) << "S bitwise";
+    EXPECT_EQ(0, std::memcmp(U1.data(), U2.data(), U1.size() * 8)) << "U bitwise";
+
+    auto eig = [&](gpusvdHandle_t h, std::vector<double> *w, std::vector<int> *info) {
+        std::vector<double> W = A, wi(sz(n * batch)), VR(A.size());
+        w->assign(sz(2 * n * batch), 0.0), info->assign(sz(batch), -9);
+        GPUSVD_EXPECT_OK(h, gpusvd_dgeev_batched(h, GPUSVD_JOB_VEC, n, W.data(), n, n * n,
+                                                 w->data(), wi.data(), n, VR.data(), n, n * n,
+                                                 batch, info->data()));
+        std::copy(wi.begin(), wi.end(), w->begin() + n * batch);
+        w->insert(w->end(), VR.begin(), VR.end());
+    };
+    std::vector<double> e1, e2;
+    eig(one, &e1, &i1);
+    eig(many, &e2, &i2);
+    EXPECT_EQ(i1, i2);
+    EXPECT_EQ(0, std::memcmp(e1.data(), e2.data(), e1.size() * 8)) << "eigenvalues and vectors";
+
+    auto qr = [&](gpusvdHandle_t h, std::vector<double> *Q, std::vector<int> *info) {
+        *Q = A;
+        std::vector<double> R(A.size());
+        info->assign(sz(batch), -9);
+        GPUSVD_EXPECT_OK(h, gpusvd_dgeqrf_mgs_batched(h, GPUSVD_ORTH_MGS2, n, n, Q->data(), n,
+                                                      n * n, R.data(), n, n * n, batch,
+                                                      info->data()));
+        Q->insert(Q->end(), R.begin(), R.end());
+    };
+    std::vector<double> q1, q2;
+    qr(one, &q1, &i1);
+    qr(many, &q2, &i2);
+    EXPECT_EQ(i1, i2);
+    EXPECT_EQ(0, std::memcmp(q1.data(), q2.data(), q1.size() * 8)) << "Q and R";
+    // Back to one device.
+    GPUSVD_ASSERT_OK(many, gpusvdSetDevices(many, 0, nullptr));
+    GPUSVD_ASSERT_OK(many, gpusvdGetDevices(many, count, listed.data(), &got));
+    EXPECT_EQ(got, 1);
 }
 
 }  // namespace

@@ -427,3 +427,39 @@ TEST(Handle, Device) {
     EXPECT_EQ(gpusvdGetDevice(h, nullptr), GPUSVD_STATUS_INVALID_VALUE);
     EXPECT_EQ(gpusvdGetDevice(nullptr, &dev), GPUSVD_STATUS_INVALID_VALUE);
 }
+
+// gpusvdSetDevices / gpusvdGetDevices: argument checks everywhere; without a GPU any device list
+// is NO_DEVICE (the split itself is tested on the device in test_gpu_devices).
+TEST(Handle, Devices) {
+    Handle h;
+    const int ids[2] = {0, 0};
+    EXPECT_EQ(gpusvdSetDevices(h, -1, ids), GPUSVD_STATUS_INVALID_VALUE);
+    EXPECT_EQ(gpusvdSetDevices(h, 65, ids), GPUSVD_STATUS_INVALID_VALUE);
+    EXPECT_EQ(gpusvdSetDevices(h, 1, nullptr), GPUSVD_STATUS_INVALID_VALUE);
+    EXPECT_EQ(gpusvdSetDevices(nullptr, 0, nullptr), GPUSVD_STATUS_INVALID_VALUE);
+    int got[4] = {-5, -5, -5, -5}, count = -5;
+    EXPECT_EQ(gpusvdGetDevices(h, 4, nullptr, &count), GPUSVD_STATUS_INVALID_VALUE);
+    EXPECT_EQ(gpusvdGetDevices(h, 4, got, nullptr), GPUSVD_STATUS_INVALID_VALUE);
+    EXPECT_EQ(gpusvdGetDevices(h, -1, got, &count), GPUSVD_STATUS_INVALID_VALUE);
+    Handle probe;
+    if (gpusvdSetBackend(probe, GPUSVD_BACKEND_GPU) != GPUSVD_STATUS_SUCCESS) {
+        EXPECT_EQ(gpusvdSetDevices(h, 1, ids), GPUSVD_STATUS_NO_DEVICE);
+        EXPECT_EQ(gpusvdGetDevices(h, 4, got, &count), GPUSVD_STATUS_NO_DEVICE);
+        EXPECT_EQ(count, -5) << "nothing written";
+        GPUSVD_EXPECT_OK(h, gpusvdSetDevices(h, 0, nullptr));  // the default: accepted anywhere
+        return;
+    }
+    int own = -1;
+    GPUSVD_ASSERT_OK(h, gpusvdGetDevice(h, &own));
+    GPUSVD_ASSERT_OK(h, gpusvdGetDevices(h, 4, got, &count));
+    EXPECT_EQ(count, 1);
+    EXPECT_EQ(got[0], own);
+    const int twice[2] = {own, own};
+    EXPECT_EQ(gpusvdSetDevices(h, 2, twice), GPUSVD_STATUS_INVALID_VALUE);
+    EXPECT_NE(std::string(gpusvdGetErrorMessage(h)).find("repeats"), std::string::npos);
+    const int bad[1] = {1000};
+    EXPECT_EQ(gpusvdSetDevices(h, 1, bad), GPUSVD_STATUS_INVALID_VALUE);
+    EXPECT_NE(std::string(gpusvdGetErrorMessage(h)).find("ids[0] = 1000"), std::string::npos);
+    GPUSVD_ASSERT_OK(h, gpusvdGetDevices(h, 4, got, &count));
+    EXPECT_EQ(count, 1) << "a refused list changes nothing";
+}

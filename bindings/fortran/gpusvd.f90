@@ -111,6 +111,22 @@ module gpusvd
       type(c_ptr), value :: handle
       integer(c_int), intent(out) :: device
     end function gpusvdGetDevice
+    integer(c_int) function gpusvdSetDevices(handle, count, ids) bind(C, name="gpusvdSetDevices")
+      import
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: count
+      integer(c_int), intent(in) :: ids(*)
+    end function gpusvdSetDevices
+    integer(c_int) function gpusvdGetDevices(handle, maxCount, ids, count) &
+        bind(C, name="gpusvdGetDevices")
+      import
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: maxCount
+      integer(c_int), intent(out) :: ids(*)
+      integer(c_int), intent(out) :: count
+    end function gpusvdGetDevices
     integer(c_int) function gpusvdSetWorkspace(handle, deviceBuffer, deviceBytes, hostBuffer, &
         hostBytes) bind(C, name="gpusvdSetWorkspace")
       import

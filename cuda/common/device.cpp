@@ -62,4 +62,29 @@ int current_device() {
     return dev;
 }
 
+bool device_usable(int id, char *why, size_t why_size) {
+    int count = 0;
+    if (!device_status().usable || cudaGetDeviceCount(&count) != cudaSuccess) {
+        (void)cudaGetLastError();
+        std::snprintf(why, why_size, "%s", device_status().description);
+        return false;
+    }
+    if (id < 0 || id >= count) {
+        std::snprintf(why, why_size, "there are %d CUDA devices (0 to %d)", count, count - 1);
+        return false;
+    }
+    cudaDeviceProp p{};
+    if (cudaGetDeviceProperties(&p, id) != cudaSuccess) {
+        (void)cudaGetLastError();
+        std::snprintf(why, why_size, "device %d cannot be queried", id);
+        return false;
+    }
+    if (p.major * 10 + p.minor < GPUSVD_MIN_CUDA_ARCH) {
+        std::snprintf(why, why_size, "device %d (%.100s) is sm_%d; this build needs sm_%d", id,
+                      p.name, p.major * 10 + p.minor, GPUSVD_MIN_CUDA_ARCH);
+        return false;
+    }
+    return true;
+}
+
 }  // namespace gpusvd

@@ -2,6 +2,7 @@
 // kernels.
 #include <algorithm>
 
+#include "common/multi.hpp"
 #include "common/pipeline.hpp"
 #include "common/runtime.hpp"
 #include "geev/geev.hpp"
@@ -17,6 +18,13 @@ size_t geev_device_bytes(bool wantvr, int64_t n, int64_t batch) {
 
 template <class T>
 gpusvdStatus_t geev(gpusvdHandle_t h, const char *routine, Form form, const GeevArgs<T> &a) {
+    if (form == Form::Host && split_over_devices(h, a.batch))
+        return over_devices(h, a.batch, false, [&](gpusvdHandle_t c, int64_t b0, int64_t nb) {
+            GeevArgs<T> q = a;
+            q.A += b0 * a.sA, q.wr += b0 * a.sW, q.wi += b0 * a.sW, q.info += b0, q.batch = nb;
+            if (q.VR) q.VR += b0 * a.sVR;
+            return geev<T>(c, routine, form, q);
+        });
     DeviceScope dev(h);
     const gpusvdStatus_t entered = dev.enter(
         routine, form == Form::Device,

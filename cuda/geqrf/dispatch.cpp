@@ -3,6 +3,7 @@
 // chunked pipeline (common/pipeline.hpp).
 #include <algorithm>
 
+#include "common/multi.hpp"
 #include "common/pipeline.hpp"
 #include "common/runtime.hpp"
 #include "geqrf/geqrf.hpp"
@@ -35,6 +36,12 @@ size_t geqrf_device_bytes(int64_t m, int64_t n, int64_t batch) {
 
 template <class T>
 gpusvdStatus_t geqrf(gpusvdHandle_t h, const char *routine, Form form, const GeqrfArgs<T> &a) {
+    if (form == Form::Host && split_over_devices(h, a.batch))
+        return over_devices(h, a.batch, false, [&](gpusvdHandle_t c, int64_t b0, int64_t nb) {
+            GeqrfArgs<T> q = a;
+            q.A += b0 * a.sA, q.R += b0 * a.sR, q.info += b0, q.batch = nb;
+            return geqrf<T>(c, routine, form, q);
+        });
     DeviceScope dev(h);
     // An empty problem references info alone (the other pointers may be anything).
     const gpusvdStatus_t entered = dev.enter(

@@ -5,6 +5,7 @@
 
 #include "common/cublas.hpp"
 #include "common/graph.hpp"
+#include "common/multi.hpp"
 #include "common/pipeline.hpp"
 #include "common/runtime.hpp"
 #include "geqrf/tall.hpp"
@@ -141,6 +142,14 @@ void fetch_jacobi_stats(gpusvdHandle_t h) {
 
 template <class T>
 gpusvdStatus_t gesvj(gpusvdHandle_t h, const char *routine, Form form, const GesvjArgs<T> &a) {
+    if (form == Form::Host && split_over_devices(h, a.batch))
+        return over_devices(h, a.batch, true, [&](gpusvdHandle_t c, int64_t b0, int64_t nb) {
+            GesvjArgs<T> q = a;
+            q.A += b0 * a.sA, q.S += b0 * a.sS, q.info += b0, q.batch = nb;
+            if (q.U) q.U += b0 * a.sU;
+            if (q.V) q.V += b0 * a.sV;
+            return gesvj<T>(c, routine, form, q);
+        });
     DeviceScope dev(h);
     const gpusvdStatus_t entered = dev.enter(
         routine, form == Form::Device,
