@@ -429,11 +429,16 @@ Row bdsvd_row(Cpu &c, int64_t n, bool vectors) {
 
 /* ---- pca ----------------------------------------------------------------------------------- */
 
+// Each method against the LAPACK calls of the same method: QR (centring into a copy, ?geqrf,
+// ?gesdd of R, scores through ?orgqr and a GEMM) and covariance (centring into a copy, ?syrk of
+// the whole copy on OpenBLAS's threads, ?syevd, scores by a GEMM).
 template <class T>
-Row pca_row(Cpu &c, int64_t m, int64_t n, int64_t k, bool scores) {
+Row pca_row(Cpu &c, int64_t m, int64_t n, int64_t k, bool scores, gpusvdPcaMethod_t method) {
+    const bool cov = method == GPUSVD_PCA_COVARIANCE;
     Row r;
     r.table = "cpu:pca";
-    r.name = std::string(px<T>()) + "pca" + (scores ? " +scores,mean" : "");
+    r.name = std::string(px<T>()) + "pca" + (cov ? " covariance" : " QR") +
+             (scores ? " +scores,mean" : "");
     r.size = dims(m, n) + " k=" + std::to_string(k);
     const auto X = random_vector<T>(size_t(m * n), 5000 + m + n);
     std::vector<T> C = nans<T>(n * k), Sc = nans<T>(scores ? m * k : 1), mean = nans<T>(n),
@@ -445,18 +450,21 @@ Row pca_row(Cpu &c, int64_t m, int64_t n, int64_t k, bool scores) {
                          scores ? Sc.data() : nullptr, m, scores ? mean.data() : nullptr, &info));
         return true;
     };
-    // Reference (m > n): centre into a copy, QR, SVD of R with ?gesdd; scores = Q (U_R diag(s)).
     const lapack_int mi = lapack_int(m), ni = lapack_int(n), ki = lapack_int(k);
     T q1 = 0, q2 = 0, q3 = 0, dummy = 0;
-    lapack_int idummy = 0;
-    ref::geqrf(mi, ni, &dummy, mi, &dummy, &q1, -1);
-    ref::orgqr(mi, ni, ni, &dummy, mi, &dummy, &q2, -1);
-    ref::gesdd('S', ni, ni, &dummy, ni, &dummy, &dummy, ni, &dummy, ni, &q3, -1, &idummy);
+    lapack_int idummy = 0, liwork = 8 * ni;
+    if (cov) {
+        ref::syevd('U', ni, &dummy, ni, &dummy, &q1, -1, &liwork, -1);
+    } else {
+        ref::geqrf(mi, ni, &dummy, mi, &dummy, &q1, -1);
+        ref::orgqr(mi, ni, ni, &dummy, mi, &dummy, &q2, -1);
+        ref::gesdd('S', ni, ni, &dummy, ni, &dummy, &dummy, ni, &dummy, ni, &q3, -1, &idummy);
+    }
     const lapack_int lwork = std::max({ref::lwork_of(q1), ref::lwork_of(q2), ref::lwork_of(q3)});
     std::vector<T> Xc(size_t(m * n)), tau(n), R(size_t(n * n)), s(n), u(size_t(n * n)),
         vt(size_t(n * n)), W(size_t(n * k)), work(lwork);
-    std::vector<lapack_int> iwork(size_t(8 * n));
-    auto run_b = [&] {
+    std::vector<lapack_int> iwork(size_t(std::max<lapack_int>(liwork, 8 * ni)));
+    auto centre = [&] {
         for (int64_t j = 0; j < n; ++j) {
             const T *x = X.data() + j * m;
             double sum = 0;
@@ -464,6 +472,8 @@ Row pca_row(Cpu &c, int64_t m, int64_t n, int64_t k, bool scores) {
             mean[j] = T(sum / double(m));
             for (int64_t i = 0; i < m; ++i) Xc[i + j * m] = x[i] - mean[j];
         }
+    };
+    auto run_qr = [&]() -> lapack_int {
         lapack_int e = ref::geqrf(mi, ni, Xc.data(), mi, tau.data(), work.data(), lwork);
         for (int64_t j = 0; j < n; ++j)
             for (int64_t i = 0; i < n; ++i) R[i + j * n] = i <= j ? Xc[i + j * m] : T(0);
@@ -479,6 +489,22 @@ Row pca_row(Cpu &c, int64_t m, int64_t n, int64_t k, bool scores) {
             e = ref::orgqr(mi, ni, ni, Xc.data(), mi, tau.data(), work.data(), lwork);
             ref::gemm(mi, ki, ni, Xc.data(), mi, W.data(), ni, Sc.data(), mi);
         }
+        return e;
+    };
+    auto run_cov = [&]() -> lapack_int {
+        ref::syrk_upper_t(ni, mi, T(1), Xc.data(), mi, T(0), R.data(), ni);
+        const lapack_int e = ref::syevd('U', ni, R.data(), ni, s.data(), work.data(), lwork,
+                                        iwork.data(), liwork);
+        for (int64_t j = 0; j < k; ++j) {
+            for (int64_t i = 0; i < n; ++i) C[i + j * n] = R[i + (n - 1 - j) * n];
+            evr[j] = std::max(s[n - 1 - j], T(0)) / T(m - 1);
+        }
+        if (scores && !e) ref::gemm(mi, ki, ni, Xc.data(), mi, C.data(), ni, Sc.data(), mi);
+        return e;
+    };
+    auto run_b = [&] {
+        centre();
+        const lapack_int e = cov ? run_cov() : run_qr();
         if (e) {
             err_b = "LAPACKE reference of pca failed, info " + std::to_string(e);
             return false;
@@ -486,10 +512,13 @@ Row pca_row(Cpu &c, int64_t m, int64_t n, int64_t k, bool scores) {
         return true;
     };
     auto none = [] {};
+    gpusvdSetPcaMethod(c.h, method);
     std::tie(r.a, r.b) = time_pair(c.b, none, run_a, none, run_b, &err, &err_b);
+    gpusvdSetPcaMethod(c.h, GPUSVD_PCA_AUTO);
     const double md = double(m), nd = double(n), kd = double(k);
-    r.flops = 2 * md * nd + geqrf_flops(md, nd) + 21 * nd * nd * nd +
-              (scores ? orgqr_flops(md, nd) + 2 * md * nd * kd : 0);
+    r.flops = cov ? 2 * md * nd + md * nd * nd + 9 * nd * nd * nd + (scores ? 2 * md * nd * kd : 0)
+                  : 2 * md * nd + geqrf_flops(md, nd) + 21 * nd * nd * nd +
+                        (scores ? orgqr_flops(md, nd) + 2 * md * nd * kd : 0);
     r.bytes = (md * nd + nd * kd + kd + (scores ? md * kd + nd : 0)) * sizeof(T);
     r.check = finish_check(r, info != 0, 0, max_rel_diff(ev.size(), ev.data(), evr.data()),
                            tol_for<T>(m));
@@ -545,6 +574,20 @@ int run_cpu_rows(const Options &o, Report &rep, const Ceilings &host) {
           "thread)");
 
     for (MN s :
+         q ? std::vector<MN>{{200, 200}, {1000, 50}} : std::vector<MN>{{1000, 1000}, {4000, 200}})
+        add("cpu:gesvj_vs_gesdd", "dgesvj vs dgesdd, random", dims(s.m, s.n),
+            [&] { return gesvj_vs_gesdd_row(c, s.m, s.n, false); });
+    {
+        const int64_t n = q ? 100 : 500;
+        add("cpu:gesvj_vs_gesdd", "dgesvj vs dgesdd, graded", dims(n, n),
+            [&] { return gesvj_vs_gesdd_row(c, n, n, true); });
+    }
+    flush(
+        "gesvj_vs_gesdd: gpusvd CPU backend dgesvj vs LAPACKE dgesdd('S'), U and V (overhead % "
+        "= Jacobi's extra time; check of the graded row: max relative error of each singular "
+        "value, gesvj then gesdd)");
+
+    for (MN s :
          q ? std::vector<MN>{{20000, 64}, {400, 400}} : std::vector<MN>{{100000, 64}, {2000, 2000}})
         add("cpu:geqrf_mgs", "dgeqrf_mgs", dims(s.m, s.n),
             [&] { return geqrf_row<double>(c, 1, s.m, s.n, false); });
@@ -573,20 +616,6 @@ int run_cpu_rows(const Options &o, Report &rep, const Ceilings &host) {
         const BV s = q ? BV{2000, 10, false} : BV{20000, 10, false};
         add("cpu:geev_batched", "sgeev_batched", bdims(s.b, s.n, s.n),
             [&] { return geev_row<float>(c, s.b, s.n, s.v); });
-    for (MN s :
-         q ? std::vector<MN>{{200, 200}, {1000, 50}} : std::vector<MN>{{1000, 1000}, {4000, 200}})
-        add("cpu:gesvj_vs_gesdd", "dgesvj vs dgesdd, random", dims(s.m, s.n),
-            [&] { return gesvj_vs_gesdd_row(c, s.m, s.n, false); });
-    {
-        const int64_t n = q ? 100 : 500;
-        add("cpu:gesvj_vs_gesdd", "dgesvj vs dgesdd, graded", dims(n, n),
-            [&] { return gesvj_vs_gesdd_row(c, n, n, true); });
-    }
-    flush(
-        "gesvj_vs_gesdd: gpusvd CPU backend dgesvj vs LAPACKE dgesdd('S'), U and V (overhead % "
-        "= Jacobi's extra time; check of the graded row: max relative error of each singular "
-        "value, gesvj then gesdd)");
-
     }
     flush("geev_batched: gpusvd CPU backend vs thread-pool loop of LAPACKE ?geev (OpenBLAS 1 "
           "thread)");
@@ -600,12 +629,18 @@ int run_cpu_rows(const Options &o, Report &rep, const Ceilings &host) {
     const MN p = q ? MN{20000, 32} : MN{100000, 64};
     const int64_t pk = q ? 5 : 10;
     const std::string psize = dims(p.m, p.n) + " k=" + std::to_string(pk);
-    for (bool sc : {false, true})
-        add("cpu:pca", std::string("dpca") + (sc ? " +scores,mean" : ""), psize,
-            [&] { return pca_row<double>(c, p.m, p.n, pk, sc); });
-    add("cpu:pca", "spca", psize, [&] { return pca_row<float>(c, p.m, p.n, pk, false); });
+    for (gpusvdPcaMethod_t method : {GPUSVD_PCA_QR, GPUSVD_PCA_COVARIANCE}) {
+        const std::string mname = method == GPUSVD_PCA_QR ? " QR" : " covariance";
+        for (bool sc : {false, true})
+            add("cpu:pca", "dpca" + mname + (sc ? " +scores,mean" : ""), psize,
+                [&] { return pca_row<double>(c, p.m, p.n, pk, sc, method); });
+        add("cpu:pca", "spca" + mname, psize,
+            [&] { return pca_row<float>(c, p.m, p.n, pk, false, method); });
+    }
     flush(
-        "pca: gpusvd CPU backend vs centring + ?geqrf + ?gesdd of R (+ ?orgqr + ?gemm for scores)");
+        "pca: gpusvd CPU backend vs the same method's LAPACK calls: QR (centring + ?geqrf + "
+        "?gesdd of R, + ?orgqr + ?gemm for scores) and covariance (centring + ?syrk + ?syevd, "
+        "+ ?gemm for scores)");
 
     gpusvdDestroy(h);
     return rep.any_failed() ? 1 : 0;

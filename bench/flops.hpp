@@ -17,7 +17,10 @@
 //                       (bisection to full precision; bytes negligible); with U and VT: no
 //                       count, the floor is the bytes of U and VT written once (2n^2 x 8 bytes)
 //   gesdd n x n, U, VT  21n^3 (Golub & Van Loan R-SVD count at m = n)
-//   pca                 2mn (centre) + geqrf + gesdd(n x n) [+ orgqr + 2mnk for the scores]
+//   pca, QR             2mn (centre) + geqrf + gesdd(n x n) [+ orgqr + 2mnk for the scores]
+//   pca, covariance     2mn (centre) + mn^2 (syrk) + 9n^3 (syevd, vectors: tridiagonal
+//                       reduction 4n^3/3, back-transformation 2n^3, divide and conquer ~4n^3
+//                       without deflation, rounded up) [+ 2mnk for the scores]
 // Bytes: each input read once and each output written once (the bandwidth floor). PCIe bytes
 // (host-memory rows of the GPU tables): the larger direction, host-to-device inputs or
 // device-to-host outputs, since the two overlap.

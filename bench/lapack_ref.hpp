@@ -19,6 +19,8 @@ using gpusvd::lapack::geqrf;
 using gpusvd::lapack::gesdd;
 using gpusvd::lapack::gesvj;
 using gpusvd::lapack::orgqr;
+using gpusvd::lapack::syevd;
+using gpusvd::lapack::syrk_upper_t;
 
 /// LAPACK ?bdsqr without vectors (ncvt = nru = ncc = 0), i.e. dqds (?lasq1): the singular
 /// values of the bidiagonal (d, e) in d, descending; e destroyed. work: 4n elements. (The

@@ -110,6 +110,13 @@ typedef enum GPUSVD_ENUM_BASE { GPUSVD_UPPER = 0, GPUSVD_LOWER = 1 } gpusvdUplo_
  *  MGS2: reorthogonalised, ||I - Q^T Q|| = O(eps) for numerically full-rank A. */
 typedef enum GPUSVD_ENUM_BASE { GPUSVD_ORTH_MGS = 0, GPUSVD_ORTH_MGS2 = 1 } gpusvdOrth_t;
 
+/** How pca computes the components (see gpusvdSetPcaMethod). */
+typedef enum GPUSVD_ENUM_BASE {
+    GPUSVD_PCA_AUTO = 0,       /**< chosen per call by the rule of gpusvdSetPcaMethod */
+    GPUSVD_PCA_QR = 1,         /**< QR of the centred data, SVD of R: accurate */
+    GPUSVD_PCA_COVARIANCE = 2  /**< eigendecomposition of the covariance matrix: faster */
+} gpusvdPcaMethod_t;
+
 /** info value of a matrix holding NaN or Inf: it is not factorized and its outputs are NaN.
  *  (Positive info values keep LAPACK's per-routine meaning; 0 is success. No other negative
  *  value is ever returned: LAPACK rejecting an argument would be a gpusvd bug, reported as
@@ -206,6 +213,32 @@ GPUSVD_API gpusvdStatus_t gpusvdSetJacobiMaxSweeps(gpusvdHandle_t handle, int ma
  *  After a `_gpu` call this waits for it to finish on the handle's stream. */
 GPUSVD_API gpusvdStatus_t gpusvdGetJacobiStats(gpusvdHandle_t handle, int *sweeps,
                                                double *offNorm);
+
+/** The method of later pca calls on this handle (default GPUSVD_PCA_AUTO); a value outside the
+ *  enumerators gives INVALID_VALUE and leaves the setting unchanged. Both methods centre the
+ *  data explicitly and give the same outputs with the same conventions; they differ in speed and
+ *  in the accuracy of small variances (sigma_j: singular values of the centred data, eps: unit
+ *  roundoff of the precision):
+ *  - GPUSVD_PCA_QR: QR of the centred data, then the SVD of R. The explained variances carry a
+ *    relative error of about max(m,n) eps sigma_1 / sigma_j, component j an angle error of
+ *    about max(m,n) eps sigma_1 / (gap between sigma_j and its neighbours).
+ *  - GPUSVD_PCA_COVARIANCE: the Gram matrix Xc^T Xc of the centred data (read in blocks of rows,
+ *    not copied), and its symmetric eigendecomposition. Reads the data two times (three with
+ *    scores) with no m*n workspace; the CPU backend's 32-bit limits then do not involve m or
+ *    ldx. Forming Xc^T Xc squares the condition number: the explained variances carry an
+ *    absolute error of about max(m,n) eps sigma_1^2 / (m - 1), so a variance below about
+ *    eps times the largest is lost (relative error eps (sigma_1 / sigma_j)^2), and component j an
+ *    angle error of about max(m,n) eps sigma_1^2 / (gap between sigma_j^2 and its neighbours).
+ *  - GPUSVD_PCA_AUTO: COVARIANCE for double-precision data with m >= 10 n and n <= 1000, where
+ *    it is 1.5 to 10 times faster and its error (n eps, at most about 1e-13, of the largest
+ *    variance) is far below what an analysis of principal components resolves; QR otherwise,
+ *    and always in single precision, where the same error (about 1e-5 of the largest variance
+ *    at n = 100) would leave a component with a hundredth of the largest standard deviation
+ *    one or two correct digits. The rule depends on m, n and the precision only, so it is the
+ *    same on both backends and _bufferSize can apply it. */
+GPUSVD_API gpusvdStatus_t gpusvdSetPcaMethod(gpusvdHandle_t handle, gpusvdPcaMethod_t method);
+/** @param[out] method the setting (AUTO is returned as AUTO: it resolves per call). */
+GPUSVD_API gpusvdStatus_t gpusvdGetPcaMethod(gpusvdHandle_t handle, gpusvdPcaMethod_t *method);
 
 /** Human-readable detail of the last failed call on `handle` ("" after a success). With
  *  handle == NULL: the last failure of a call made with a NULL handle on this thread. The
@@ -556,10 +589,18 @@ GPUSVD_API gpusvdStatus_t gpusvd_dbdsvd_bufferSize(gpusvdHandle_t handle, gpusvd
  * @param scores       optional (NULL: skipped) m x k, lds >= max(1,m): centred X times
  *                     components.
  * @param mean         optional (NULL: skipped) n column means of X.
- * @param info         0; >0: the SVD did not converge; GPUSVD_INFO_NONFINITE: X holds NaN/Inf,
- *                     outputs NaN.
- * The CPU backend centres a copy of X (m*n workspace), takes its QR when m > n, and the SVD of
- * R (or of the centred copy when m <= n) with LAPACK ?gesdd.
+ * @param info         0; >0: the SVD (QR method) or the eigensolver (covariance method) did not
+ *                     converge; GPUSVD_INFO_NONFINITE: X holds NaN/Inf, outputs NaN.
+ * The method is the handle's (gpusvdSetPcaMethod: QR, covariance, or AUTO's choice).
+ * The CPU backend, QR method: centres a copy of X (m*n workspace), takes its QR when m > n, and
+ * the SVD of R (or of the centred copy when m <= n) with LAPACK ?gesdd. Covariance method:
+ * centres X in blocks of rows, each summed into the Gram matrix by ?syrk (the blocks shared
+ * among the threads, the sum independent of their number), the top k eigenpairs by ?syevr when
+ * 8k <= n, else all of them by ?syevd; scores by ?gemm of the centred blocks; workspace: up to
+ * 16 partial n x n Gram matrices and a block of rows per thread, independent of m. The sizes
+ * that must stay below 2^31 on the CPU (NOT_SUPPORTED otherwise): QR method m, n, ldx, ldc, lds
+ * and ?gesdd's workspace 5 p^2 + 64 (p + n), p = min(m,n); covariance method n, ldc, lds (with
+ * scores) and ?syevd's workspace 1 + 6 n + 2 n^2.
  * The GPU backend (m >= n only; wider data is NOT_SUPPORTED there and runs on the CPU under
  * AUTO) centres a copy of X on the device (m*n device workspace), takes its tall QR (see
  * gpusvd_sgeqrf_mgs) and the one-sided Jacobi SVD of R (see gpusvd_sgesvj; info > 0: Jacobi

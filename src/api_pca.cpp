@@ -1,4 +1,6 @@
-// Entry points of pca: validate once, then dispatch.
+// Entry points of pca and its method setting: validate once, then dispatch.
+#include <type_traits>
+
 #include "api_common.hpp"
 #include "cpu/pca.hpp"
 #include "gpu_dispatch.hpp"
@@ -10,6 +12,25 @@ namespace {
 // cuda/pca/: tall or square data (samples >= features); wider data runs on the CPU.
 inline bool pca_on_gpu(int64_t m, int64_t n) { return m >= n; }
 constexpr const char *kWideData = "data with fewer samples than features (m < n)";
+
+// AUTO's rule (documented at gpusvdSetPcaMethod): the covariance method for double-precision data
+// with at least kCovarianceRatio samples per feature and at most kCovarianceFeatures features,
+// the QR method otherwise. In single precision the squared condition number of the covariance
+// method costs too many digits of the components that matter (see docs/design.md).
+constexpr int64_t kCovarianceRatio = 10;
+constexpr int64_t kCovarianceFeatures = 1000;
+
+template <class T>
+bool covariance_method(gpusvdHandle_t h, int64_t m, int64_t n) {
+    if (h->pca_method != GPUSVD_PCA_AUTO) return h->pca_method == GPUSVD_PCA_COVARIANCE;
+    return std::is_same<T, double>::value && n <= kCovarianceFeatures && m / kCovarianceRatio >= n;
+}
+
+// The CPU backend's 32-bit limits of the method.
+inline LapackSizes cpu_sizes(bool cov, int64_t m, int64_t n, int64_t ldx, int64_t ldc,
+                             int64_t lds) {
+    return cov ? pca_covariance_lapack_sizes(n, ldc, lds) : pca_lapack_sizes(m, n, ldx, ldc, lds);
+}
 
 // The dimension rules, shared by the call and its _bufferSize.
 inline void check_dims(Args &a, int64_t m, int64_t n, int64_t k) {
@@ -31,22 +52,26 @@ gpusvdStatus_t pca_entry(const char *name, Form form, gpusvdHandle_t h, int64_t 
     if (scores) a.extent("scores", m, k, lds, 0, 1, sizeof(T));
     a.ptr("X", X, work).ptr("components", C, work).ptr("explainedVariance", var, work);
     a.ptr("info", info, true);
-    const PcaArgs<T> g{m, n, X, ldx, k, C, ldc, var, scores, scores ? lds : 1, mean, info};
+    const bool cov = a.ok() && covariance_method<T>(h, m, n);
+    const PcaArgs<T> g{m, n, X, ldx, k, C, ldc, var, scores, scores ? lds : 1, mean, info, cov};
     if (form == Form::Device) {
         require_device_form(a, pca_on_gpu(m, n), kWideData);
         if (!a.ok()) return a.status();
         return gpu::pca<T>(h, name, form, g);
     }
     const bool on_gpu = host_runs_on_gpu(a, pca_on_gpu(m, n), input_bytes<T>(m, n, 1), kWideData);
-    if (!on_gpu && work) pca_lapack_sizes(m, n, ldx, ldc, scores ? lds : 1).check(a);
+    if (!on_gpu && work) cpu_sizes(cov, m, n, ldx, ldc, scores ? lds : 1).check(a);
     if (!a.ok()) return a.status();
     if (!work) {
         *info = 0;
         return GPUSVD_STATUS_SUCCESS;
     }
     if (on_gpu) return gpu::pca<T>(h, name, form, g);
-    return run_cpu_batch(h, name, 1, cpu::pca_bytes<T>(m, n, k), info, [&](int64_t, void *ws) {
-        *info = cpu::pca<T>(m, n, X, ldx, k, C, ldc, var, scores, lds, mean, ws);
+    const size_t bytes =
+        cov ? cpu::pca_covariance_bytes<T>(m, n, k) : cpu::pca_qr_bytes<T>(m, n, k);
+    return run_cpu_batch(h, name, 1, bytes, info, [&](int64_t, void *ws) {
+        *info = cov ? cpu::pca_covariance<T>(m, n, X, ldx, k, C, ldc, var, scores, lds, mean, ws)
+                    : cpu::pca_qr<T>(m, n, X, ldx, k, C, ldc, var, scores, lds, mean, ws);
     });
 }
 
@@ -57,12 +82,17 @@ gpusvdStatus_t pca_size(const char *name, gpusvdHandle_t h, int64_t m, int64_t n
     check_dims(a, m, n, k);
     const bool gpu_ok = a.ok() && pca_on_gpu(m, n) && gpu_reachable(h);
     const bool work = m > 0 && n > 0 && k > 0;
+    const bool cov = a.ok() && covariance_method<T>(h, m, n);
+    // The covariance method without scores supports any m: lds is the call's to check.
     const int64_t rows = std::max<int64_t>(1, m);
-    const LapackSizes cpu = pca_lapack_sizes(m, n, rows, std::max<int64_t>(1, n), rows);
+    const LapackSizes cpu = cpu_sizes(cov, m, n, rows, std::max<int64_t>(1, n), cov ? 1 : rows);
     if (!gpu_ok && work) cpu.check(a);
     if (!a.ok()) return a.status();
-    set_sizes(dev, host, work && gpu_ok ? gpu::pca_device_bytes<T>(m, n, k, true) : 0,
-              work && cpu.fit() ? cpu::pca_bytes<T>(m, n, k) : 0);
+    const size_t host_bytes = !work || !cpu.fit() ? 0
+                              : cov                 ? cpu::pca_covariance_bytes<T>(m, n, k)
+                                                    : cpu::pca_qr_bytes<T>(m, n, k);
+    set_sizes(dev, host, work && gpu_ok ? gpu::pca_device_bytes<T>(m, n, k, true, cov) : 0,
+              host_bytes);
     return GPUSVD_STATUS_SUCCESS;
 }
 
@@ -92,4 +122,19 @@ using gpusvd::Form;
 extern "C" {
 GPUSVD_PCA(s, float)
 GPUSVD_PCA(d, double)
+
+GPUSVD_API gpusvdStatus_t gpusvdSetPcaMethod(gpusvdHandle_t handle, gpusvdPcaMethod_t method) {
+    gpusvd::Args a(handle, "gpusvdSetPcaMethod");
+    a.range("method", method, GPUSVD_PCA_AUTO, GPUSVD_PCA_COVARIANCE,
+            "must be GPUSVD_PCA_AUTO, GPUSVD_PCA_QR or GPUSVD_PCA_COVARIANCE");
+    if (a.ok()) handle->pca_method = method;
+    return a.status();
+}
+
+GPUSVD_API gpusvdStatus_t gpusvdGetPcaMethod(gpusvdHandle_t handle, gpusvdPcaMethod_t *method) {
+    gpusvd::Args a(handle, "gpusvdGetPcaMethod");
+    a.ptr("method", method, true);
+    if (a.ok()) *method = handle->pca_method;
+    return a.status();
+}
 }

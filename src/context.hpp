@@ -22,6 +22,7 @@ struct gpusvdContext {
     size_t host_cache_bytes = 0;
     double jacobi_tol = 0.0;  // 0: default sqrt(max(m,n)) * eps
     int jacobi_max_sweeps = 100;  // as cuSOLVER gesvdj
+    gpusvdPcaMethod_t pca_method = GPUSVD_PCA_AUTO;
     int last_sweeps = 0;
     double last_off_norm = 0.0;
     bool stats_on_gpu = false;  // last_* not read back yet from the last `_gpu` gesvj call

@@ -50,7 +50,7 @@ gpusvdStatus_t pca(gpusvdHandle_t h, const char *routine, Form, const PcaArgs<T>
     return unreachable(h, routine);
 }
 template <class T>
-size_t pca_device_bytes(int64_t, int64_t, int64_t, bool) {
+size_t pca_device_bytes(int64_t, int64_t, int64_t, bool, bool) {
     return 0;
 }
 template <class T>
@@ -82,7 +82,7 @@ void release(gpusvdHandle_t) {}
     template gpusvdStatus_t geqrf<T>(gpusvdHandle_t, const char *, Form, const GeqrfArgs<T> &); \
     template size_t geqrf_device_bytes<T>(int64_t, int64_t, int64_t);                           \
     template gpusvdStatus_t pca<T>(gpusvdHandle_t, const char *, Form, const PcaArgs<T> &);     \
-    template size_t pca_device_bytes<T>(int64_t, int64_t, int64_t, bool);
+    template size_t pca_device_bytes<T>(int64_t, int64_t, int64_t, bool, bool);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)
 #undef GPUSVD_INSTANTIATE

@@ -55,7 +55,7 @@ struct GeqrfArgs {
     int *info;
 };
 
-/// pca arguments, validated (GPU path: m >= n, k >= 1).
+/// pca arguments, validated (GPU path: m >= n, k >= 1), with the method resolved.
 template <class T>
 struct PcaArgs {
     int64_t m, n;
@@ -67,6 +67,7 @@ struct PcaArgs {
     int64_t lds;
     T *mean;
     int *info;
+    bool covariance;  // the covariance method, else the QR method
 };
 
 /// bdsvd arguments, validated.
@@ -105,7 +106,7 @@ size_t geev_device_bytes(bool wantvr, int64_t n, int64_t batch);
 template <class T>
 size_t geqrf_device_bytes(int64_t m, int64_t n, int64_t batch);
 template <class T>
-size_t pca_device_bytes(int64_t m, int64_t n, int64_t k, bool scores);
+size_t pca_device_bytes(int64_t m, int64_t n, int64_t k, bool scores, bool covariance);
 template <class T>
 size_t bdsvd_device_bytes(bool wantv, int64_t n);
 

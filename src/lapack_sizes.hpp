@@ -76,8 +76,8 @@ inline LapackSizes bdsvd_lapack_sizes(bool vectors, int64_t n, int64_t ldu, int6
     return s;
 }
 
-/// ?geqrf + ?orgqr of the data (tall) and ?gesdd('S') of the min(m,n) x n factor: its query
-/// stays below 5 p^2 + 64 (p + n), p = min(m, n).
+/// pca's QR method: ?geqrf + ?orgqr of the data (tall) and ?gesdd('S') of the min(m,n) x n
+/// factor: its query stays below 5 p^2 + 64 (p + n), p = min(m, n).
 inline LapackSizes pca_lapack_sizes(int64_t m, int64_t n, int64_t ldx, int64_t ldc,
                                     int64_t lds) {
     const int64_t p = std::min(m, n);
@@ -89,6 +89,14 @@ inline LapackSizes pca_lapack_sizes(int64_t m, int64_t n, int64_t ldx, int64_t l
         .add("lds", lds)
         .add("5 p^2 + 64 (p + n), p = min(m, n) (LAPACK ?gesdd workspace)",
              sat_add(sat_mul(5, sat_mul(p, p)), sat_mul(64, sat_add(p, n))));
+}
+
+/// pca's covariance method: ?syrk and ?gemm over blocks of at most 4096 rows (m and ldx never
+/// reach BLAS), ?syevd's 1 + 6 n + 2 n^2 workspace (?syevr's, when it runs, is smaller).
+inline LapackSizes pca_covariance_lapack_sizes(int64_t n, int64_t ldc, int64_t lds) {
+    return LapackSizes().add("n", n).add("ldc", ldc).add("lds", lds).add(
+        "1 + 6 n + 2 n^2 (LAPACK ?syevd workspace)",
+        sat_add(sat_add(1, sat_mul(6, n)), sat_mul(2, sat_mul(n, n))));
 }
 
 }  // namespace gpusvd

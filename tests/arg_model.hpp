@@ -354,6 +354,15 @@ inline void cpu_limits(const Case &c, Rules &r, bool with_lds) {
             }
             break;
         case Routine::Pca: {
+            // The handle's method is AUTO: covariance for double with m >= 10 n and n <= 1000
+            // (gpusvd.h, gpusvdSetPcaMethod), whose BLAS calls see neither m nor ldx.
+            if (c.dbl && n <= 1000 && m >= 10 * n) {
+                lim(n, {"n"}, "n >= 2^31");
+                lim(1 + 6 * n + 2 * n * n, {"n"}, "?syevd workspace 1 + 6 n + 2 n^2 >= 2^31");
+                ldlim(1);
+                if (!c.null_ptr[3]) ldlim(2);
+                break;
+            }
             const i128 p = std::min(m, n);
             lim(m, {"m"}, "m >= 2^31");
             lim(n, {"n"}, "n >= 2^31");

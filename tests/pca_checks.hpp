@@ -1,10 +1,11 @@
-// The reference PCA shared by the PCA tests that compare against it (test_gpu_pca, the
-// whole-range tests in range_checks.hpp): computed in double from LAPACK dgesvd of the explicitly
-// centred data, with the error bound the comparisons use.
+// The reference PCA shared by the PCA tests (test_pca, test_gpu_pca, the whole-range tests in
+// range_checks.hpp): computed in double from LAPACK dgesvd of the explicitly centred data, with
+// the error bound the comparisons use, and the bounds of each PCA method.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 #include <vector>
 
 #include "svd_checks.hpp"
@@ -68,6 +69,40 @@ PcaRef pca_reference(int64_t m, int64_t n, const std::vector<T> &X) {
     r.E = kSvdThreshold * eps<T>() *
           (double(std::max(m, n)) * s1 + std::sqrt(double(m)) * std::sqrt(double(mu2)));
     return r;
+}
+
+/// Whether pca on h runs the covariance method for an m x n problem: the handle's setting, AUTO
+/// resolved by the rule gpusvd.h documents at gpusvdSetPcaMethod.
+template <typename T>
+bool pca_uses_covariance(gpusvdHandle_t h, int64_t m, int64_t n) {
+    gpusvdPcaMethod_t method = GPUSVD_PCA_AUTO;
+    EXPECT_EQ(gpusvdGetPcaMethod(h, &method), GPUSVD_STATUS_SUCCESS);
+    if (method != GPUSVD_PCA_AUTO) return method == GPUSVD_PCA_COVARIANCE;
+    return std::is_same<T, double>::value && m >= 10 * n && n <= 1000;
+}
+
+/// How far component j and variance j of a method may be from the reference r, given E, a bound
+/// on the error of the singular values of the centred data (r.E, or more where the data's own
+/// rounding adds to it). QR: component within E / gap (gap between s_j and its neighbours),
+/// variance within (2 s_j E + E^2) / (m - 1). Covariance: forming Xc^T Xc adds an error of about
+/// s_1 E to it (the squared condition number): component within s_1 E / gap2 (gap between s_j^2
+/// and its neighbours' squares), variance within (2 s_1 E + E^2) / (m - 1).
+struct PcaBounds {
+    double component, variance;
+};
+
+inline PcaBounds pca_bounds(const PcaRef &r, int64_t j, double E, bool covariance) {
+    const int64_t p = std::min(r.m, r.n);
+    const double s = r.S[sz(j)], s1 = r.S[0];
+    const double next = j + 1 < p ? r.S[sz(j + 1)] : 0.0;
+    double gap = s - next, gap2 = s * s - next * next;
+    if (j > 0) {
+        const double prev = r.S[sz(j - 1)];
+        gap = std::min(gap, prev - s);
+        gap2 = std::min(gap2, prev * prev - s * s);
+    }
+    const double scale = covariance ? s1 : s;
+    return {covariance ? s1 * E / gap2 : E / gap, (2 * scale * E + E * E) / double(r.m - 1)};
 }
 
 }  // namespace gpusvd_test

@@ -583,14 +583,16 @@ std::vector<T> pca_data(Rng &rng, int64_t m, int64_t n, double mu_scale) {
     return X;
 }
 
-/// pca of X_0 = X1 2^e (m x n, largest entry of X1 in [1, 2)), k components, against the
-/// reference PCA of X_0 2^-e: components (orthonormal, the sign convention, within E / gap of
-/// the reference's), mean, scores (the centred data times the returned components, within E) and
-/// the explained variance, which must be the exact value rounded (expect_rounded).
+/// pca of X_0 = X1 2^e (m x n, largest entry of X1 in [1, 2)), k components, with the handle's
+/// method, against the reference PCA of X_0 2^-e: components (orthonormal, the sign convention,
+/// within the method's bound of the reference's, pca_bounds), mean, scores (the centred data
+/// times the returned components, within E) and the explained variance, which must be the exact
+/// value rounded (expect_rounded) within the method's bound.
 template <typename T>
 void check_pca_at(gpusvdHandle_t h, int64_t m, int64_t n, int64_t k, const std::vector<T> &X1,
                   const Scale &sc, const std::string &name) {
-    SCOPED_TRACE(name + " " + describe(sc));
+    const bool cov = pca_uses_covariance<T>(h, m, n);
+    SCOPED_TRACE(name + (cov ? " covariance " : " QR ") + describe(sc));
     const int e = sc.e;
     const std::vector<T> X = times_pow2(X1, e), Xb = times_pow2(X, -e);
     const PcaRef r = pca_reference(m, n, Xb);
@@ -606,16 +608,14 @@ void check_pca_at(gpusvdHandle_t h, int64_t m, int64_t n, int64_t k, const std::
     EXPECT_FALSE(has_nonfinite(n, 1, mean.data(), n)) << "mean holds NaN/Inf";
     double worst = orthogonality(n, k, C.data(), n);
     EXPECT_LT(worst, kSvdThreshold) << "|I - C^T C| / (n eps)";
-    const int64_t p = std::min(m, n), rank = std::min(m - 1, n);
+    const int64_t rank = std::min(m - 1, n);
     for (int64_t j = 0; j < k; ++j) {
         int64_t arg = 0;
         for (int64_t i = 1; i < n; ++i)
             if (std::fabs(C[sz(i + j * n)]) > std::fabs(C[sz(arg + j * n)])) arg = i;
         EXPECT_GT(C[sz(arg + j * n)], T(0)) << "largest entry of component " << j << " positive";
         if (j >= rank) continue;
-        double gap = r.S[sz(j)] - (j + 1 < p ? r.S[sz(j + 1)] : 0.0);
-        if (j > 0) gap = std::min(gap, r.S[sz(j - 1)] - r.S[sz(j)]);
-        const double tol = E / gap;
+        const double tol = pca_bounds(r, j, E, cov).component;
         double d = 0;
         for (int64_t i = 0; i < n; ++i)
             d = std::max(d, std::fabs(double(C[sz(i + j * n)]) - r.components[sz(i + j * n)]));
@@ -644,11 +644,11 @@ void check_pca_at(gpusvdHandle_t h, int64_t m, int64_t n, int64_t k, const std::
     EXPECT_TRUE(is_sorted_desc_nonneg(k, var.data())) << "variance non-negative, descending";
     for (int64_t j = 0; j < k; ++j) {
         const long double s = r.S[sz(j)];
-        const long double t = s * s / (m - 1), tol = (2 * s * E + E * E) / (m - 1);
+        const long double t = s * s / (m - 1), tol = pca_bounds(r, j, E, cov).variance;
         expect_rounded(var[sz(j)], std::ldexp(t, 2 * e),
                        std::ldexp(tol, 2 * e) + lim<T>::denorm_min(), "explained variance", j);
     }
-    report("pca", name, sc, worst);
+    report("pca", name + (cov ? " covariance" : " QR"), sc, worst);
 }
 
 /// check_pca_at at every scale. mu_scale: the means' spread (0: the largest entries are the

@@ -667,6 +667,53 @@ TYPED_TEST(BadInputTest, LapackWorkspaceSizesBeyond32Bits) {
     EXPECT_EQ(printed, "");
 }
 
+// pca's covariance method reads the data in blocks of rows: neither m nor ldx reaches LAPACK, so
+// its 32-bit limits are n, ldc, lds (with scores) and ?syevd's 1 + 6 n + 2 n^2 workspace.
+TYPED_TEST(BadInputTest, PcaMethodsHaveTheirOwn32BitLimits) {
+    using T = TypeParam;
+    gpusvdHandle_t h = this->h;
+    const int64_t m_big = (int64_t(1) << 31) + 8;
+    size_t dev = 7, host = 7;
+    ASSERT_EQ(gpusvdSetPcaMethod(h, GPUSVD_PCA_QR), OK);
+    EXPECT_EQ(Api<T>::pca_bufferSize(h, m_big, 3, 1, &dev, &host), UNSUPPORTED);
+    auto says = [](const std::string &msg, const char *what) {
+        return msg.find(what) != std::string::npos;
+    };
+    EXPECT_TRUE(says(gpusvdGetErrorMessage(h), "argument m = 2147483656"))
+        << gpusvdGetErrorMessage(h);
+    EXPECT_EQ(host, 7u);
+    ASSERT_EQ(gpusvdSetPcaMethod(h, GPUSVD_PCA_COVARIANCE), OK);
+    EXPECT_EQ(Api<T>::pca_bufferSize(h, m_big, 3, 1, &dev, &host), OK) << gpusvdGetErrorMessage(h);
+    EXPECT_GT(host, 0u);
+    EXPECT_LT(host, size_t(1) << 20) << "the covariance method's workspace does not grow with m";
+
+    std::vector<T> X = sentinels<T>(16), C = sentinels<T>(16), var = sentinels<T>(16),
+                   sc = sentinels<T>(16);
+    const std::vector<T> X0 = X, C0 = C, var0 = var, sc0 = sc;
+    int info = -777;
+    arg_model::Capture out;  // LAPACK's xerbla would print to fd 1 or 2
+    ASSERT_TRUE(out.ok());
+    out.begin();
+    const int64_t lds_big = INT32_MAX + int64_t(1);
+    const gpusvdStatus_t lds = Api<T>::pca(h, 4, 3, X.data(), 4, 1, C.data(), 3, var.data(),
+                                           sc.data(), lds_big, nullptr, &info);
+    const std::string lds_msg = gpusvdGetErrorMessage(h);
+    const int64_t n_big = 32768;  // 1 + 6 n + 2 n^2 > 2^31 - 1
+    const gpusvdStatus_t syevd = Api<T>::pca(h, 4, n_big, X.data(), 4, 1, C.data(), n_big,
+                                             var.data(), nullptr, 1, nullptr, &info);
+    const std::string syevd_msg = gpusvdGetErrorMessage(h);
+    const gpusvdStatus_t syevd_size = Api<T>::pca_bufferSize(h, 4, n_big, 1, &dev, &host);
+    const std::string printed = out.end();
+    EXPECT_EQ(lds, UNSUPPORTED);
+    EXPECT_TRUE(says(lds_msg, "argument lds = 2147483648")) << lds_msg;
+    EXPECT_EQ(syevd, UNSUPPORTED);
+    EXPECT_TRUE(says(syevd_msg, "?syevd")) << syevd_msg;
+    EXPECT_EQ(syevd_size, UNSUPPORTED);
+    EXPECT_EQ(info, -777);
+    EXPECT_TRUE(same_bits(X, X0) && same_bits(C, C0) && same_bits(var, var0) && same_bits(sc, sc0));
+    EXPECT_EQ(printed, "");
+}
+
 TYPED_TEST(BadInputTest, RejectedCallsKeepHandleState) {
     using T = TypeParam;
     gpusvdHandle_t h = this->h;

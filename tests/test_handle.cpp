@@ -324,6 +324,34 @@ TEST(Handle, JacobiSettingsValidation) {
     EXPECT_EQ(off, 0.0);
 }
 
+TEST(Handle, PcaMethodValidation) {
+    Handle h;
+    gpusvdPcaMethod_t got = GPUSVD_PCA_QR;
+    ASSERT_EQ(gpusvdGetPcaMethod(h, &got), GPUSVD_STATUS_SUCCESS);
+    EXPECT_EQ(got, GPUSVD_PCA_AUTO) << "the default";
+    for (gpusvdPcaMethod_t good : {GPUSVD_PCA_COVARIANCE, GPUSVD_PCA_QR, GPUSVD_PCA_AUTO}) {
+        EXPECT_EQ(gpusvdSetPcaMethod(h, good), GPUSVD_STATUS_SUCCESS);
+        EXPECT_EQ(gpusvdGetPcaMethod(h, &got), GPUSVD_STATUS_SUCCESS);
+        EXPECT_EQ(got, good);
+    }
+    ASSERT_EQ(gpusvdSetPcaMethod(h, GPUSVD_PCA_COVARIANCE), GPUSVD_STATUS_SUCCESS);
+    for (int bad : {3, -1, 7, INT32_MIN, INT32_MAX}) {
+        EXPECT_EQ(gpusvdSetPcaMethod(h, static_cast<gpusvdPcaMethod_t>(bad)),
+                  GPUSVD_STATUS_INVALID_VALUE)
+            << bad;
+        const std::string msg = gpusvdGetErrorMessage(h);
+        EXPECT_TRUE(contains(msg.c_str(), "gpusvdSetPcaMethod: argument method = " +
+                                              std::to_string(bad) + " is invalid"))
+            << msg;
+        EXPECT_EQ(gpusvdGetPcaMethod(h, &got), GPUSVD_STATUS_SUCCESS);
+        EXPECT_EQ(got, GPUSVD_PCA_COVARIANCE) << "a rejected value changes nothing";
+    }
+    EXPECT_EQ(gpusvdSetPcaMethod(nullptr, GPUSVD_PCA_QR), GPUSVD_STATUS_INVALID_VALUE);
+    EXPECT_EQ(gpusvdGetPcaMethod(nullptr, &got), GPUSVD_STATUS_INVALID_VALUE);
+    EXPECT_EQ(gpusvdGetPcaMethod(h, nullptr), GPUSVD_STATUS_INVALID_VALUE);
+    EXPECT_TRUE(contains(gpusvdGetErrorMessage(h), "gpusvdGetPcaMethod: argument method = NULL"));
+}
+
 TEST(Handle, ErrorMessagesNameRoutineArgumentValue) {
     Handle h;
     double a[4] = {1, 2, 3, 4}, s[2], u[4], v[4];

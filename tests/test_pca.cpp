@@ -1,17 +1,27 @@
-// gpusvd_Xpca: compared with a reference built here from LAPACK ?gesvd of the explicitly
-// centred matrix (components up to the documented sign convention).
+// gpusvd_Xpca with each method (QR, covariance, AUTO), compared with the reference of
+// pca_checks.hpp (LAPACK dgesvd of the explicitly centred data, components up to the documented
+// sign convention) within each method's bounds; where the covariance method loses accuracy and
+// the QR method keeps it; AUTO's rule.
+#include "pca_checks.hpp"
 #include "test_common.hpp"
 
 using namespace gpusvd_test;
 
 namespace {
 
-constexpr double kThreshold = 50.0;
+constexpr gpusvdPcaMethod_t kMethods[] = {GPUSVD_PCA_QR, GPUSVD_PCA_COVARIANCE, GPUSVD_PCA_AUTO};
+
+const char *method_name(gpusvdPcaMethod_t m) {
+    return m == GPUSVD_PCA_QR ? "QR" : m == GPUSVD_PCA_COVARIANCE ? "covariance" : "AUTO";
+}
+
+double top_down(int64_t p) { return 10.0 * std::pow(0.6, double(p)); }
 
 /// X (m x n, leading dimension m) = 1 mu^T + Uc diag(s) V^T with Uc orthonormal and centred, so
-/// the centred X has exactly the singular values s (r = min(m-1, n) of them, well separated).
+/// the centred X has exactly the singular values s_p = sigma(p) (r = min(m-1, n) of them).
 template <typename T>
-std::vector<T> make_data(Rng &rng, int64_t m, int64_t n) {
+std::vector<T> make_data(Rng &rng, int64_t m, int64_t n, double (*sigma)(int64_t) = top_down,
+                         double mu_scale = 5.0) {
     const int64_t r = std::min(m - 1, n);
     std::vector<double> G(sz(m * std::max<int64_t>(r, 1)));
     random_centred_orthonormal(rng, m, r, G.data(), m);
@@ -19,44 +29,14 @@ std::vector<T> make_data(Rng &rng, int64_t m, int64_t n) {
     if (r > 0) random_orthonormal(rng, n, r, V.data(), n);
     std::vector<T> X(sz(m * n));
     for (int64_t j = 0; j < n; ++j) {
-        const double mu = 5.0 * rng.normal();
+        const double mu = mu_scale * rng.normal();
         for (int64_t i = 0; i < m; ++i) {
             double v = mu;
-            for (int64_t p = 0; p < r; ++p)
-                v += G[sz(i + p * m)] * (10.0 * std::pow(0.6, double(p))) * V[sz(j + p * n)];
+            for (int64_t p = 0; p < r; ++p) v += G[sz(i + p * m)] * sigma(p) * V[sz(j + p * n)];
             X[sz(i + j * m)] = T(v);
         }
     }
     return X;
-}
-
-template <typename T>
-struct PcaRef {
-    std::vector<long double> mean;
-    std::vector<T> Xc;          // centred, m x n
-    std::vector<T> S;           // p = min(m, n) singular values of Xc
-    std::vector<T> components;  // n x p, sign convention applied
-};
-
-template <typename T>
-PcaRef<T> reference(int64_t m, int64_t n, const std::vector<T> &X) {
-    PcaRef<T> r;
-    const int64_t p = std::min(m, n);
-    r.mean.assign(sz(n), 0.0L);
-    r.Xc.resize(sz(m * n));
-    for (int64_t j = 0; j < n; ++j) {
-        for (int64_t i = 0; i < m; ++i) r.mean[sz(j)] += X[sz(i + j * m)];
-        r.mean[sz(j)] /= (long double)m;
-        for (int64_t i = 0; i < m; ++i) r.Xc[sz(i + j * m)] = T(X[sz(i + j * m)] - r.mean[sz(j)]);
-    }
-    std::vector<T> W = r.Xc, VT(sz(p * n)), superb(sz(p + 1));
-    r.S.resize(sz(p));
-    T dummy = 0;
-    EXPECT_EQ(lapacke_gesvd('N', 'S', lapack_int(m), lapack_int(n), W.data(), lapack_int(m),
-                            r.S.data(), &dummy, 1, VT.data(), lapack_int(p), superb.data()),
-              0);
-    r.components = signed_components(n, p, VT);
-    return r;
 }
 
 struct PcaCase {
@@ -67,15 +47,19 @@ template <typename T>
 class PcaTest : public ::testing::Test {
 protected:
     Handle h;
+    void use(gpusvdPcaMethod_t method) {
+        ASSERT_EQ(gpusvdSetPcaMethod(h, method), GPUSVD_STATUS_SUCCESS);
+    }
 };
 TYPED_TEST_SUITE(PcaTest, Precisions, PrecisionName);
 
+/// pca of X0 (m x n, ld m) on h with its current method, against the reference.
 template <typename T>
-void check_pca(gpusvdHandle_t h, const PcaCase &c, uint64_t seed) {
-    SCOPED_TRACE(testing::Message() << "m=" << c.m << " n=" << c.n << " k=" << c.k);
+void check_pca(gpusvdHandle_t h, const PcaCase &c, const std::vector<T> &X0) {
     const int64_t m = c.m, n = c.n, k = c.k;
-    Rng rng(seed);
-    const std::vector<T> X0 = make_data<T>(rng, m, n);
+    const bool cov = pca_uses_covariance<T>(h, m, n);
+    SCOPED_TRACE(testing::Message() << "m=" << m << " n=" << n << " k=" << k
+                                    << (cov ? " covariance" : " QR"));
     const int64_t ldx = m + 1, ldc = n + 2, lds = m + 3;
     const T pad = sentinel<T>();
     const std::vector<T> X = with_ld(m, n, X0.data(), m, ldx, pad);
@@ -94,57 +78,43 @@ void check_pca(gpusvdHandle_t h, const PcaCase &c, uint64_t seed) {
     EXPECT_EQ(scores.back(), pad);
     EXPECT_EQ(mean[sz(n)], pad);
 
-    const PcaRef<T> ref = reference(m, n, X0);
-    // mean
-    for (int64_t j = 0; j < n; ++j) {
-        T colmax = max_abs(m, 1, X0.data() + j * m, m);
+    const PcaRef ref = pca_reference(m, n, X0);
+    // the mean: rounded to T from a sum in double (as range_checks.hpp)
+    for (int64_t j = 0; j < n; ++j)
         EXPECT_LE(std::fabs((long double)mean[sz(j)] - ref.mean[sz(j)]),
-                  4 * eps<T>() * colmax + std::numeric_limits<T>::min())
+                  (4 * eps<T>() + 4 * std::sqrt(double(m)) * eps<double>()) * ref.colmax[sz(j)] +
+                      std::numeric_limits<T>::min())
             << "mean " << j;
-    }
-    const double s1 = double(ref.S.empty() ? T(0) : ref.S[0]);
-    const int64_t r = std::min(m - 1, n);  // non-zero singular values of the centred data
-    // explained variance sigma^2 / (m - 1), descending
+    // explained variance sigma^2 / (m - 1), descending, and the components: orthonormal, the
+    // sign convention, close to the reference within the method's bounds
     EXPECT_TRUE(is_sorted_desc_nonneg(k, var.data()));
+    EXPECT_LT(orthogonality(n, k, C.data(), ldc), kSvdThreshold);
+    const int64_t r = std::min(m - 1, n);  // non-zero singular values of the centred data
     for (int64_t j = 0; j < k; ++j) {
-        const double expect = double(ref.S[sz(j)]) * double(ref.S[sz(j)]) / double(m - 1);
-        EXPECT_LE(std::fabs(double(var[sz(j)]) - expect),
-                  kThreshold * double(std::max(m, n)) * eps<T>() * s1 * s1 / double(m - 1))
-            << "explained variance " << j;
-    }
-    // components: orthonormal, sign convention, close to the reference (gap-dependent)
-    EXPECT_LT(orthogonality(n, k, C.data(), ldc), kThreshold);
-    for (int64_t j = 0; j < k; ++j) {
+        const PcaBounds b = pca_bounds(ref, j, ref.E, cov);
+        const double expect = ref.S[sz(j)] * ref.S[sz(j)] / double(m - 1);
+        EXPECT_LE(std::fabs(double(var[sz(j)]) - expect), b.variance) << "explained variance " << j;
         int64_t arg = 0;
         for (int64_t i = 1; i < n; ++i)
             if (std::fabs(C[sz(i + j * ldc)]) > std::fabs(C[sz(arg + j * ldc)])) arg = i;
         EXPECT_GT(C[sz(arg + j * ldc)], T(0)) << "largest entry of component " << j << " positive";
         if (j >= r) continue;  // component of a zero singular value: any unit vector
-        double gap = double(ref.S[sz(j)]) - (j + 1 < std::min(m, n) ? double(ref.S[sz(j + 1)]) : 0.0);
-        if (j > 0) gap = std::min(gap, double(ref.S[sz(j - 1)]) - double(ref.S[sz(j)]));
-        const double tol = kThreshold * double(std::max(m, n)) * eps<T>() * s1 / gap;
         double diff = 0;
         for (int64_t i = 0; i < n; ++i)
             diff = std::max(diff, std::fabs(double(C[sz(i + j * ldc)]) -
-                                            double(ref.components[sz(i + j * n)])));
-        EXPECT_LE(diff, tol) << "component " << j << " vs reference";
+                                            ref.components[sz(i + j * n)]));
+        EXPECT_LE(diff, b.component) << "component " << j << " vs reference";
     }
     // scores = centred X * components
-    std::vector<T> XcC(sz(m * k), T(0));
+    double sdiff = 0;
     for (int64_t j = 0; j < k; ++j)
         for (int64_t i = 0; i < m; ++i) {
             long double s = 0;
             for (int64_t p = 0; p < n; ++p)
                 s += (long double)ref.Xc[sz(i + p * m)] * C[sz(p + j * ldc)];
-            XcC[sz(i + j * m)] = T(s);
+            sdiff = std::max(sdiff, double(std::fabs(scores[sz(i + j * lds)] - s)));
         }
-    double sdiff = 0;
-    for (int64_t j = 0; j < k; ++j)
-        for (int64_t i = 0; i < m; ++i)
-            sdiff = std::max(sdiff, std::fabs(double(scores[sz(i + j * lds)]) -
-                                              double(XcC[sz(i + j * m)])));
-    EXPECT_LE(sdiff, kThreshold * double(std::max(m, n)) * eps<T>() * std::max(s1, 1e-30))
-        << "scores vs centred X * components";
+    EXPECT_LE(sdiff, std::max(ref.E, 1e-30)) << "scores vs centred X * components";
 
     // Optional outputs: NULL scores and mean give the same components and variances.
     std::vector<T> C2 = sentinels<T>(sz(ldc * k + 1)), var2 = sentinels<T>(sz(k + 1));
@@ -152,21 +122,61 @@ void check_pca(gpusvdHandle_t h, const PcaCase &c, uint64_t seed) {
     GPUSVD_ASSERT_OK(h, Api<T>::pca(h, m, n, X.data(), ldx, k, C2.data(), ldc, var2.data(), nullptr,
                                     0, nullptr, &info2));
     EXPECT_EQ(info2, 0);
-    EXPECT_LT(sv_compare(k, var2.data(), var.data()), 1.0);
-    for (int64_t j = 0; j < std::min(k, r); ++j)
-        for (int64_t i = 0; i < n; ++i)
-            EXPECT_NEAR(double(C2[sz(i + j * ldc)]), double(C[sz(i + j * ldc)]), 4 * eps<T>());
+    EXPECT_TRUE(same_bits(var2, var)) << "variances with and without scores";
+    EXPECT_TRUE(same_bits(C2, C)) << "components with and without scores";
     EXPECT_TRUE(same_bits(X, Xcopy)) << "X modified";
+}
+
+template <typename T>
+void check_pca(gpusvdHandle_t h, const PcaCase &c, uint64_t seed,
+               double (*sigma)(int64_t) = top_down) {
+    Rng rng(seed);
+    check_pca<T>(h, c, make_data<T>(rng, c.m, c.n, sigma));
 }
 
 TYPED_TEST(PcaTest, Shapes) {
     using T = TypeParam;
-    uint64_t seed = 51;
-    for (const PcaCase &c : {PcaCase{50, 7, 3}, PcaCase{50, 7, 7}, PcaCase{8, 20, 3},
-                             PcaCase{8, 20, 8}, PcaCase{20, 20, 5}, PcaCase{20, 20, 20},
-                             PcaCase{3, 2, 2}, PcaCase{2, 5, 1}, PcaCase{2, 5, 2},
-                             PcaCase{10, 1, 1}, PcaCase{200, 13, 4}})
-        check_pca<T>(this->h, c, seed++);
+    for (gpusvdPcaMethod_t method : kMethods) {
+        SCOPED_TRACE(method_name(method));
+        this->use(method);
+        uint64_t seed = 51;
+        // Among them: wide data, k = min(m, n), the covariance method's partial eigensolver
+        // (8 k <= n), several row blocks and partitions with a short last block.
+        for (const PcaCase &c :
+             {PcaCase{50, 7, 3}, PcaCase{50, 7, 7}, PcaCase{8, 20, 3}, PcaCase{8, 20, 8},
+              PcaCase{20, 20, 5}, PcaCase{20, 20, 20}, PcaCase{3, 2, 2}, PcaCase{2, 5, 1},
+              PcaCase{2, 5, 2}, PcaCase{10, 1, 1}, PcaCase{200, 13, 4}, PcaCase{300, 40, 5},
+              PcaCase{9001, 40, 40}, PcaCase{20011, 16, 2}})
+            check_pca<T>(this->h, c, seed++);
+    }
+}
+
+// Spectra that spread the variances: graded over six (double) or three (float) decades, and
+// ill-conditioned over twelve or five; and features of very different scales.
+double graded_d(int64_t p) { return std::pow(10.0, -6.0 * double(p) / 11.0); }
+double graded_s(int64_t p) { return std::pow(10.0, -3.0 * double(p) / 11.0); }
+double ill_d(int64_t p) { return std::pow(10.0, -12.0 * double(p) / 11.0); }
+double ill_s(int64_t p) { return std::pow(10.0, -5.0 * double(p) / 11.0); }
+
+TYPED_TEST(PcaTest, GradedAndIllConditionedAgainstLapack) {
+    using T = TypeParam;
+    const bool dbl = std::is_same<T, double>::value;
+    for (gpusvdPcaMethod_t method : kMethods) {
+        SCOPED_TRACE(method_name(method));
+        this->use(method);
+        check_pca<T>(this->h, PcaCase{300, 12, 12}, 61, dbl ? graded_d : graded_s);
+        check_pca<T>(this->h, PcaCase{300, 12, 6}, 62, dbl ? ill_d : ill_s);
+        check_pca<T>(this->h, PcaCase{40, 12, 12}, 63, dbl ? ill_d : ill_s);
+        // features scaled from 1e-3 to 1: Gaussian data, its centred spectrum graded
+        Rng rng(64);
+        const int64_t m = 500, n = 10;
+        std::vector<T> X = gaussian<T>(rng, m, n);
+        for (int64_t j = 0; j < n; ++j)
+            for (int64_t i = 0; i < m; ++i)
+                X[sz(i + j * m)] =
+                    T(double(X[sz(i + j * m)]) * std::pow(10.0, -0.3 * double(j)) + 2.0);
+        check_pca<T>(this->h, PcaCase{m, n, n}, X);
+    }
 }
 
 TYPED_TEST(PcaTest, KZeroTouchesNothing) {
@@ -174,20 +184,24 @@ TYPED_TEST(PcaTest, KZeroTouchesNothing) {
     Rng rng(52);
     const int64_t m = 6, n = 4;
     const std::vector<T> X = gaussian<T>(rng, m, n);
-    std::vector<T> C = sentinels<T>(8), var = sentinels<T>(2), scores = sentinels<T>(8),
-                   mean = sentinels<T>(sz(n));
-    int info = -777;
-    GPUSVD_ASSERT_OK(this->h, Api<T>::pca(this->h, m, n, X.data(), m, 0, C.data(), n, var.data(),
-                                          scores.data(), m, mean.data(), &info));
-    EXPECT_EQ(info, 0);
-    EXPECT_TRUE(all_equal(C, sentinel<T>()));
-    EXPECT_TRUE(all_equal(var, sentinel<T>()));
-    EXPECT_TRUE(all_equal(scores, sentinel<T>()));
-    EXPECT_TRUE(all_equal(mean, sentinel<T>()));
-    // ... and NULL arrays are fine then.
-    GPUSVD_ASSERT_OK(this->h, Api<T>::pca(this->h, m, n, X.data(), m, 0, nullptr, n, nullptr,
-                                          nullptr, 0, nullptr, &info));
-    EXPECT_EQ(info, 0);
+    for (gpusvdPcaMethod_t method : kMethods) {
+        SCOPED_TRACE(method_name(method));
+        this->use(method);
+        std::vector<T> C = sentinels<T>(8), var = sentinels<T>(2), scores = sentinels<T>(8),
+                       mean = sentinels<T>(sz(n));
+        int info = -777;
+        GPUSVD_ASSERT_OK(this->h, Api<T>::pca(this->h, m, n, X.data(), m, 0, C.data(), n,
+                                              var.data(), scores.data(), m, mean.data(), &info));
+        EXPECT_EQ(info, 0);
+        EXPECT_TRUE(all_equal(C, sentinel<T>()));
+        EXPECT_TRUE(all_equal(var, sentinel<T>()));
+        EXPECT_TRUE(all_equal(scores, sentinel<T>()));
+        EXPECT_TRUE(all_equal(mean, sentinel<T>()));
+        // ... and NULL arrays are fine then.
+        GPUSVD_ASSERT_OK(this->h, Api<T>::pca(this->h, m, n, X.data(), m, 0, nullptr, n, nullptr,
+                                              nullptr, 0, nullptr, &info));
+        EXPECT_EQ(info, 0);
+    }
 }
 
 TYPED_TEST(PcaTest, ConstantFeature) {
@@ -197,36 +211,48 @@ TYPED_TEST(PcaTest, ConstantFeature) {
     const int64_t m = 12, n = 4, k = 4;
     std::vector<T> X = gaussian<T>(rng, m, n);
     for (int64_t i = 0; i < m; ++i) X[sz(i + 2 * m)] = T(3.5);
-    std::vector<T> C(sz(n * k)), var(sz(k)), scores(sz(m * k)), mean(sz(n));
-    int info = -1;
-    GPUSVD_ASSERT_OK(this->h, Api<T>::pca(this->h, m, n, X.data(), m, k, C.data(), n, var.data(),
-                                          scores.data(), m, mean.data(), &info));
-    EXPECT_EQ(info, 0);
-    EXPECT_EQ(mean[2], T(3.5));
-    EXPECT_LT(double(var[3]), 50 * eps<T>() * double(var[0]));
-    EXPECT_LT(orthogonality(n, k, C.data(), n), kThreshold);
-    // The zero-variance direction is e_3 (feature 2).
-    EXPECT_NEAR(double(C[sz(2 + 3 * n)]), 1.0, 1e3 * eps<T>());
+    for (gpusvdPcaMethod_t method : kMethods) {
+        SCOPED_TRACE(method_name(method));
+        this->use(method);
+        std::vector<T> C(sz(n * k)), var(sz(k)), scores(sz(m * k)), mean(sz(n));
+        int info = -1;
+        GPUSVD_ASSERT_OK(this->h, Api<T>::pca(this->h, m, n, X.data(), m, k, C.data(), n,
+                                              var.data(), scores.data(), m, mean.data(), &info));
+        EXPECT_EQ(info, 0);
+        EXPECT_EQ(mean[2], T(3.5));
+        EXPECT_LT(double(var[3]), 50 * eps<T>() * double(var[0]));
+        EXPECT_LT(orthogonality(n, k, C.data(), n), kSvdThreshold);
+        // The zero-variance direction is e_3 (feature 2).
+        EXPECT_NEAR(double(C[sz(2 + 3 * n)]), 1.0, 1e3 * eps<T>());
+    }
 }
 
 TYPED_TEST(PcaTest, NonFinite) {
     using T = TypeParam;
     Rng rng(54);
-    const int64_t m = 7, n = 3, k = 2;
-    std::vector<T> X = gaussian<T>(rng, m, n);
-    X[5] = nan_v<T>();
-    std::vector<T> C(sz(n * k), T(0)), var(sz(k), T(0)), scores(sz(m * k), T(0)), mean(sz(n), T(0));
-    int info = 0;
-    GPUSVD_ASSERT_OK(this->h, Api<T>::pca(this->h, m, n, X.data(), m, k, C.data(), n, var.data(),
-                                          scores.data(), m, mean.data(), &info));
-    EXPECT_EQ(info, GPUSVD_INFO_NONFINITE);
-    EXPECT_TRUE(all_nan(n, k, C.data(), n));
-    EXPECT_TRUE(all_nan(k, 1, var.data(), k));
-    EXPECT_TRUE(all_nan(m, k, scores.data(), m));
-    EXPECT_TRUE(all_nan(n, 1, mean.data(), n));
+    // Small, and tall enough for several row blocks with the bad entry in a late one.
+    for (const PcaCase &c : {PcaCase{7, 3, 2}, PcaCase{3000, 40, 3}})
+        for (T bad : {nan_v<T>(), std::numeric_limits<T>::infinity()})
+            for (gpusvdPcaMethod_t method : kMethods) {
+                SCOPED_TRACE(testing::Message()
+                             << method_name(method) << " m=" << c.m << " " << bad);
+                this->use(method);
+                const int64_t m = c.m, n = c.n, k = c.k;
+                std::vector<T> X = gaussian<T>(rng, m, n);
+                X[sz(m * n - 5)] = bad;
+                std::vector<T> C(sz(n * k), T(0)), var(sz(k), T(0)), scores(sz(m * k), T(0)),
+                    mean(sz(n), T(0));
+                int info = 0;
+                GPUSVD_ASSERT_OK(this->h,
+                                 Api<T>::pca(this->h, m, n, X.data(), m, k, C.data(), n, var.data(),
+                                             scores.data(), m, mean.data(), &info));
+                EXPECT_EQ(info, GPUSVD_INFO_NONFINITE);
+                EXPECT_TRUE(all_nan(n, k, C.data(), n));
+                EXPECT_TRUE(all_nan(k, 1, var.data(), k));
+                EXPECT_TRUE(all_nan(m, k, scores.data(), m));
+                EXPECT_TRUE(all_nan(n, 1, mean.data(), n));
+            }
 }
-
-}  // namespace
 
 // Data near overflow (and near underflow) must give the same PCA as the same data at scale 1:
 // components equal, variances and scores scaled by the factor (squared for variances), means by
@@ -249,41 +275,147 @@ TYPED_TEST(PcaTest, NearOverflowAndUnderflowScaling) {
                                               var.data(), sc.data(), m, mean.data(), &info));
         EXPECT_EQ(info, 0);
     };
-    std::vector<T> C1, v1, s1, mu1;
-    run(T(1), C1, v1, s1, mu1);
-    // near overflow: largest entry about max/2; near underflow: about 2^(min_exponent+digits)
-    const T big = std::ldexp(T(1), std::numeric_limits<T>::max_exponent - 2 - std::ilogb(amax));
-    const T tiny = std::ldexp(T(1), std::numeric_limits<T>::min_exponent +
-                                        std::numeric_limits<T>::digits - std::ilogb(amax));
-    for (T f : {big, tiny}) {
-        SCOPED_TRACE(testing::Message() << "factor " << double(f));
-        std::vector<T> C, v, s, mu;
-        run(f, C, v, s, mu);
-        for (int64_t i = 0; i < n * k; ++i)
-            EXPECT_NEAR(double(C[sz(i)]), double(C1[sz(i)]), 100 * eps<T>()) << "component " << i;
-        for (int64_t j = 0; j < k; ++j) {
-            // The variance of the scaled data is the true value rounded: above max it is Inf,
-            // below the normal range it underflows; compare in the log domain in between.
-            const double expect_log2 = std::log2(double(v1[sz(j)])) + 2 * std::log2(double(f));
-            if (expect_log2 >= std::numeric_limits<T>::max_exponent) {
-                EXPECT_TRUE(std::isinf(v[sz(j)])) << "variance " << j;
-                continue;
+    for (gpusvdPcaMethod_t method : kMethods) {
+        SCOPED_TRACE(method_name(method));
+        this->use(method);
+        std::vector<T> C1, v1, s1, mu1;
+        run(T(1), C1, v1, s1, mu1);
+        // near overflow: largest entry about max/2; near underflow: about 2^(min_exponent+digits)
+        const T big = std::ldexp(T(1), std::numeric_limits<T>::max_exponent - 2 - std::ilogb(amax));
+        const T tiny = std::ldexp(T(1), std::numeric_limits<T>::min_exponent +
+                                            std::numeric_limits<T>::digits - std::ilogb(amax));
+        for (T f : {big, tiny}) {
+            SCOPED_TRACE(testing::Message() << "factor " << double(f));
+            std::vector<T> C, v, s, mu;
+            run(f, C, v, s, mu);
+            for (int64_t i = 0; i < n * k; ++i)
+                EXPECT_NEAR(double(C[sz(i)]), double(C1[sz(i)]), 100 * eps<T>())
+                    << "component " << i;
+            for (int64_t j = 0; j < k; ++j) {
+                // The variance of the scaled data is the true value rounded: above max it is Inf,
+                // below the normal range it underflows; compare in the log domain in between.
+                const double expect_log2 = std::log2(double(v1[sz(j)])) + 2 * std::log2(double(f));
+                if (expect_log2 >= std::numeric_limits<T>::max_exponent) {
+                    EXPECT_TRUE(std::isinf(v[sz(j)])) << "variance " << j;
+                    continue;
+                }
+                if (expect_log2 < std::numeric_limits<T>::min_exponent) {
+                    EXPECT_GE(v[sz(j)], T(0));
+                    EXPECT_LE(v[sz(j)], std::numeric_limits<T>::min()) << "variance " << j;
+                    continue;
+                }
+                EXPECT_NEAR(std::log2(double(v[sz(j)])) - 2 * std::log2(double(f)),
+                            std::log2(double(v1[sz(j)])), 1e-3)
+                    << "variance " << j;
             }
-            if (expect_log2 < std::numeric_limits<T>::min_exponent) {
-                EXPECT_GE(v[sz(j)], T(0));
-                EXPECT_LE(v[sz(j)], std::numeric_limits<T>::min()) << "variance " << j;
-                continue;
-            }
-            EXPECT_NEAR(std::log2(double(v[sz(j)])) - 2 * std::log2(double(f)),
-                        std::log2(double(v1[sz(j)])), 1e-3)
-                << "variance " << j;
+            for (int64_t j = 0; j < n; ++j)
+                EXPECT_NEAR(double(mu[sz(j)] / f), double(mu1[sz(j)]),
+                            100 * eps<T>() * double(amax))
+                    << "mean " << j;
+            for (int64_t i = 0; i < m * k; ++i)
+                EXPECT_NEAR(double(s[sz(i)] / f), double(s1[sz(i)]), 1000 * eps<T>() * double(amax))
+                    << "score " << i;
         }
-        for (int64_t j = 0; j < n; ++j)
-            EXPECT_NEAR(double(mu[sz(j)] / f), double(mu1[sz(j)]),
-                        100 * eps<T>() * double(amax))
-                << "mean " << j;
-        for (int64_t i = 0; i < m * k; ++i)
-            EXPECT_NEAR(double(s[sz(i)] / f), double(s1[sz(i)]), 1000 * eps<T>() * double(amax))
-                << "score " << i;
     }
 }
+
+// Where the covariance method loses accuracy: singular values of the centred data from 1 down to
+// 1e-9 (variances over 18 decades). Each method keeps its documented bound. The covariance
+// method's relative error grows like eps (s_1 / s_j)^2 and swamps the variances below eps times
+// the largest; the QR method's stays below max(m,n) eps s_1 / s_j and keeps them.
+double decades(int64_t p) { return std::pow(10.0, -double(p)); }
+
+TEST(PcaAccuracy, CovarianceLosesSmallVariancesQrKeepsThem) {
+    const int64_t m = 500, n = 10, k = n;
+    Rng rng(71);
+    const std::vector<double> X = make_data<double>(rng, m, n, decades, 1.0);
+    const PcaRef ref = pca_reference(m, n, X);
+    Handle h;
+    auto variances = [&](gpusvdPcaMethod_t method) {
+        EXPECT_EQ(gpusvdSetPcaMethod(h, method), GPUSVD_STATUS_SUCCESS);
+        std::vector<double> C(sz(n * k)), var(sz(k));
+        int info = -777;
+        EXPECT_EQ(gpusvd_dpca(h, m, n, X.data(), m, k, C.data(), n, var.data(), nullptr, 1,
+                              nullptr, &info),
+                  GPUSVD_STATUS_SUCCESS);
+        EXPECT_EQ(info, 0);
+        return var;
+    };
+    const std::vector<double> qr = variances(GPUSVD_PCA_QR), cov = variances(GPUSVD_PCA_COVARIANCE);
+    double cov_order = 0;  // largest covariance error / eps (s_1 / s_j)^2 over j = 3..7
+    double cov_lost = 0, qr_kept = 0;  // largest relative errors of the two smallest variances
+    for (int64_t j = 0; j < k; ++j) {
+        SCOPED_TRACE(testing::Message() << "variance " << j);
+        const double s = ref.S[sz(j)], t = s * s / double(m - 1), ratio = ref.S[0] / s;
+        ASSERT_NEAR(s, decades(j), 1e-12) << "the data has the prescribed spectrum";
+        EXPECT_LE(std::fabs(qr[sz(j)] - t), pca_bounds(ref, j, ref.E, false).variance);
+        EXPECT_LE(std::fabs(cov[sz(j)] - t), pca_bounds(ref, j, ref.E, true).variance);
+        const double qr_rel = std::fabs(qr[sz(j)] - t) / t, cov_rel = std::fabs(cov[sz(j)] - t) / t;
+        EXPECT_LE(qr_rel, 100 * double(m) * eps<double>() * ratio);
+        if (ratio * ratio * eps<double>() < 1e-2)  // the covariance method's relative bound
+            EXPECT_LE(cov_rel, 100 * double(m) * eps<double>() * ratio * ratio);
+        if (j >= 3 && j <= 7)
+            cov_order = std::max(cov_order, cov_rel / (eps<double>() * ratio * ratio));
+        if (j >= k - 2) cov_lost = std::max(cov_lost, cov_rel), qr_kept = std::max(qr_kept, qr_rel);
+    }
+    // The covariance method's error does reach the order eps (s_1 / s_j)^2 ...
+    EXPECT_GT(cov_order, 1e-3);
+    // ... and the variances at 1e-16 and 1e-18 of the largest have not one correct digit left,
+    // where the QR method's are a thousand times closer (in fact about 1e-10 relative).
+    EXPECT_GT(cov_lost, 0.1);
+    EXPECT_LT(qr_kept, 1e-3 * cov_lost);
+}
+
+// AUTO runs the covariance method for double-precision data with m >= 10 n and n <= 1000, the QR
+// method otherwise (gpusvd.h). Seen through _bufferSize (the methods' host workspaces differ) and
+// through the results, which equal those of the explicitly chosen method bit for bit.
+template <typename T>
+size_t host_bytes(gpusvdHandle_t h, gpusvdPcaMethod_t method, int64_t m, int64_t n, int64_t k) {
+    EXPECT_EQ(gpusvdSetPcaMethod(h, method), GPUSVD_STATUS_SUCCESS);
+    size_t dev = 0, host = 0;
+    EXPECT_EQ(Api<T>::pca_bufferSize(h, m, n, k, &dev, &host), GPUSVD_STATUS_SUCCESS);
+    return host;
+}
+
+template <typename T>
+void expect_auto_is(gpusvdHandle_t h, int64_t m, int64_t n, bool covariance) {
+    SCOPED_TRACE(testing::Message() << (std::is_same<T, double>::value ? "double " : "float ") << m
+                                    << " x " << n);
+    const size_t qr = host_bytes<T>(h, GPUSVD_PCA_QR, m, n, 2),
+                 cov = host_bytes<T>(h, GPUSVD_PCA_COVARIANCE, m, n, 2);
+    ASSERT_NE(qr, cov) << "the workspaces must tell the methods apart";
+    EXPECT_EQ(host_bytes<T>(h, GPUSVD_PCA_AUTO, m, n, 2), covariance ? cov : qr);
+}
+
+TEST(PcaAuto, FollowsTheDocumentedRule) {
+    Handle h;
+    ASSERT_EQ(gpusvdSetBackend(h, GPUSVD_BACKEND_CPU), GPUSVD_STATUS_SUCCESS);
+    expect_auto_is<double>(h, 640, 64, true);
+    expect_auto_is<double>(h, 639, 64, false);
+    expect_auto_is<double>(h, 10000, 1000, true);
+    expect_auto_is<double>(h, 10010, 1001, false);
+    expect_auto_is<double>(h, 1000000, 3, true);
+    expect_auto_is<float>(h, 640, 64, false);
+    expect_auto_is<float>(h, 1000000, 3, false);
+    // The results: AUTO's are those of the method the rule names.
+    Rng rng(72);
+    for (int64_t m : {int64_t(120), int64_t(119)}) {
+        const int64_t n = 12, k = 4;
+        const std::vector<double> X = make_data<double>(rng, m, n);
+        auto run = [&](gpusvdPcaMethod_t method) {
+            EXPECT_EQ(gpusvdSetPcaMethod(h, method), GPUSVD_STATUS_SUCCESS);
+            std::vector<double> out(sz(n * k + k + m * k));
+            int info = -777;
+            EXPECT_EQ(gpusvd_dpca(h, m, n, X.data(), m, k, out.data(), n, out.data() + n * k,
+                                  out.data() + n * k + k, m, nullptr, &info),
+                      GPUSVD_STATUS_SUCCESS);
+            return out;
+        };
+        const std::vector<double> a = run(GPUSVD_PCA_AUTO), q = run(GPUSVD_PCA_QR),
+                                  c = run(GPUSVD_PCA_COVARIANCE);
+        EXPECT_FALSE(same_bits(q, c)) << "the methods' results must differ to tell them apart";
+        EXPECT_TRUE(same_bits(a, m >= 10 * n ? c : q)) << "m = " << m;
+    }
+}
+
+}  // namespace

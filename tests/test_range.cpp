@@ -45,14 +45,21 @@ TYPED_TEST(RangeTest, Bdsvd) {
 }
 
 TYPED_TEST(RangeTest, Pca) {
-    range::check_pca<TypeParam>(this->h, 40, 6, 3, 5.0, 7201);
-    range::check_pca<TypeParam>(this->h, 30, 30, 5, 5.0, 7202);
-    range::check_pca<TypeParam>(this->h, 400, 5, 5, 0.0, 7204);
-    range::check_pca<TypeParam>(this->h, 12, 20, 4, 5.0, 7203);  // wide: backend CPU only
+    for (gpusvdPcaMethod_t method : {GPUSVD_PCA_QR, GPUSVD_PCA_COVARIANCE}) {
+        GPUSVD_ASSERT_OK(this->h, gpusvdSetPcaMethod(this->h, method));
+        range::check_pca<TypeParam>(this->h, 40, 6, 3, 5.0, 7201);
+        range::check_pca<TypeParam>(this->h, 30, 30, 5, 5.0, 7202);
+        range::check_pca<TypeParam>(this->h, 400, 5, 5, 0.0, 7204);
+        range::check_pca<TypeParam>(this->h, 12, 20, 4, 5.0, 7203);  // wide: backend CPU only
+        range::check_pca<TypeParam>(this->h, 3000, 40, 4, 5.0, 7205);  // row blocks, threads
+    }
 }
 
 TYPED_TEST(RangeTest, RegressionPcaNearOverflow) {
-    range::regression_pca_near_overflow<TypeParam>(this->h);
+    for (gpusvdPcaMethod_t method : {GPUSVD_PCA_QR, GPUSVD_PCA_COVARIANCE}) {
+        GPUSVD_ASSERT_OK(this->h, gpusvdSetPcaMethod(this->h, method));
+        range::regression_pca_near_overflow<TypeParam>(this->h);
+    }
 }
 
 TYPED_TEST(RangeTest, RegressionQrNearOverflow) {

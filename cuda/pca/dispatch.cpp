@@ -119,13 +119,13 @@ gpusvdStatus_t pca_run(gpusvdHandle_t h, const char *routine, const PcaArgs<T> &
 }  // namespace
 
 template <class T>
-size_t pca_device_bytes(int64_t m, int64_t n, int64_t k, bool scores) {
+size_t pca_device_bytes(int64_t m, int64_t n, int64_t k, bool scores, bool) {
     return PcaLayout<T>(nullptr, m, n, k, scores).bytes;
 }
 
 template <class T>
 gpusvdStatus_t pca(gpusvdHandle_t h, const char *routine, Form form, const PcaArgs<T> &a) {
-    const size_t wsb = pca_device_bytes<T>(a.m, a.n, a.k, a.scores != nullptr);
+    const size_t wsb = pca_device_bytes<T>(a.m, a.n, a.k, a.scores != nullptr, a.covariance);
     if (form == Form::Device)
         return run_device_form(
             h, routine, a.m == 0 || a.n == 0 || a.k == 0, a.info, wsb,
@@ -155,7 +155,7 @@ gpusvdStatus_t pca(gpusvdHandle_t h, const char *routine, Form form, const PcaAr
 }
 
 #define GPUSVD_INSTANTIATE(T)                                             \
-    template size_t pca_device_bytes<T>(int64_t, int64_t, int64_t, bool); \
+    template size_t pca_device_bytes<T>(int64_t, int64_t, int64_t, bool, bool); \
     template gpusvdStatus_t pca<T>(gpusvdHandle_t, const char *, Form, const PcaArgs<T> &);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)

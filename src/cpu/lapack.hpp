@@ -1,4 +1,4 @@
-// Precision-generic names for the LAPACKE *_work routines (and the one cblas GEMM) the CPU
+// Precision-generic names for the LAPACKE *_work routines (and the cblas GEMM and SYRK) the CPU
 // backend uses, so each algorithm is written once as a template; the benchmark's reference
 // side calls the same wrappers. Column-major only; arguments are validated by the caller, so
 // LAPACK's xerbla is never reached.
@@ -51,6 +51,25 @@ namespace gpusvd::lapack {
                             lapack_int lwork, lapack_int *iwork) {                                 \
         return LAPACKE_##X##gesdd_work(LAPACK_COL_MAJOR, jobz, m, n, a, lda, s, u, ldu, vt, ldvt,  \
                                        work, lwork, iwork);                                        \
+    }                                                                                              \
+    /* Symmetric eigenvalues and vectors ('V', in place), ascending, divide and conquer. */        \
+    inline lapack_int syevd(char uplo, lapack_int n, T *a, lapack_int lda, T *w, T *work,          \
+                            lapack_int lwork, lapack_int *iwork, lapack_int liwork) {              \
+        return LAPACKE_##X##syevd_work(LAPACK_COL_MAJOR, 'V', uplo, n, a, lda, w, work, lwork,     \
+                                       iwork, liwork);                                             \
+    }                                                                                              \
+    /* Eigenpairs il..iu (1-based, ascending) of a symmetric matrix ('V', RANGE = 'I'). */         \
+    inline lapack_int syevr(char uplo, lapack_int n, T *a, lapack_int lda, lapack_int il,          \
+                            lapack_int iu, lapack_int *found, T *w, T *z, lapack_int ldz,          \
+                            lapack_int *isuppz, T *work, lapack_int lwork, lapack_int *iwork,      \
+                            lapack_int liwork) {                                                   \
+        return LAPACKE_##X##syevr_work(LAPACK_COL_MAJOR, 'V', 'I', uplo, n, a, lda, T(0), T(0),   \
+                                       il, iu, T(0), found, w, z, ldz, isuppz, work, lwork, iwork, \
+                                       liwork);                                                    \
+    }                                                                                              \
+    /* C = alpha A^T A + beta C, upper triangle (A is k x n). */                                   \
+    inline void syrk_upper_t(int n, int k, T alpha, const T *a, int lda, T beta, T *c, int ldc) {  \
+        cblas_##X##syrk(CblasColMajor, CblasUpper, CblasTrans, n, k, alpha, a, lda, beta, c, ldc); \
     }                                                                                              \
     /* C = A * B, no transposes. */                                                                \
     inline void gemm(int m, int n, int k, const T *a, int lda, const T *b, int ldb, T *c,          \

@@ -6,6 +6,7 @@
 
 #include "cpu/common.hpp"
 #include "cpu/lapack.hpp"
+#include "cpu/pca_common.hpp"
 #include "gpusvd.h"
 
 namespace gpusvd::cpu {
@@ -54,42 +55,18 @@ PcaWork<T> layout(Bump &b, int64_t m, int64_t n, int64_t k) {
     return w;
 }
 
-// xc = X 2^e - column means, the means of the scaled data and the largest |x| (range: 2^e).
-// A NaN/Inf in X makes its column sum non-finite, so the NaN/Inf screen costs no pass of its
-// own; false then. The sums are of finite data otherwise: their double accumulation (which
-// keeps float means accurate for large m) cannot overflow for data inside RangeScale's range.
-template <class T>
-bool centre(int64_t m, int64_t n, const T *X, int64_t ldx, const RangeScale<T> &range, T *xc,
-            T *mean, T *amax) {
-    T big = 0;
-    for (int64_t j = 0; j < n; ++j) {
-        const T *x = X + j * ldx;
-        double sum = 0;
-        for (int64_t i = 0; i < m; ++i) {
-            sum += range.apply(x[i]);
-            big = std::max(big, std::abs(x[i]));
-        }
-        if (!std::isfinite(sum) && has_nonfinite(m, 1, x, ldx)) return false;
-        const T mu = static_cast<T>(sum / static_cast<double>(m));
-        mean[j] = mu;
-        for (int64_t i = 0; i < m; ++i) xc[i + j * m] = range.apply(x[i]) - mu;
-    }
-    *amax = big;
-    return true;
-}
-
 }  // namespace
 
 template <class T>
-size_t pca_bytes(int64_t m, int64_t n, int64_t k) {
+size_t pca_qr_bytes(int64_t m, int64_t n, int64_t k) {
     Bump b;
     layout<T>(b, m, n, k);
     return b.bytes();
 }
 
 template <class T>
-int pca(int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *components, int64_t ldc,
-        T *variance, T *scores, int64_t lds, T *mean, void *work) {
+int pca_qr(int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *components, int64_t ldc,
+           T *variance, T *scores, int64_t lds, T *mean, void *work) {
     Bump b(work);
     const PcaWork<T> w = layout<T>(b, m, n, k);
     const bool tall = m > n;
@@ -112,28 +89,20 @@ int pca(int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *components,
     // X 2^e (a pass of its own only then), and the outputs scaled back.
     RangeScale<T> range;
     T amax = 0;
-    if (!centre(m, n, X, ldx, range, w.xc, w.mean, &amax)) {
-        fill_nan(n, k, components, ldc);
-        fill_nan(k, 1, variance, k);
-        fill_nan(m, k, scores, lds);
-        fill_nan(n, 1, mean, n);
-        return GPUSVD_INFO_NONFINITE;
-    }
+    if (!pca_detail::column_means(m, n, X, ldx, range, w.mean, &amax))
+        return pca_detail::nonfinite_outputs(m, n, k, components, ldc, variance, scores, lds, mean);
     range = RangeScale<T>::of(amax);
-    if (range.active()) centre(m, n, X, ldx, range, w.xc, w.mean, &amax);
+    if (range.active()) pca_detail::column_means(m, n, X, ldx, range, w.mean, &amax);
+    pca_detail::centre_rows(0, m, n, X, ldx, range, w.mean, w.xc, m);
     const lapack_int info = factor();
     if (info < 0) return kLapackArgumentError;
     if (mean)
         for (int64_t j = 0; j < n; ++j) mean[j] = range.undo(w.mean[j]);
 
-    // Components are rows of VT. Sign convention: the entry of largest magnitude (first on ties)
-    // of each component is positive; the matching left vector flips with it.
+    // Components are rows of VT, with the sign convention; the matching left vector flips with
+    // its component.
     for (int64_t j = 0; j < k; ++j) {
-        int64_t arg = 0;
-        for (int64_t c = 1; c < n; ++c)
-            if (std::abs(w.vt[j + c * w.p]) > std::abs(w.vt[j + arg * w.p])) arg = c;
-        const T sign = w.vt[j + arg * w.p] < 0 ? T(-1) : T(1);
-        for (int64_t c = 0; c < n; ++c) components[c + j * ldc] = sign * w.vt[j + c * w.p];
+        const T sign = pca_detail::signed_component(n, w.vt + j, w.p, components + j * ldc);
         const T sigma = w.s[j];
         variance[j] = range.undo(sigma * sigma / static_cast<T>(m - 1), 2);
         // scores = U_k diag(s_k): of the centred data directly, or (Q U_R) diag(s) when tall
@@ -151,10 +120,10 @@ int pca(int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *components,
     return lapack_info(info);
 }
 
-#define GPUSVD_INSTANTIATE(T)                                                                  \
-    template size_t pca_bytes<T>(int64_t, int64_t, int64_t);                                   \
-    template int pca<T>(int64_t, int64_t, const T *, int64_t, int64_t, T *, int64_t, T *, T *, \
-                        int64_t, T *, void *);
+#define GPUSVD_INSTANTIATE(T)                                                                     \
+    template size_t pca_qr_bytes<T>(int64_t, int64_t, int64_t);                                   \
+    template int pca_qr<T>(int64_t, int64_t, const T *, int64_t, int64_t, T *, int64_t, T *, T *, \
+                           int64_t, T *, void *);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)
 #undef GPUSVD_INSTANTIATE

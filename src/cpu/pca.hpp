@@ -1,4 +1,6 @@
-// CPU PCA: centre, QR when tall, SVD (LAPACK ?gesdd) of R or of the centred data.
+// CPU PCA, two methods: QR (pca.cpp: centre, QR when tall, ?gesdd of R or of the centred data)
+// and covariance (pca_covariance.cpp: Gram matrix of the centred data by ?syrk in row blocks,
+// symmetric eigensolver ?syevd or ?syevr). Same outputs and conventions.
 #pragma once
 
 #include <cstddef>
@@ -7,11 +9,19 @@
 namespace gpusvd::cpu {
 
 template <class T>
-size_t pca_bytes(int64_t m, int64_t n, int64_t k);
+size_t pca_qr_bytes(int64_t m, int64_t n, int64_t k);
 
 /// scores and mean may be null. Returns info.
 template <class T>
-int pca(int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *components, int64_t ldc,
-        T *variance, T *scores, int64_t lds, T *mean, void *work);
+int pca_qr(int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *components, int64_t ldc,
+           T *variance, T *scores, int64_t lds, T *mean, void *work);
+
+template <class T>
+size_t pca_covariance_bytes(int64_t m, int64_t n, int64_t k);
+
+/// As pca_qr. info > 0: the eigensolver did not converge.
+template <class T>
+int pca_covariance(int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *components,
+                   int64_t ldc, T *variance, T *scores, int64_t lds, T *mean, void *work);
 
 }  // namespace gpusvd::cpu
