@@ -66,6 +66,8 @@ _HANDLE_FUNCS = {
     "gpusvdSetJacobiTolerance": ("void *handle, double tol", "int"),
     "gpusvdSetJacobiMaxSweeps": ("void *handle, int maxSweeps", "int"),
     "gpusvdGetJacobiStats": ("void *handle, int *sweeps, double *offNorm", "int"),
+    "gpusvdSetPcaMethod": ("void *handle, gpusvdPcaMethod_t method", "int"),
+    "gpusvdGetPcaMethod": ("void *handle, int *method", "int"),
     "gpusvdGetErrorMessage": ("void *handle", "char *"),
     "gpusvdGetStatusName": ("gpusvdStatus_t status", "char *"),
     "gpusvdGetVersion": ("", "int"),
@@ -73,7 +75,8 @@ _HANDLE_FUNCS = {
     "gpusvdGetBuildInfo": ("", "char *"),
 }
 
-_ENUMS = ("gpusvdJob_t", "gpusvdOrth_t", "gpusvdUplo_t", "gpusvdBackend_t", "gpusvdStatus_t")
+_ENUMS = ("gpusvdJob_t", "gpusvdOrth_t", "gpusvdUplo_t", "gpusvdBackend_t", "gpusvdStatus_t",
+          "gpusvdPcaMethod_t")
 _CTYPES = dict({
     "int": ctypes.c_int, "int64_t": ctypes.c_int64, "double": ctypes.c_double,
     "void *": ctypes.c_void_p, "char *": ctypes.c_char_p,
@@ -258,7 +261,9 @@ def _setup_cublas(library_file):
 
 def _declare(lib):
     for name, sig in SIGNATURES.items():
-        f = getattr(lib, name)
+        f = getattr(lib, name, None)
+        if f is None:  # newer than the loaded library: its callers check hasattr(lib, name)
+            continue
         f.argtypes = [_CTYPES[ctype] for _, ctype in sig]
         f.restype = _CTYPES[_HANDLE_FUNCS[name][1]] if name in _HANDLE_FUNCS else ctypes.c_int
 
