@@ -114,9 +114,28 @@ gpusvdStatus_t refuse_capture(gpusvdHandle_t h, const char *routine, cudaStream_
 }
 
 gpusvdStatus_t run_as_graph(gpusvdHandle_t h, const char *routine, cudaStream_t s,
+                            const std::vector<uint64_t> &key,
                             const std::function<gpusvdStatus_t(cudaStream_t)> &enqueue) {
+    cudaError_t e;
+    Resources *r = resources(h, &e);
+    if (!r) return cuda_fail(h, routine, "creating the handle's GPU resources", e);
+    if (r->own_exec && r->own_key == key) {
+        e = cudaGraphLaunch(r->own_exec, s);
+        if (e == cudaSuccess) e = cudaEventRecord(r->own_done, s);
+        return e == cudaSuccess ? GPUSVD_STATUS_SUCCESS
+                                : cuda_fail(h, routine, "running the call's graph", e);
+    }
+    if (r->own_exec) {  // its conditional handles live with the graph: let it finish first
+        cudaEventSynchronize(r->own_done);
+        cudaGraphExecDestroy(r->own_exec);
+        cudaGraphDestroy(r->own_graph);
+        r->own_exec = nullptr, r->own_graph = nullptr;
+        r->own_key.clear();
+    }
     cudaStream_t cs = nullptr;
-    cudaError_t e = own_stream(h, &Resources::capture, &cs);
+    e = own_stream(h, &Resources::capture, &cs);
+    if (e == cudaSuccess && !r->own_done)
+        e = cudaEventCreateWithFlags(&r->own_done, cudaEventDisableTiming);
     if (e == cudaSuccess) e = cudaStreamBeginCapture(cs, cudaStreamCaptureModeRelaxed);
     if (e != cudaSuccess) return cuda_fail(h, routine, "starting the call's graph", e);
     const gpusvdStatus_t st = enqueue(cs);
@@ -124,11 +143,22 @@ gpusvdStatus_t run_as_graph(gpusvdHandle_t h, const char *routine, cudaStream_t 
     e = cudaStreamEndCapture(cs, &g);
     cudaGraphExec_t x = nullptr;
     if (st == GPUSVD_STATUS_SUCCESS && e == cudaSuccess) e = cudaGraphInstantiate(&x, g, 0);
-    if (st == GPUSVD_STATUS_SUCCESS && e == cudaSuccess) e = cudaGraphLaunch(x, s);
-    // Destroying them now is allowed: a launched graph finishes, then its resources go.
-    if (x) cudaGraphExecDestroy(x);
-    if (g) cudaGraphDestroy(g);
-    if (st != GPUSVD_STATUS_SUCCESS) return st;
+    if (st != GPUSVD_STATUS_SUCCESS || e != cudaSuccess) {
+        if (x) cudaGraphExecDestroy(x);
+        if (g) cudaGraphDestroy(g);
+        return st != GPUSVD_STATUS_SUCCESS ? st
+                                           : cuda_fail(h, routine, "building the call's graph", e);
+    }
+    try {
+        r->own_key = key;
+    } catch (...) {
+        cudaGraphExecDestroy(x);
+        cudaGraphDestroy(g);
+        return fail(h, GPUSVD_STATUS_ALLOC_FAILED, "%s: out of host memory", routine);
+    }
+    r->own_graph = g, r->own_exec = x;
+    e = cudaGraphLaunch(x, s);
+    if (e == cudaSuccess) e = cudaEventRecord(r->own_done, s);
     return e == cudaSuccess ? GPUSVD_STATUS_SUCCESS
                             : cuda_fail(h, routine, "running the call's graph", e);
 }

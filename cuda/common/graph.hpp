@@ -7,7 +7,9 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "context.hpp"
 
@@ -25,10 +27,13 @@ cudaError_t stream_capturing(cudaStream_t s, bool *capturing);
 gpusvdStatus_t refuse_capture(gpusvdHandle_t h, const char *routine, cudaStream_t s,
                               const char *what);
 
-/// Captures enqueue(cs) on the handle's own capture stream, then instantiates and launches the
-/// graph on `s` (where it runs in order with the caller's work): the device-decided loops of a
-/// form for an uncaptured call, where they beat reading flags back even counting instantiation.
+/// Launches on `s` (in order with the caller's work) the graph of enqueue(cs) captured on the
+/// handle's own capture stream: the device-decided loops of a form for an uncaptured call, where
+/// they beat reading flags back. The graph is kept and relaunched while `key` (everything the
+/// enqueued work depends on: pointers, sizes, settings) stays the same; another key waits for
+/// the kept graph to finish before replacing it.
 gpusvdStatus_t run_as_graph(gpusvdHandle_t h, const char *routine, cudaStream_t s,
+                            const std::vector<uint64_t> &key,
                             const std::function<gpusvdStatus_t(cudaStream_t)> &enqueue);
 
 /// Appends to the capture on `s` a loop that runs `body` while *cont != 0 after an iteration (at

@@ -48,8 +48,12 @@ gpusvdStatus_t DeviceScope::enter(const char *routine, bool device_form,
     if (!device_form) return GPUSVD_STATUS_SUCCESS;
     // The stream the call will run on: 0, cudaStreamLegacy (1) and cudaStreamPerThread (2)
     // follow the current device; any other belongs to the device it was created on.
+    // cudaStreamGetDevice is not permitted on a capturing stream (it would end the capture);
+    // a stream of another device fails the first launch of the capture instead.
     int sdev = dev;
-    if (reinterpret_cast<uintptr_t>(h_->stream) > 2 &&
+    bool capturing = false;
+    stream_capturing(static_cast<cudaStream_t>(h_->stream), &capturing);
+    if (!capturing && reinterpret_cast<uintptr_t>(h_->stream) > 2 &&
         cudaStreamGetDevice(static_cast<cudaStream_t>(h_->stream), &sdev) != cudaSuccess) {
         (void)cudaGetLastError();
         return fail(h_, GPUSVD_STATUS_INVALID_VALUE,
@@ -217,6 +221,9 @@ void release(gpusvdHandle_t h) {
             cudaStreamDestroy(s);
         }
     if (r->flags_ready) cudaEventDestroy(r->flags_ready);
+    if (r->own_done) cudaEventSynchronize(r->own_done), cudaEventDestroy(r->own_done);
+    if (r->own_exec) cudaGraphExecDestroy(r->own_exec);
+    if (r->own_graph) cudaGraphDestroy(r->own_graph);
     if (r->body) cudaStreamDestroy(r->body);
     if (r->capture) cudaStreamDestroy(r->capture);
     blas_release(r->blas);

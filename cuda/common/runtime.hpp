@@ -5,8 +5,10 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <initializer_list>
+#include <vector>
 
 #include "context.hpp"
 
@@ -28,6 +30,12 @@ struct Resources {
     cudaEvent_t flags_ready = nullptr;
     cudaStream_t body = nullptr;     // captures the bodies of device-decided loops (graph.*)
     cudaStream_t capture = nullptr;  // captures a whole call run as a graph (run_as_graph)
+    // run_as_graph's last graph, relaunched by a call with the same key; kept until it is done
+    // (a graph's conditional handles live with it).
+    std::vector<uint64_t> own_key;
+    cudaGraph_t own_graph = nullptr;
+    cudaGraphExec_t own_exec = nullptr;
+    cudaEvent_t own_done = nullptr;
 };
 
 /// A named pointer argument of a `_gpu` call, for check_reachable.

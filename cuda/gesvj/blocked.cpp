@@ -6,8 +6,10 @@
 // sweeps are a while node instead, decided on the device.
 #include "gesvj/blocked.hpp"
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 #include "common/cublas.hpp"
 #include "common/graph.hpp"
@@ -144,7 +146,17 @@ gpusvdStatus_t gesvj_blocked(gpusvdHandle_t h, const char *routine, const GesvjP
     cudaError_t e = stream_capturing(s, &graph);
     if (e != cudaSuccess) return cuda_fail(h, routine, "querying the stream's capture state", e);
     if (!graph && device_loop()) {  // the same call as a graph of its own (see device_loop)
-        return run_as_graph(h, routine, s, [&](cudaStream_t cs) {
+        const auto u = [](const void *q) { return uint64_t(reinterpret_cast<uintptr_t>(q)); };
+        uint64_t tol_bits;
+        std::memcpy(&tol_bits, &p.tol, sizeof tol_bits);
+        const std::vector<uint64_t> key{
+            sizeof(T),      uint64_t(p.wantu), uint64_t(p.wantv), uint64_t(p.m),
+            uint64_t(p.n),  u(p.A),            uint64_t(p.lda),   u(p.S),
+            u(p.U),         uint64_t(p.ldu),   u(p.V),            uint64_t(p.ldv),
+            u(p.info),      u(p.stats),        u(ws),             uint64_t(ws_bytes),
+            tol_bits,       uint64_t(p.max_sweeps), uint64_t(pl.nb), uint64_t(pl.inner_sweeps),
+            uint64_t(pl.gram_split), uint64_t(pl.inner_threads)};
+        return run_as_graph(h, routine, s, key, [&](cudaStream_t cs) {
             return gesvj_blocked<T>(h, routine, p, ws, ws_bytes, cs);
         });
     }

@@ -250,7 +250,6 @@ class CupyOps(HostOps):
     def to_host(self, x):
         return self.cp.asnumpy(x)
 
-    @contextlib.contextmanager
     def device_id(self, x):
         return int(x.device.id)
 
@@ -260,6 +259,7 @@ class CupyOps(HostOps):
         with self.cp.cuda.Device(x.device.id):
             return Handle()
 
+    @contextlib.contextmanager
     def on_device(self, x, handle):
         """Run on x's device and on CuPy's current stream (so the _gpu call is ordered after
         the copies CuPy made and before whatever the caller does next)."""
@@ -359,7 +359,6 @@ class TorchOps(HostOps):
     def to_host(self, x):
         return x.cpu().numpy()
 
-    @contextlib.contextmanager
     def device_id(self, x):
         return int(x.device.index)
 
@@ -369,6 +368,7 @@ class TorchOps(HostOps):
         with self.torch.cuda.device(x.device):
             return Handle()
 
+    @contextlib.contextmanager
     def on_device(self, x, handle):
         self._device = x.device
         with self.torch.cuda.device(x.device):
