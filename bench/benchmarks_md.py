@@ -7,12 +7,13 @@ gpusvd-bench per table, all of their output in one log (its machine lines are ta
 the tables in the order of the CSV files:
 
     export PATH=$PWD/build/bin:$PATH
-    CMD='for t in gpu:gesvj_batched gpu:geev_batched gpu:geqrf_mgs gpu:pca gpu:gesvj gpu:bdsvd cpu:gesvj_vs_gesdd; do gpusvd-bench --reps 5 --budget 3 --filter "$t " --csv "${t/:/_}.csv"; done'
+    CMD='for t in gpu:gesvj_batched gpu:geev_batched gpu:geqrf_mgs gpu:pca gpu:gesvj gpu:bdsvd cpu:gesvj_vs_gesdd cpu:pca; do gpusvd-bench --reps 5 --budget 3 --filter "$t " --csv "${t/:/_}.csv"; done'
     eval "$CMD" > bench.txt
     python3 bench/benchmarks_md.py --log bench.txt --csv gpu_gesvj_batched.csv \\
         gpu_geev_batched.csv gpu_geqrf_mgs.csv gpu_pca.csv gpu_gesvj.csv gpu_bdsvd.csv \\
-        cpu_gesvj_vs_gesdd.csv --command "$CMD" --commit $(git rev-parse --short HEAD) \\
-        --date $(date +%F) [--python-csv python_bench.csv] > docs/benchmarks.md
+        cpu_gesvj_vs_gesdd.csv cpu_pca.csv --command "$CMD" \\
+        --commit $(git rev-parse --short HEAD) --date $(date +%F) \\
+        [--python-csv python_bench.csv] > docs/benchmarks.md
 
 --python-csv adds the section of bench/python_bench.py's CSV (the Python package's calls
 against the C calls and the numpy/CuPy/torch counterparts).

@@ -31,11 +31,11 @@
  * - CUDA graphs: every `_gpu` form may be called while the handle's stream is capturing a graph
  *   (cudaStreamBeginCapture, torch.cuda.graph, CuPy's stream capture), except bdsvd with vectors
  *   (below), and the replayed graph gives the right answer for new data in the same buffers:
- *   loops whose trip count depends on the data (CholeskyQR steps of the tall QR and PCA, sweeps
- *   of the blocked Jacobi) become conditional nodes decided on the device (CUDA 12.4 driver or
- *   newer). Outside a capture those forms read a few flags back per step or sweep (listed in each
- *   routine's notes), which is faster there; the batched forms, geqrf_mgs of square or small
- *   matrices and bdsvd values never wait on the host. A call that cannot be captured answers
+ *   loops whose trip count depends on the data (CholeskyQR steps of the tall QR and of PCA's QR
+ *   method, sweeps of the blocked Jacobi) become conditional nodes decided on the device (CUDA
+ *   12.4 driver or newer). Outside a capture those forms read a few flags back per step or sweep
+ *   (listed in each routine's notes), which is faster there; the batched forms, geqrf_mgs of
+ *   square or small matrices, PCA's covariance method and bdsvd values never wait on the host. A call that cannot be captured answers
  *   GPUSVD_STATUS_NOT_SUPPORTED before enqueueing anything, leaving the capture intact: bdsvd
  *   with vectors, and a handle's first use of a resource it must allocate (its device
  *   workspace growing, cuBLAS, the Jacobi statistics), so make the same call once before
@@ -230,8 +230,9 @@ GPUSVD_API gpusvdStatus_t gpusvdGetJacobiStats(gpusvdHandle_t handle, int *sweep
  *    eps times the largest is lost (relative error eps (sigma_1 / sigma_j)^2), and component j an
  *    angle error of about max(m,n) eps sigma_1^2 / (gap between sigma_j^2 and its neighbours).
  *  - GPUSVD_PCA_AUTO: COVARIANCE for double-precision data with m >= 10 n and n <= 1000, where
- *    it is 1.5 to 10 times faster and its error (n eps, at most about 1e-13, of the largest
- *    variance) is far below what an analysis of principal components resolves; QR otherwise,
+ *    it is several times faster (docs/benchmarks.md) and its error (n eps, at most about 1e-13,
+ *    of the largest variance) is far below what an analysis of principal components resolves;
+ *    QR otherwise,
  *    and always in single precision, where the same error (about 1e-5 of the largest variance
  *    at n = 100) would leave a component with a hundredth of the largest standard deviation
  *    one or two correct digits. The rule depends on m, n and the precision only, so it is the
@@ -602,9 +603,12 @@ GPUSVD_API gpusvdStatus_t gpusvd_dbdsvd_bufferSize(gpusvdHandle_t handle, gpusvd
  * and ?gesdd's workspace 5 p^2 + 64 (p + n), p = min(m,n); covariance method n, ldc, lds (with
  * scores) and ?syevd's workspace 1 + 6 n + 2 n^2.
  * The GPU backend (m >= n only; wider data is NOT_SUPPORTED there and runs on the CPU under
- * AUTO) centres a copy of X on the device (m*n device workspace), takes its tall QR (see
+ * AUTO) centres a copy of X on the device (m*n device workspace). QR method: its tall QR (see
  * gpusvd_sgeqrf_mgs) and the one-sided Jacobi SVD of R (see gpusvd_sgesvj; info > 0: Jacobi
- * did not converge within the handle's max sweeps), scores = Q (U_R diag(s)).
+ * did not converge within the handle's max sweeps), scores = Q (U_R diag(s)). Covariance method:
+ * the Gram matrix of the centred copy by cuBLAS (row chunks, one batched GEMM), its
+ * eigendecomposition as its one-sided Jacobi SVD (info > 0 as above), scores = Xc C by one
+ * GEMM; the `_gpu` form never waits on the host, so it can be captured into a CUDA graph.
  */
 GPUSVD_API gpusvdStatus_t gpusvd_spca(gpusvdHandle_t handle, int64_t m, int64_t n, const float *X,
                                       int64_t ldx, int64_t k, float *components, int64_t ldc,

@@ -1,21 +1,27 @@
-// pca on the GPU backend (label `gpu`; samples >= features: centring on the device, tall QR,
-// Jacobi SVD of R). Each result is checked against a reference built here from LAPACK dgesvd of
-// the explicitly centred data (in double for both precisions) and compared with the CPU backend on
-// the same data: components (sign convention: the entry of largest magnitude positive), explained
-// variance, scores and mean, with padded leading dimensions and nothing outside the outputs
-// written. Shapes from 1000 x 1 to 20000 x 8 (k = n) and 300 x 300; NULL scores and mean; NaN/Inf
-// (info GPUSVD_INFO_NONFINITE, NaN outputs); data scaled near overflow and underflow and with a
-// large mean offset; wide data (NOT_SUPPORTED on backend GPU, the CPU under AUTO); the `_gpu`
-// form on a user stream against the host form.
+// pca on the GPU backend (label `gpu`; samples >= features), both methods: QR (centring on the
+// device, tall QR, Jacobi SVD of R) and covariance (centring, Gram matrix, Jacobi SVD of that).
+// Each result is checked against a reference built here from LAPACK dgesvd of the explicitly
+// centred data (in double for both precisions) and compared with the CPU backend running the same
+// method on the same data: components (sign convention: the entry of largest magnitude positive),
+// explained variance, scores and mean, with padded leading dimensions and nothing outside the
+// outputs written. Shapes from 1000 x 1 to 20000 x 8 (k = n) and 300 x 300; NULL scores and mean;
+// NaN/Inf (info GPUSVD_INFO_NONFINITE, NaN outputs); data scaled near overflow and underflow and
+// with a large mean offset; wide data (NOT_SUPPORTED on backend GPU, the CPU under AUTO); the
+// `_gpu` form on a user stream against the host form; AUTO's choice as on the CPU; the
+// covariance method's loss of the smallest variances where the QR method keeps them.
 //
 // Tolerances follow DESIGN.md's SVD ratio (threshold 50, max(m,n) eps |X_c|) with an absolute
 // error bound on the singular values of the centred data
 //     E = 50 (max(m,n) eps s_1 + sqrt(m) |mu|_2 eps)
 // (the second term: rounding the column means to the working precision perturbs the centred data
-// by a rank-one 1 delta^T with |delta_j| <= eps |mu_j|), and from it (Weyl, Wedin):
+// by a rank-one 1 delta^T with |delta_j| <= eps |mu_j|), and from it (Weyl, Wedin), for the QR
+// method:
 //     explained variance j: |var_j - s_j^2/(m-1)| <= (2 s_j E + E^2) / (m - 1)
 //     component j:          max_i |c_ij - c_ref_ij| <= E / gap_j (a sign flip accepted only on a
 //                           near tie of the two largest magnitudes of the reference component)
+// and for the covariance method, whose Gram matrix carries an error of about s_1 E
+// (pca_checks.hpp, pca_bounds): s_1 in place of s_j in the variance bound, and s_1 E / gap2_j
+// (gap between s_j^2 and its neighbours' squares) for component j.
 //     scores:               max |scores - X_c C| <= E
 //     mean:                 |mean_j - mean_ref_j| <= 4 eps max_i |x_ij| + 4 sqrt(m) eps_double
 //                           max_i |x_ij| (double accumulation of the column sums).
@@ -67,19 +73,15 @@ std::vector<T> make_data(Rng &rng, int64_t m, int64_t n, int64_t k, double offse
     return X;
 }
 
-/// Tolerance of component j (E / gap_j) and whether its sign is a near tie (the two largest
-/// magnitudes of the reference component closer than twice that).
+/// Tolerance of component j (the method's bound, pca_bounds) and whether its sign is a near tie
+/// (the two largest magnitudes of the reference component closer than twice that).
 struct ComponentTol {
     double tol;
     bool near_tie;
 };
 
-inline ComponentTol component_tol(const PcaRef &r, int64_t j, double factor) {
-    const int64_t p = std::min(r.m, r.n);
-    const double sj = r.S[sz(j)];
-    double gap = sj - (j + 1 < p ? r.S[sz(j + 1)] : 0.0);
-    if (j > 0) gap = std::min(gap, r.S[sz(j - 1)] - sj);
-    ComponentTol t{factor * r.E / std::max(gap, 1e-300), false};
+inline ComponentTol component_tol(const PcaRef &r, int64_t j, double factor, bool cov) {
+    ComponentTol t{std::min(pca_bounds(r, j, factor * r.E, cov).component, 1e300), false};
     double a1 = 0, a2 = 0;
     for (int64_t i = 0; i < r.n; ++i) {
         const double a = std::fabs(r.components[sz(i + j * r.n)]);
@@ -171,7 +173,7 @@ VarRange<T> var_range(long double f) {
 /// range must be Inf (above) or at most the smallest normal (below); near the edges of the range
 /// it is not checked.
 template <typename T>
-void check_vs_ref(const PcaOut &out, const PcaRef &r, int64_t k, long double f = 1,
+void check_vs_ref(const PcaOut &out, const PcaRef &r, int64_t k, bool cov, long double f = 1,
                   double factor = 1.0) {
     const int64_t m = r.m, n = r.n;
     const double e = eps<T>();
@@ -190,7 +192,7 @@ void check_vs_ref(const PcaOut &out, const PcaRef &r, int64_t k, long double f =
             if (std::fabs(out.C[sz(i + j * n)]) > std::fabs(out.C[sz(arg + j * n)])) arg = i;
         EXPECT_GT(out.C[sz(arg + j * n)], 0.0L) << "largest entry of component " << j << " positive";
         if (j >= rank) continue;  // component of a zero singular value: any unit vector
-        const ComponentTol t = component_tol(r, j, factor);
+        const ComponentTol t = component_tol(r, j, factor, cov);
         double d_same = 0, d_flip = 0;
         for (int64_t i = 0; i < n; ++i) {
             const double c = double(out.C[sz(i + j * n)]), ref = r.components[sz(i + j * n)];
@@ -224,7 +226,7 @@ void check_vs_ref(const PcaOut &out, const PcaRef &r, int64_t k, long double f =
             continue;
         }
         if (expect > range.hi / 16 || expect < 16 * range.lo) continue;  // edge of the range
-        const double tol = (2 * sj * E + E * E) / double(m - 1);
+        const double tol = pca_bounds(r, j, E, cov).variance;
         const double d = double(std::fabs(v - expect));
         EXPECT_LE(d, tol) << "explained variance " << j << ": relative error " << d / double(expect)
                           << " = " << d / double(expect) / e << " eps";
@@ -262,14 +264,14 @@ void check_vs_ref(const PcaOut &out, const PcaRef &r, int64_t k, long double f =
 /// EXPECTs two results of the same data (e.g. backend GPU and CPU, or the `_gpu` and host
 /// forms) to agree within twice the reference tolerances (each is within once of the truth).
 template <typename T>
-void expect_same_pca(const PcaOut &a, const PcaOut &b, const PcaRef &r, int64_t k,
+void expect_same_pca(const PcaOut &a, const PcaOut &b, const PcaRef &r, int64_t k, bool cov,
                      long double f = 1) {
     const int64_t m = r.m, n = r.n, rank = std::min(m - 1, n);
     EXPECT_EQ(a.info, b.info);
     const double E = 2 * r.E;
     std::vector<long double> sign(sz(k), 1.0L);
     for (int64_t j = 0; j < std::min(k, rank); ++j) {
-        const ComponentTol t = component_tol(r, j, 2.0);
+        const ComponentTol t = component_tol(r, j, 2.0, cov);
         double d_same = 0, d_flip = 0;
         for (int64_t i = 0; i < n; ++i) {
             d_same = std::max(d_same, double(std::fabs(a.C[sz(i + j * n)] - b.C[sz(i + j * n)])));
@@ -285,8 +287,7 @@ void expect_same_pca(const PcaOut &a, const PcaOut &b, const PcaRef &r, int64_t 
             EXPECT_EQ(std::isinf(va), std::isinf(vb)) << "variance " << j;
             continue;
         }
-        const double sj = r.S[sz(j)];
-        EXPECT_LE(double(std::fabs(va - vb)), (2 * sj * E + E * E) / double(m - 1))
+        EXPECT_LE(double(std::fabs(va - vb)), pca_bounds(r, j, E, cov).variance)
             << "variance " << j;
     }
     if (!a.scores.empty() && !b.scores.empty()) {
@@ -355,6 +356,18 @@ struct CpuHandle : Handle {
     CpuHandle() { EXPECT_EQ(gpusvdSetBackend(get(), GPUSVD_BACKEND_CPU), GPUSVD_STATUS_SUCCESS); }
 };
 
+constexpr gpusvdPcaMethod_t kMethods[] = {GPUSVD_PCA_QR, GPUSVD_PCA_COVARIANCE};
+
+/// Sets `method` on every handle given; true for the covariance method.
+inline bool use_method(gpusvdPcaMethod_t method, std::initializer_list<gpusvdHandle_t> hs) {
+    for (gpusvdHandle_t h : hs) EXPECT_EQ(gpusvdSetPcaMethod(h, method), GPUSVD_STATUS_SUCCESS);
+    return method == GPUSVD_PCA_COVARIANCE;
+}
+
+inline const char *method_name(gpusvdPcaMethod_t method) {
+    return method == GPUSVD_PCA_QR ? "QR method" : "covariance method";
+}
+
 template <typename T>
 class GpuPcaTest : public DeviceTest<T> {};
 TYPED_TEST_SUITE(GpuPcaTest, Precisions, PrecisionName);
@@ -362,73 +375,86 @@ TYPED_TEST_SUITE(GpuPcaTest, Precisions, PrecisionName);
 TYPED_TEST(GpuPcaTest, ShapesMatchLapackAndCpuBackend) {
     using T = TypeParam;
     CpuHandle cpu;
-    uint64_t seed = 101;
-    for (const PcaCase &c : pca_cases()) {
-        SCOPED_TRACE(testing::Message() << "m=" << c.m << " n=" << c.n << " k=" << c.k);
-        Rng rng(seed++);
-        const std::vector<T> X = make_data<T>(rng, c.m, c.n, c.k);
-        const PcaRef ref = pca_reference(c.m, c.n, X);
-        const PcaOut gpu = run_pca<T>(this->h, c.m, c.n, c.k, X, true, true);
-        check_vs_ref<T>(gpu, ref, c.k);
-        const PcaOut host_cpu = run_pca<T>(cpu, c.m, c.n, c.k, X, true, true);
-        {
-            SCOPED_TRACE("backend CPU vs reference");
-            check_vs_ref<T>(host_cpu, ref, c.k);
+    for (gpusvdPcaMethod_t method : kMethods) {
+        SCOPED_TRACE(method_name(method));
+        const bool cov = use_method(method, {this->h, cpu});
+        uint64_t seed = 101;
+        for (const PcaCase &c : pca_cases()) {
+            SCOPED_TRACE(testing::Message() << "m=" << c.m << " n=" << c.n << " k=" << c.k);
+            Rng rng(seed++);
+            const std::vector<T> X = make_data<T>(rng, c.m, c.n, c.k);
+            const PcaRef ref = pca_reference(c.m, c.n, X);
+            const PcaOut gpu = run_pca<T>(this->h, c.m, c.n, c.k, X, true, true);
+            check_vs_ref<T>(gpu, ref, c.k, cov);
+            const PcaOut host_cpu = run_pca<T>(cpu, c.m, c.n, c.k, X, true, true);
+            {
+                SCOPED_TRACE("backend CPU vs reference");
+                check_vs_ref<T>(host_cpu, ref, c.k, cov);
+            }
+            SCOPED_TRACE("backend GPU vs backend CPU");
+            expect_same_pca<T>(gpu, host_cpu, ref, c.k, cov);
         }
-        SCOPED_TRACE("backend GPU vs backend CPU");
-        expect_same_pca<T>(gpu, host_cpu, ref, c.k);
     }
 }
 
 TYPED_TEST(GpuPcaTest, OptionalOutputsNull) {
     // scores and/or mean NULL: skipped (nothing written), the rest as with them.
     using T = TypeParam;
-    uint64_t seed = 201;
-    for (const PcaCase &c : pca_cases()) {
-        Rng rng(seed++);
-        const std::vector<T> X = make_data<T>(rng, c.m, c.n, c.k);
-        const PcaRef ref = pca_reference(c.m, c.n, X);
-        const PcaOut full = run_pca<T>(this->h, c.m, c.n, c.k, X, true, true);
-        for (int which = 0; which < 3; ++which) {
-            const bool ws = which == 1, wm = which == 2;  // 0: both NULL
-            SCOPED_TRACE(testing::Message() << "m=" << c.m << " n=" << c.n << " k=" << c.k
-                                            << (ws ? " scores" : " no scores")
-                                            << (wm ? " mean" : " no mean"));
-            const PcaOut out = run_pca<T>(this->h, c.m, c.n, c.k, X, ws, wm);
-            check_vs_ref<T>(out, ref, c.k);
-            expect_same_pca<T>(out, full, ref, c.k);
+    for (gpusvdPcaMethod_t method : kMethods) {
+        SCOPED_TRACE(method_name(method));
+        const bool cov = use_method(method, {this->h});
+        uint64_t seed = 201;
+        for (const PcaCase &c : pca_cases()) {
+            Rng rng(seed++);
+            const std::vector<T> X = make_data<T>(rng, c.m, c.n, c.k);
+            const PcaRef ref = pca_reference(c.m, c.n, X);
+            const PcaOut full = run_pca<T>(this->h, c.m, c.n, c.k, X, true, true);
+            for (int which = 0; which < 3; ++which) {
+                const bool ws = which == 1, wm = which == 2;  // 0: both NULL
+                SCOPED_TRACE(testing::Message() << "m=" << c.m << " n=" << c.n << " k=" << c.k
+                                                << (ws ? " scores" : " no scores")
+                                                << (wm ? " mean" : " no mean"));
+                const PcaOut out = run_pca<T>(this->h, c.m, c.n, c.k, X, ws, wm);
+                check_vs_ref<T>(out, ref, c.k, cov);
+                expect_same_pca<T>(out, full, ref, c.k, cov);
+            }
         }
     }
 }
 
 TYPED_TEST(GpuPcaTest, NonFiniteGivesInfoAndNaN) {
     using T = TypeParam;
-    Rng rng(301);
-    for (const PcaCase &c : {PcaCase{full_or_quick(5000, 1000), 20, 5}, PcaCase{300, 300, 7},
-                             PcaCase{1000, 1, 1}}) {
-        const std::vector<T> X0 = make_data<T>(rng, c.m, c.n, c.k);
-        for (int64_t pos : {int64_t(0), c.m * c.n / 2 + 3, c.m * c.n - 1})
-            for (T bad : {nan_v<T>(), std::numeric_limits<T>::infinity(),
-                          -std::numeric_limits<T>::infinity()}) {
-                SCOPED_TRACE(testing::Message() << "m=" << c.m << " n=" << c.n << " k=" << c.k
-                                                << " value " << double(bad) << " at " << pos);
-                std::vector<T> X = X0;
-                X[sz(pos)] = bad;
-                expect_all_nan(run_pca<T>(this->h, c.m, c.n, c.k, X, true, true));
-                expect_all_nan(run_pca<T>(this->h, c.m, c.n, c.k, X, false, false));
-            }
-        // The handle is not left in a bad state.
-        SCOPED_TRACE("finite data after the non-finite calls");
-        check_vs_ref<T>(run_pca<T>(this->h, c.m, c.n, c.k, X0, true, true),
-                        pca_reference(c.m, c.n, X0), c.k);
+    for (gpusvdPcaMethod_t method : kMethods) {
+        SCOPED_TRACE(method_name(method));
+        const bool cov = use_method(method, {this->h});
+        Rng rng(301);
+        for (const PcaCase &c : {PcaCase{full_or_quick(5000, 1000), 20, 5},
+                                 PcaCase{300, 300, 7}, PcaCase{1000, 1, 1}}) {
+            const std::vector<T> X0 = make_data<T>(rng, c.m, c.n, c.k);
+            for (int64_t pos : {int64_t(0), c.m * c.n / 2 + 3, c.m * c.n - 1})
+                for (T bad : {nan_v<T>(), std::numeric_limits<T>::infinity(),
+                              -std::numeric_limits<T>::infinity()}) {
+                    SCOPED_TRACE(testing::Message() << "m=" << c.m << " n=" << c.n << " k=" << c.k
+                                                    << " value " << double(bad) << " at " << pos);
+                    std::vector<T> X = X0;
+                    X[sz(pos)] = bad;
+                    expect_all_nan(run_pca<T>(this->h, c.m, c.n, c.k, X, true, true));
+                    expect_all_nan(run_pca<T>(this->h, c.m, c.n, c.k, X, false, false));
+                }
+            // The handle is not left in a bad state.
+            SCOPED_TRACE("finite data after the non-finite calls");
+            check_vs_ref<T>(run_pca<T>(this->h, c.m, c.n, c.k, X0, true, true),
+                            pca_reference(c.m, c.n, X0), c.k, cov);
+        }
     }
 }
 
 /// Scales X by f (exactly; a power of two) and checks the PCA on the GPU backend against the
 /// reference of the unscaled data (components equal, variances times f^2, scores and mean times
-/// f) and against the CPU backend on the same scaled data.
+/// f) and against the CPU backend on the same scaled data, both with `method`.
 template <typename T>
-void check_scaled(gpusvdHandle_t h, const PcaCase &c, const std::vector<T> &X0, long double f) {
+void check_scaled(gpusvdHandle_t h, gpusvdPcaMethod_t method, const PcaCase &c,
+                  const std::vector<T> &X0, long double f) {
     SCOPED_TRACE(testing::Message() << "m=" << c.m << " n=" << c.n << " k=" << c.k << " factor "
                                     << double(f));
     std::vector<T> X(X0.size());
@@ -440,16 +466,17 @@ void check_scaled(gpusvdHandle_t h, const PcaCase &c, const std::vector<T> &X0, 
     std::vector<T> Xback(X.size());
     for (size_t i = 0; i < X.size(); ++i) Xback[i] = T((long double)X[i] / f);
     const PcaRef ref = pca_reference(c.m, c.n, Xback);
-    const PcaOut gpu = run_pca<T>(h, c.m, c.n, c.k, X, true, true, f);
-    check_vs_ref<T>(gpu, ref, c.k, f);
     CpuHandle cpu;
+    const bool cov = use_method(method, {h, cpu});
+    const PcaOut gpu = run_pca<T>(h, c.m, c.n, c.k, X, true, true, f);
+    check_vs_ref<T>(gpu, ref, c.k, cov, f);
     const PcaOut host_cpu = run_pca<T>(cpu, c.m, c.n, c.k, X, true, true, f);
     {
         SCOPED_TRACE("backend CPU vs reference");
-        check_vs_ref<T>(host_cpu, ref, c.k, f);
+        check_vs_ref<T>(host_cpu, ref, c.k, cov, f);
     }
     SCOPED_TRACE("backend GPU vs backend CPU");
-    expect_same_pca<T>(gpu, host_cpu, ref, c.k, f);
+    expect_same_pca<T>(gpu, host_cpu, ref, c.k, cov, f);
 }
 
 /// Power of two f with max|X0 f| about `target`.
@@ -466,14 +493,18 @@ TYPED_TEST(GpuPcaTest, NearOverflowAndUnderflowScaling) {
     // reference; and about 1e150 / 1e-150 (1e15 / 1e-15): variances in range, checked too.
     using T = TypeParam;
     const bool dbl = std::is_same<T, double>::value;
-    uint64_t seed = 401;
-    for (const PcaCase &c : {PcaCase{full_or_quick(5000, 1000), 20, 5}, PcaCase{300, 300, 7},
-                             PcaCase{full_or_quick(20000, 2000), 8, 8}}) {
-        Rng rng(seed++);
-        const std::vector<T> X0 = make_data<T>(rng, c.m, c.n, c.k);
-        for (long double target : dbl ? std::vector<long double>{1e300L, 1e-300L, 1e150L, 1e-150L}
-                                      : std::vector<long double>{1e36L, 1e-36L, 1e15L, 1e-15L})
-            check_scaled<T>(this->h, c, X0, factor_for(X0, target));
+    for (gpusvdPcaMethod_t method : kMethods) {
+        SCOPED_TRACE(method_name(method));
+        uint64_t seed = 401;
+        for (const PcaCase &c : {PcaCase{full_or_quick(5000, 1000), 20, 5}, PcaCase{300, 300, 7},
+                                 PcaCase{full_or_quick(20000, 2000), 8, 8}}) {
+            Rng rng(seed++);
+            const std::vector<T> X0 = make_data<T>(rng, c.m, c.n, c.k);
+            for (long double target :
+                 dbl ? std::vector<long double>{1e300L, 1e-300L, 1e150L, 1e-150L}
+                     : std::vector<long double>{1e36L, 1e-36L, 1e15L, 1e-15L})
+                check_scaled<T>(this->h, method, c, X0, factor_for(X0, target));
+        }
     }
 }
 
@@ -484,21 +515,87 @@ TYPED_TEST(GpuPcaTest, LargeMeanOffset) {
     using T = TypeParam;
     const double offset = std::is_same<T, double>::value ? 1e6 : 1e3;
     CpuHandle cpu;
-    uint64_t seed = 501;
-    for (const PcaCase &c : {PcaCase{full_or_quick(5000, 1000), 20, 5}, PcaCase{300, 300, 7},
-                             PcaCase{full_or_quick(20000, 2000), 8, 8}})
-        for (double sign : {1.0, -1.0}) {
-            SCOPED_TRACE(testing::Message() << "m=" << c.m << " n=" << c.n << " k=" << c.k
-                                            << " mean offset " << sign * offset);
-            Rng rng(seed++);
-            const std::vector<T> X = make_data<T>(rng, c.m, c.n, c.k, sign * offset);
-            const PcaRef ref = pca_reference(c.m, c.n, X);
-            const PcaOut gpu = run_pca<T>(this->h, c.m, c.n, c.k, X, true, true);
-            check_vs_ref<T>(gpu, ref, c.k);
-            const PcaOut host_cpu = run_pca<T>(cpu, c.m, c.n, c.k, X, true, true);
-            SCOPED_TRACE("backend GPU vs backend CPU");
-            expect_same_pca<T>(gpu, host_cpu, ref, c.k);
+    for (gpusvdPcaMethod_t method : kMethods) {
+        SCOPED_TRACE(method_name(method));
+        const bool cov = use_method(method, {this->h, cpu});
+        uint64_t seed = 501;
+        for (const PcaCase &c : {PcaCase{full_or_quick(5000, 1000), 20, 5}, PcaCase{300, 300, 7},
+                                 PcaCase{full_or_quick(20000, 2000), 8, 8}})
+            for (double sign : {1.0, -1.0}) {
+                SCOPED_TRACE(testing::Message() << "m=" << c.m << " n=" << c.n << " k=" << c.k
+                                                << " mean offset " << sign * offset);
+                Rng rng(seed++);
+                const std::vector<T> X = make_data<T>(rng, c.m, c.n, c.k, sign * offset);
+                const PcaRef ref = pca_reference(c.m, c.n, X);
+                const PcaOut gpu = run_pca<T>(this->h, c.m, c.n, c.k, X, true, true);
+                check_vs_ref<T>(gpu, ref, c.k, cov);
+                const PcaOut host_cpu = run_pca<T>(cpu, c.m, c.n, c.k, X, true, true);
+                SCOPED_TRACE("backend GPU vs backend CPU");
+                expect_same_pca<T>(gpu, host_cpu, ref, c.k, cov);
+            }
+    }
+}
+
+TYPED_TEST(GpuPcaTest, AutoChoosesAsOnTheCpu) {
+    // AUTO's rule depends on m, n and the precision only: the device workspace _bufferSize
+    // reports under AUTO is that of the method the rule names (the methods' workspaces differ).
+    using T = TypeParam;
+    for (const PcaCase &c : {PcaCase{640, 64, 4}, PcaCase{639, 64, 4}, PcaCase{100000, 3, 3},
+                             PcaCase{20020, 1001, 4}}) {
+        SCOPED_TRACE(testing::Message() << "m=" << c.m << " n=" << c.n);
+        size_t dev[3] = {}, host = 0;
+        const gpusvdPcaMethod_t order[3] = {GPUSVD_PCA_QR, GPUSVD_PCA_COVARIANCE, GPUSVD_PCA_AUTO};
+        for (int i = 0; i < 3; ++i) {
+            use_method(order[i], {this->h});
+            GPUSVD_ASSERT_OK(this->h,
+                             Api<T>::pca_bufferSize(this->h, c.m, c.n, c.k, &dev[i], &host));
         }
+        if (gpu_as_cpu()) continue;  // no device workspace on the CPU backend
+        ASSERT_NE(dev[0], dev[1]) << "the workspaces must tell the methods apart";
+        EXPECT_EQ(dev[2], pca_uses_covariance<T>(this->h, c.m, c.n) ? dev[1] : dev[0]);
+    }
+}
+
+double decades(int64_t p) { return std::pow(10.0, -double(p)); }
+
+TEST(GpuPcaAccuracy, CovarianceLosesSmallVariancesQrKeepsThem) {
+    // As on the CPU (test_pca): singular values of the centred data from 1 to 1e-9. The QR
+    // method's relative error of variance j stays below 100 max(m,n) eps s_1 / s_j, the
+    // covariance method's swamps the variances at 1e-16 and 1e-18 of the largest.
+    Handle h;
+    GPUSVD_SKIP_WITHOUT_DEVICE(h);
+    const int64_t m = 5000, n = 10, k = n;
+    Rng rng(71);
+    const int64_t r = n;
+    std::vector<double> G(sz(m * r)), V(sz(n * r));
+    random_centred_orthonormal(rng, m, r, G.data(), m);
+    random_orthonormal(rng, n, r, V.data(), n);
+    std::vector<double> X(sz(m * n));
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < m; ++i) {
+            double v = 1.0 + double(j);
+            for (int64_t p = 0; p < r; ++p) v += G[sz(i + p * m)] * decades(p) * V[sz(j + p * n)];
+            X[sz(i + j * m)] = v;
+        }
+    const PcaRef ref = pca_reference(m, n, X);
+    double cov_lost = 0, qr_kept = 0;
+    for (gpusvdPcaMethod_t method : kMethods) {
+        SCOPED_TRACE(method_name(method));
+        const bool cov = use_method(method, {h});
+        const PcaOut out = run_pca<double>(h, m, n, k, X, false, false);
+        EXPECT_EQ(out.info, 0);
+        for (int64_t j = 0; j < k; ++j) {
+            const double s = ref.S[sz(j)], t = s * s / double(m - 1);
+            const double d = double(std::fabs(out.var[sz(j)] - t));
+            EXPECT_LE(d, pca_bounds(ref, j, ref.E, cov).variance) << "variance " << j;
+            if (!cov) {
+                EXPECT_LE(d / t, 100 * double(m) * eps<double>() * ref.S[0] / s) << j;
+            }
+            if (j >= k - 2) (cov ? cov_lost : qr_kept) = std::max(cov ? cov_lost : qr_kept, d / t);
+        }
+    }
+    EXPECT_GT(cov_lost, 0.1) << "the covariance method has lost the two smallest variances";
+    EXPECT_LT(qr_kept, 1e-3 * cov_lost) << "the QR method keeps them";
 }
 
 TYPED_TEST(GpuPcaTest, WideDataNotSupportedOnBackendGpu) {
@@ -536,7 +633,8 @@ TYPED_TEST(GpuPcaTest, WideDataRunsOnCpuUnderAuto) {
         Rng rng(seed++);
         const std::vector<T> X = make_data<T>(rng, c.m, c.n, c.k);
         check_vs_ref<T>(run_pca<T>(this->h, c.m, c.n, c.k, X, true, true),
-                        pca_reference(c.m, c.n, X), c.k);
+                        pca_reference(c.m, c.n, X), c.k,
+                        pca_uses_covariance<T>(this->h, c.m, c.n));
     }
 }
 
@@ -547,28 +645,33 @@ TYPED_TEST_SUITE(GpuPcaDeviceFormTest, Precisions, PrecisionName);
 TYPED_TEST(GpuPcaDeviceFormTest, OnUserStreamMatchesHostForm) {
     using T = TypeParam;
     const PcaOnDevice<T> on_device{*this->rt, *this->stream};
-    uint64_t seed = 801;
-    for (const PcaCase &c : pca_cases()) {
-        SCOPED_TRACE(testing::Message() << "m=" << c.m << " n=" << c.n << " k=" << c.k);
-        Rng rng(seed++);
-        const std::vector<T> X = make_data<T>(rng, c.m, c.n, c.k, 100.0);
-        const PcaRef ref = pca_reference(c.m, c.n, X);
-        const PcaOut host = run_pca<T>(this->h, c.m, c.n, c.k, X, true, true);
-        check_vs_ref<T>(host, ref, c.k);
-        for (int both = 1; both >= 0; --both) {
-            SCOPED_TRACE(both ? "_gpu form" : "_gpu form, scores and mean NULL");
-            const PcaOut dev = run_pca<T>(this->h, c.m, c.n, c.k, X, both, both, 1, on_device);
-            check_vs_ref<T>(dev, ref, c.k);
-            expect_same_pca<T>(dev, host, ref, c.k);
+    for (gpusvdPcaMethod_t method : kMethods) {
+        SCOPED_TRACE(method_name(method));
+        const bool cov = use_method(method, {this->h});
+        uint64_t seed = 801;
+        for (const PcaCase &c : pca_cases()) {
+            SCOPED_TRACE(testing::Message() << "m=" << c.m << " n=" << c.n << " k=" << c.k);
+            Rng rng(seed++);
+            const std::vector<T> X = make_data<T>(rng, c.m, c.n, c.k, 100.0);
+            const PcaRef ref = pca_reference(c.m, c.n, X);
+            const PcaOut host = run_pca<T>(this->h, c.m, c.n, c.k, X, true, true);
+            check_vs_ref<T>(host, ref, c.k, cov);
+            for (int both = 1; both >= 0; --both) {
+                SCOPED_TRACE(both ? "_gpu form" : "_gpu form, scores and mean NULL");
+                const PcaOut dev =
+                    run_pca<T>(this->h, c.m, c.n, c.k, X, both, both, 1, on_device);
+                check_vs_ref<T>(dev, ref, c.k, cov);
+                expect_same_pca<T>(dev, host, ref, c.k, cov);
+            }
         }
+        // NaN through the device form: info (in device memory) and the outputs.
+        const int64_t m = 1000, n = 20, k = 5;
+        Rng rng(899);
+        std::vector<T> X = make_data<T>(rng, m, n, k);
+        X[sz(m * n / 3)] = nan_v<T>();
+        SCOPED_TRACE("_gpu form, NaN in X");
+        expect_all_nan(run_pca<T>(this->h, m, n, k, X, true, true, 1, on_device));
     }
-    // NaN through the device form: info (in device memory) and the outputs.
-    const int64_t m = 1000, n = 20, k = 5;
-    Rng rng(899);
-    std::vector<T> X = make_data<T>(rng, m, n, k);
-    X[sz(m * n / 3)] = nan_v<T>();
-    SCOPED_TRACE("_gpu form, NaN in X");
-    expect_all_nan(run_pca<T>(this->h, m, n, k, X, true, true, 1, on_device));
 }
 
 TYPED_TEST(GpuPcaDeviceFormTest, WideDataNotSupported) {

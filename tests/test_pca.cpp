@@ -352,8 +352,9 @@ TEST(PcaAccuracy, CovarianceLosesSmallVariancesQrKeepsThem) {
         EXPECT_LE(std::fabs(cov[sz(j)] - t), pca_bounds(ref, j, ref.E, true).variance);
         const double qr_rel = std::fabs(qr[sz(j)] - t) / t, cov_rel = std::fabs(cov[sz(j)] - t) / t;
         EXPECT_LE(qr_rel, 100 * double(m) * eps<double>() * ratio);
-        if (ratio * ratio * eps<double>() < 1e-2)  // the covariance method's relative bound
+        if (ratio * ratio * eps<double>() < 1e-2) {  // the covariance method's relative bound
             EXPECT_LE(cov_rel, 100 * double(m) * eps<double>() * ratio * ratio);
+        }
         if (j >= 3 && j <= 7)
             cov_order = std::max(cov_order, cov_rel / (eps<double>() * ratio * ratio));
         if (j >= k - 2) cov_lost = std::max(cov_lost, cov_rel), qr_kept = std::max(qr_kept, qr_rel);

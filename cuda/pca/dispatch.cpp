@@ -1,6 +1,7 @@
-// pca on the GPU (samples >= features): screen and centre X on the device, tall QR of the centred
-// data (geqrf/tall.hpp), one-sided Jacobi SVD of the n x n R (gesvj/gesvj.hpp), then components,
-// variances and scores = Q (U_R diag(s)) from the small factors (one GEMM over the samples).
+// pca on the GPU (samples >= features), the QR method: screen and centre X on the device, tall
+// QR of the centred data (geqrf/tall.hpp), one-sided Jacobi SVD of the n x n R
+// (gesvj/gesvj.hpp), then components, variances and scores = Q (U_R diag(s)) from the small
+// factors (one GEMM over the samples). The covariance method is in covariance.cpp.
 // The data is read three times (screen, column sums, centring) and the centred copy goes through
 // the QR's passes; nothing but a few flags per QR step comes back to the host.
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include "gesvj/gesvj.hpp"
 #include "gpu_dispatch.hpp"
 #include "kernels/team.hpp"
+#include "pca/covariance.hpp"
 #include "pca/pca.hpp"
 #include "workspace.hpp"
 
@@ -99,8 +101,8 @@ gpusvdStatus_t pca_run(gpusvdHandle_t h, const char *routine, const PcaArgs<T> &
                       nullptr};
     e = gesvj_launch<T>(q, L.jac, L.jac_bytes, s);
     if (e == cudaSuccess)
-        e = pca_finish<T>(m, n, k, S, V, UR, jinfo, mean_s, scale_exp, a.C, a.ldc, a.var, W,
-                          a.mean, a.info, s);
+        e = pca_finish<T>(m, n, k, S, false, V, UR, jinfo, nullptr, mean_s, scale_exp, a.C, a.ldc,
+                          a.var, W, a.mean, a.info, s);
     if (e != cudaSuccess) return cuda_fail(h, routine, "the SVD of R", e);
     if (!want_scores) return GPUSVD_STATUS_SUCCESS;
     cublasHandle_t b = blas_handle(h, routine, s, &st);
@@ -112,15 +114,24 @@ gpusvdStatus_t pca_run(gpusvdHandle_t h, const char *routine, const PcaArgs<T> &
     bs = blas::gemm<T>(b, CUBLAS_OP_N, CUBLAS_OP_N, m, k, n, T(1), Xc, m, W, n, T(0), a.scores,
                        a.lds);
     if (bs != CUBLAS_STATUS_SUCCESS) return blas_fail(h, routine, "GEMM scores = Q W", bs);
-    e = pca_scale_scores<T>(m, k, a.scores, a.lds, scale_exp, s);
+    e = pca_scale_scores<T>(m, k, a.scores, a.lds, scale_exp, true, s);
     return e == cudaSuccess ? GPUSVD_STATUS_SUCCESS : cuda_fail(h, routine, "scaling the scores", e);
 }
 
 }  // namespace
 
 template <class T>
-size_t pca_device_bytes(int64_t m, int64_t n, int64_t k, bool scores, bool) {
-    return PcaLayout<T>(nullptr, m, n, k, scores).bytes;
+size_t pca_device_bytes(int64_t m, int64_t n, int64_t k, bool scores, bool covariance) {
+    return covariance ? pca_covariance_bytes<T>(m, n)
+                      : PcaLayout<T>(nullptr, m, n, k, scores).bytes;
+}
+
+// The method's run.
+template <class T>
+gpusvdStatus_t run_method(gpusvdHandle_t h, const char *routine, const PcaArgs<T> &a, void *ws,
+                          cudaStream_t s) {
+    return a.covariance ? pca_covariance_run<T>(h, routine, a, ws, s)
+                        : pca_run<T>(h, routine, a, ws, s);
 }
 
 template <class T>
@@ -129,7 +140,7 @@ gpusvdStatus_t pca(gpusvdHandle_t h, const char *routine, Form form, const PcaAr
     if (form == Form::Device)
         return run_device_form(
             h, routine, a.m == 0 || a.n == 0 || a.k == 0, a.info, wsb,
-            [&](void *ws, cudaStream_t s) { return pca_run<T>(h, routine, a, ws, s); });
+            [&](void *ws, cudaStream_t s) { return run_method<T>(h, routine, a, ws, s); });
     const Operand ops[] = {
         {const_cast<T *>(a.X), a.m, a.n, a.ldx, 0, sizeof(T), true, false},
         {a.C, a.n, a.k, a.ldc, 0, sizeof(T), false, true},
@@ -150,7 +161,7 @@ gpusvdStatus_t pca(gpusvdHandle_t h, const char *routine, Form form, const PcaAr
             d.lds = a.m;
             d.mean = a.mean ? static_cast<T *>(c.dev[4]) : nullptr;
             d.info = c.info;
-            return pca_run<T>(h, routine, d, c.ws, c.stream);
+            return run_method<T>(h, routine, d, c.ws, c.stream);
         });
 }
 

@@ -82,10 +82,11 @@ __global__ void subtract_means(int64_t m, int64_t n, const T *X, int64_t ldx,
 // Outputs of the data's scale are the scaled ones times 2^e (2^2e for variances), by ldexp:
 // each is its exact value rounded, +Inf only where that exceeds the largest finite value.
 template <class T>
-__global__ void finish_kernel(int64_t m, int64_t n, int64_t k, const T *S, const T *V, const T *UR,
-                              const int *jinfo, const T *mean_s, const int *scale_exp, T *C,
-                              int64_t ldc, T *var, T *W, T *mean, int *info) {
-    const bool nan = *jinfo == GPUSVD_INFO_NONFINITE;
+__global__ void finish_kernel(int64_t m, int64_t n, int64_t k, const T *S, bool eigen, const T *V,
+                              const T *UR, const int *jinfo, const int *bad, const T *mean_s,
+                              const int *scale_exp, T *C, int64_t ldc, T *var, T *W, T *mean,
+                              int *info) {
+    const bool nan = *jinfo == GPUSVD_INFO_NONFINITE || (bad && *bad);
     const int e = *scale_exp, ew = folded_exponent<T>(e);
     const T nanv = Real<T>::nan();
     for (int64_t j = threadIdx.x; j < k; j += blockDim.x) {
@@ -95,7 +96,8 @@ __global__ void finish_kernel(int64_t m, int64_t n, int64_t k, const T *S, const
             if (Real<T>::abs(v[c]) > Real<T>::abs(v[arg])) arg = c;
         const T sign = v[arg] < 0 ? T(-1) : T(1);
         for (int64_t c = 0; c < n; ++c) C[c + j * ldc] = nan ? nanv : sign * v[c];
-        var[j] = nan ? nanv : Real<T>::ldexp(S[j] * S[j] / static_cast<T>(m - 1), 2 * e);
+        const T square = eigen ? S[j] : S[j] * S[j];
+        var[j] = nan ? nanv : Real<T>::ldexp(square / static_cast<T>(m - 1), 2 * e);
         if (UR)
             for (int64_t i = 0; i < n; ++i)
                 W[i + j * n] = nan ? nanv : Real<T>::ldexp(sign * S[j] * UR[i + j * n], ew);
@@ -103,18 +105,29 @@ __global__ void finish_kernel(int64_t m, int64_t n, int64_t k, const T *S, const
     if (mean)
         for (int64_t c = threadIdx.x; c < n; c += blockDim.x)
             mean[c] = nan ? nanv : Real<T>::ldexp(mean_s[c], e);
-    if (threadIdx.x == 0) *info = *jinfo;
+    if (threadIdx.x == 0) *info = nan ? GPUSVD_INFO_NONFINITE : *jinfo;
 }
 
-// The part of 2^e not folded into W: nothing to do but for data near overflow or underflow.
+// The part of 2^e not folded into W (all of it when nothing was): nothing to do but for data
+// near overflow or underflow.
 template <class T>
-__global__ void scale_scores(int64_t m, int64_t k, T *scores, int64_t lds, const int *scale_exp) {
-    const int r = *scale_exp - folded_exponent<T>(*scale_exp);
+__global__ void scale_scores(int64_t m, int64_t k, T *scores, int64_t lds, const int *scale_exp,
+                             bool folded) {
+    const int r = *scale_exp - (folded ? folded_exponent<T>(*scale_exp) : 0);
     if (r == 0) return;
     for (int64_t j = blockIdx.y; j < k; j += gridDim.y)
         for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < m;
              i += int64_t(gridDim.x) * blockDim.x)
             scores[i + j * lds] = Real<T>::ldexp(scores[i + j * lds], r);
+}
+
+template <class T>
+__global__ void mirror_kernel(int64_t n, T *G) {
+    for (int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; idx < n * n;
+         idx += int64_t(gridDim.x) * blockDim.x) {
+        const int64_t i = idx % n, j = idx / n;
+        if (i > j) G[idx] = G[j + i * n];
+    }
 }
 
 }  // namespace
@@ -131,20 +144,28 @@ cudaError_t pca_centre(int64_t m, int64_t n, const T *X, int64_t ldx,
 }
 
 template <class T>
-cudaError_t pca_finish(int64_t m, int64_t n, int64_t k, const T *S, const T *V, const T *UR,
-                       const int *jinfo, const T *mean_s, const int *scale_exp, T *components,
-                       int64_t ldc, T *variance, T *W, T *mean, int *info, cudaStream_t stream) {
-    finish_kernel<T><<<1, 256, 0, stream>>>(m, n, k, S, V, UR, jinfo, mean_s, scale_exp,
-                                            components, ldc, variance, W, mean, info);
+cudaError_t pca_finish(int64_t m, int64_t n, int64_t k, const T *S, bool eigen, const T *V,
+                       const T *UR, const int *jinfo, const int *bad, const T *mean_s,
+                       const int *scale_exp, T *components, int64_t ldc, T *variance, T *W,
+                       T *mean, int *info, cudaStream_t stream) {
+    finish_kernel<T><<<1, 256, 0, stream>>>(m, n, k, S, eigen, V, UR, jinfo, bad, mean_s,
+                                            scale_exp, components, ldc, variance, W, mean, info);
     return cudaGetLastError();
 }
 
 template <class T>
 cudaError_t pca_scale_scores(int64_t m, int64_t k, T *scores, int64_t lds, const int *scale_exp,
-                             cudaStream_t stream) {
+                             bool folded, cudaStream_t stream) {
     const dim3 grid(static_cast<unsigned>(std::min<int64_t>((m + 255) / 256, 1024)),
                     static_cast<unsigned>(std::min<int64_t>(k, 64)));
-    scale_scores<T><<<grid, 256, 0, stream>>>(m, k, scores, lds, scale_exp);
+    scale_scores<T><<<grid, 256, 0, stream>>>(m, k, scores, lds, scale_exp, folded);
+    return cudaGetLastError();
+}
+
+template <class T>
+cudaError_t mirror_upper(int64_t n, T *G, cudaStream_t stream) {
+    const unsigned blocks = static_cast<unsigned>(std::min<int64_t>((n * n + 255) / 256, 4096));
+    mirror_kernel<T><<<blocks, 256, 0, stream>>>(n, G);
     return cudaGetLastError();
 }
 
@@ -152,11 +173,13 @@ cudaError_t pca_scale_scores(int64_t m, int64_t k, T *scores, int64_t lds, const
     template cudaError_t pca_centre<T>(int64_t, int64_t, const T *, int64_t,                       \
                                        const unsigned long long *, double *, T *, int *, T *,      \
                                        cudaStream_t);                                              \
-    template cudaError_t pca_finish<T>(int64_t, int64_t, int64_t, const T *, const T *, const T *, \
-                                       const int *, const T *, const int *, T *, int64_t, T *, T *, \
-                                       T *, int *, cudaStream_t);                                  \
-    template cudaError_t pca_scale_scores<T>(int64_t, int64_t, T *, int64_t, const int *,          \
-                                             cudaStream_t);
+    template cudaError_t pca_finish<T>(int64_t, int64_t, int64_t, const T *, bool, const T *,      \
+                                       const T *, const int *, const int *, const T *,             \
+                                       const int *, T *, int64_t, T *, T *, T *, int *,            \
+                                       cudaStream_t);                                              \
+    template cudaError_t pca_scale_scores<T>(int64_t, int64_t, T *, int64_t, const int *, bool,    \
+                                             cudaStream_t);                                        \
+    template cudaError_t mirror_upper<T>(int64_t, T *, cudaStream_t);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)
 #undef GPUSVD_INSTANTIATE

@@ -1,6 +1,8 @@
-// GPU PCA kernels: centring and the closing pass that turns the SVD of R into
-// components, explained variance and the scores' small factor. cuda/pca/dispatch.cpp strings
-// them together with the tall QR (geqrf/tall.hpp) and the Jacobi SVD of R (gesvj/gesvj.hpp).
+// GPU PCA kernels: centring and the closing pass that turns the SVD of R (QR method) or the
+// eigendecomposition of the Gram matrix (covariance method) into components, explained variance
+// and the scores' small factor. cuda/pca/dispatch.cpp strings them together with the tall QR
+// (geqrf/tall.hpp) and the Jacobi SVD of R (gesvj/gesvj.hpp); cuda/pca/covariance.cpp with the
+// Gram matrix (geqrf/gram.hpp) and the Jacobi SVD of that.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -23,17 +25,25 @@ cudaError_t pca_centre(int64_t m, int64_t n, const T *X, int64_t ldx,
 /// of each positive), variance[k] = (S_j 2^e)^2 / (m - 1), W = sign * S_j * UR(:, 0:k) * 2^f
 /// (n x k, ld n; scores = Q W 2^(e - f), f = e clamped to half the exponent range so that W
 /// neither overflows nor loses accuracy to underflow), mean = mean_s 2^e (if not null);
-/// everything NaN when *jinfo is GPUSVD_INFO_NONFINITE. *info = *jinfo.
+/// everything NaN when *jinfo is GPUSVD_INFO_NONFINITE or *bad (if not null) is non-zero,
+/// *info = GPUSVD_INFO_NONFINITE then, else *jinfo. eigen: S holds the eigenvalues of the Gram
+/// matrix (covariance method), variance[k] = S_j 2^2e / (m - 1).
 template <class T>
-cudaError_t pca_finish(int64_t m, int64_t n, int64_t k, const T *S, const T *V, const T *UR,
-                       const int *jinfo, const T *mean_s, const int *scale_exp, T *components,
-                       int64_t ldc, T *variance, T *W, T *mean, int *info, cudaStream_t stream);
+cudaError_t pca_finish(int64_t m, int64_t n, int64_t k, const T *S, bool eigen, const T *V,
+                       const T *UR, const int *jinfo, const int *bad, const T *mean_s,
+                       const int *scale_exp, T *components, int64_t ldc, T *variance, T *W,
+                       T *mean, int *info, cudaStream_t stream);
 
-/// scores (m x k) *= 2^(e - f), the part of the data's scale pca_finish left out of W: a launch
-/// that does nothing unless the data lies near overflow or underflow.
+/// scores (m x k) *= 2^(e - f), the part of the data's scale pca_finish left out of W (folded),
+/// or 2^e (scores formed from the scaled centred data and the components): a launch that does
+/// nothing unless the data lies near overflow or underflow.
 template <class T>
 cudaError_t pca_scale_scores(int64_t m, int64_t k, T *scores, int64_t lds, const int *scale_exp,
-                             cudaStream_t stream);
+                             bool folded, cudaStream_t stream);
+
+/// G(j, i) = G(i, j) for i < j: the full symmetric matrix (n x n, ld n) from its upper triangle.
+template <class T>
+cudaError_t mirror_upper(int64_t n, T *G, cudaStream_t stream);
 
 }  // namespace gpu
 }  // namespace gpusvd
