@@ -7,6 +7,21 @@
 namespace gpusvd {
 namespace gpu {
 
+namespace {
+thread_local bool tl_in_part = false;  // this thread runs one device's part of a split call
+
+/// Marks the calling thread as running a part for the scope.
+struct PartScope {
+    bool saved = tl_in_part;
+    PartScope() { tl_in_part = true; }
+    ~PartScope() { tl_in_part = saved; }
+};
+}  // namespace
+
+bool split_over_devices(gpusvdHandle_t h, int64_t batch) {
+    return !tl_in_part && h->devices.size() > 1 && batch > 1;
+}
+
 gpusvdStatus_t over_devices(gpusvdHandle_t h, int64_t batch, bool jacobi_stats,
                             const DevicePart &part) {
     const int nd = static_cast<int>(std::min<int64_t>(int64_t(h->devices.size()), batch));
@@ -25,6 +40,7 @@ gpusvdStatus_t over_devices(gpusvdHandle_t h, int64_t batch, bool jacobi_stats,
     }
     std::vector<gpusvdStatus_t> st(size_t(nd), GPUSVD_STATUS_SUCCESS);
     const auto run = [&](int i) {
+        const PartScope in_part;
         const int64_t b0 = batch * i / nd, b1 = batch * (i + 1) / nd;
         st[size_t(i)] = part(ctx[size_t(i)], b0, b1 - b0);
     };

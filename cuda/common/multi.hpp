@@ -12,10 +12,9 @@
 namespace gpusvd {
 namespace gpu {
 
-/// Whether a batched host-form call of `batch` matrices on h is split over devices.
-inline bool split_over_devices(gpusvdHandle_t h, int64_t batch) {
-    return h->devices.size() > 1 && batch > 1;
-}
+/// Whether a batched host-form call of `batch` matrices on h is split over devices (never a part
+/// of a split already: the handle's own part runs the same dispatch).
+bool split_over_devices(gpusvdHandle_t h, int64_t batch);
 
 /// Runs part(context, first, count) for each device's share of the batch (equal shares: the
 /// devices of one node are alike), at once; the calling thread takes the first. The first

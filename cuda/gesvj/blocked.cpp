@@ -156,6 +156,8 @@ gpusvdStatus_t gesvj_blocked(gpusvdHandle_t h, const char *routine, const GesvjP
             u(p.info),      u(p.stats),        u(ws),             uint64_t(ws_bytes),
             tol_bits,       uint64_t(p.max_sweeps), uint64_t(pl.nb), uint64_t(pl.inner_sweeps),
             uint64_t(pl.gram_split), uint64_t(pl.inner_threads)};
+        gpusvdStatus_t bst;  // cuBLAS starts outside the capture (it allocates)
+        if (!blas_handle(h, routine, s, &bst)) return bst;
         return run_as_graph(h, routine, s, key, [&](cudaStream_t cs) {
             return gesvj_blocked<T>(h, routine, p, ws, ws_bytes, cs);
         });

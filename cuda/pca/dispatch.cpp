@@ -136,10 +136,22 @@ gpusvdStatus_t run_method(gpusvdHandle_t h, const char *routine, const PcaArgs<T
 
 template <class T>
 gpusvdStatus_t pca(gpusvdHandle_t h, const char *routine, Form form, const PcaArgs<T> &a) {
+    const bool empty = a.m == 0 || a.n == 0 || a.k == 0;
+    DeviceScope dev(h);
+    const gpusvdStatus_t entered = dev.enter(
+        routine, form == Form::Device,
+        empty ? std::initializer_list<PtrArg>{{"info", a.info}}
+              : std::initializer_list<PtrArg>{{"X", a.X},
+                                              {"components", a.C},
+                                              {"explainedVariance", a.var},
+                                              {"scores", a.scores},
+                                              {"mean", a.mean},
+                                              {"info", a.info}});
+    if (entered != GPUSVD_STATUS_SUCCESS) return entered;
     const size_t wsb = pca_device_bytes<T>(a.m, a.n, a.k, a.scores != nullptr, a.covariance);
     if (form == Form::Device)
         return run_device_form(
-            h, routine, a.m == 0 || a.n == 0 || a.k == 0, a.info, wsb,
+            h, routine, empty, a.info, wsb,
             [&](void *ws, cudaStream_t s) { return run_method<T>(h, routine, a, ws, s); });
     const Operand ops[] = {
         {const_cast<T *>(a.X), a.m, a.n, a.ldx, 0, sizeof(T), true, false},

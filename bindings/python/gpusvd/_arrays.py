@@ -5,6 +5,7 @@ apart, and whose matrices (the leading axes flattened) are `stride >= ld * c` el
 ("per-matrix Fortran order"). A C-ordered (..., m, n) array is, read that way, the stack of the
 transposes: (..., n, m) in per-matrix Fortran order (see stack_layout)."""
 import contextlib
+import functools
 from typing import Any, Optional, Tuple
 
 import numpy as np
@@ -388,6 +389,20 @@ def _stream(handle, stream):
 
 
 _HOST = HostOps()
+
+
+def on_input_device(func):
+    """Runs func with its first argument's device current when that is a CuPy (or
+    __cuda_array_interface__ / DLPack) array: CuPy allocates on the current device, and every
+    output, temporary and copy must be on the input's. (Torch tensors name their device.)"""
+    @functools.wraps(func)
+    def wrapper(a, *args, **kwargs):
+        if not is_device_array(a) or _is_torch_cuda(a):
+            return func(a, *args, **kwargs)
+        ops, arr = ops_for(a)
+        with ops.cp.cuda.Device(arr.device.id):
+            return func(a, *args, **kwargs)
+    return wrapper
 
 
 def ops_for(x):

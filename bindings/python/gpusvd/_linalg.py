@@ -9,8 +9,8 @@ from typing import Literal, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
 
-from ._arrays import (Array, ArrayLike, HostOps, complete_basis, host_input, ops_for,
-                      result_dtype, rows_adjacent, stack_layout)
+from ._arrays import (Array, ArrayLike, HostOps, complete_basis, host_input, on_input_device,
+                      ops_for, result_dtype, rows_adjacent, stack_layout)
 from ._errors import LinAlgError
 from ._handle import Handle, resolve
 from ._lib import routine
@@ -238,6 +238,7 @@ def _svd(a, full_matrices, compute_uv, overwrite_a, check_finite, return_info, h
 
 
 @_doc
+@on_input_device
 def svd(a: ArrayLike, full_matrices: bool = True, compute_uv: bool = True, *,
         overwrite_a: bool = False, check_finite: bool = True, return_info: bool = False,
         handle: Optional[Handle] = None) -> Union[SVDResult, Array, tuple]:
@@ -309,6 +310,7 @@ def svd(a: ArrayLike, full_matrices: bool = True, compute_uv: bool = True, *,
 
 
 @_doc
+@on_input_device
 def svdvals(a: ArrayLike, *, overwrite_a: bool = False, check_finite: bool = True,
             return_info: bool = False, handle: Optional[Handle] = None) -> Union[Array, tuple]:
     """Singular values of each matrix of ``a``, as ``scipy.linalg.svdvals``.
@@ -455,6 +457,7 @@ def _qr(a, mode, orth, overwrite_a, check_finite, return_info, handle, func, min
 
 
 @_doc
+@on_input_device
 def qr(a: ArrayLike, mode: QRMode = "reduced", *, orth: Orth = "mgs2",
        overwrite_a: bool = False, check_finite: bool = True, return_info: bool = False,
        handle: Optional[Handle] = None) -> Union[QRResult, Array, tuple]:
@@ -597,6 +600,7 @@ def _geev(a, vectors, overwrite_a, check_finite, return_info, handle, func, min_
 
 
 @_doc
+@on_input_device
 def eigvals(a: ArrayLike, *, overwrite_a: bool = False, check_finite: bool = True,
             return_info: bool = False, handle: Optional[Handle] = None) -> Union[Array, tuple]:
     """Eigenvalues of general real square matrices, as ``scipy.linalg.eigvals``.
@@ -655,6 +659,7 @@ def eigvals(a: ArrayLike, *, overwrite_a: bool = False, check_finite: bool = Tru
 
 
 @_doc
+@on_input_device
 def eig(a: ArrayLike, *, overwrite_a: bool = False, check_finite: bool = True,
         return_info: bool = False, handle: Optional[Handle] = None) -> Union[EigResult, tuple]:
     """Eigenvalues and right eigenvectors of general real square matrices, as
@@ -788,6 +793,7 @@ def eig_batched(a: ArrayLike, *, overwrite_a: bool = False, check_finite: bool =
 # Bidiagonal SVD
 # ----------------------------------------------------------------------------------------------
 
+@on_input_device
 def bdsvd(d: ArrayLike, e: ArrayLike, lower: bool = False, compute_uv: bool = True, *,
           check_finite: bool = True, return_info: bool = False,
           handle: Optional[Handle] = None) -> Union[Tuple[Array, Array, Array], Array, tuple]:

@@ -12,7 +12,7 @@ from typing import Any, Iterator, Optional, Union
 
 import numpy as np
 
-from ._arrays import fortran_view
+from ._arrays import fortran_view, on_input_device
 from ._checks import c_integer
 from ._errors import GpusvdError
 from ._handle import Handle, resolve
@@ -181,6 +181,7 @@ def _first_exceeding(cumulative: np.ndarray, fraction: float) -> int:
     return min(k, len(cumulative))
 
 
+@on_input_device
 def pca(x: Any, n_components: Union[None, int, float] = None, *, compute_scores: bool = True,
         method: str = "auto", check_finite: bool = True,
         handle: Optional[Handle] = None) -> PCAResult:
