@@ -41,15 +41,21 @@ TYPED_TEST(GpuRangeTest, Bdsvd) {
     for (const auto &p : range::bidiag_problems<TypeParam>(true)) range::check_bdsvd(this->h, p);
 }
 
-TYPED_TEST(GpuRangeTest, Pca) {  // samples >= features: the GPU backend's PCA
-    range::check_pca<TypeParam>(this->h, 40, 6, 3, 5.0, 7201);
-    range::check_pca<TypeParam>(this->h, 30, 30, 5, 5.0, 7202);
-    range::check_pca<TypeParam>(this->h, 400, 5, 5, 0.0, 7204);
-    range::check_pca<TypeParam>(this->h, 2000, 20, 5, 5.0, 7205);
+TYPED_TEST(GpuRangeTest, Pca) {  // samples >= features: the GPU backend's PCA, both methods
+    for (gpusvdPcaMethod_t method : {GPUSVD_PCA_QR, GPUSVD_PCA_COVARIANCE}) {
+        GPUSVD_ASSERT_OK(this->h, gpusvdSetPcaMethod(this->h, method));
+        range::check_pca<TypeParam>(this->h, 40, 6, 3, 5.0, 7201);
+        range::check_pca<TypeParam>(this->h, 30, 30, 5, 5.0, 7202);
+        range::check_pca<TypeParam>(this->h, 400, 5, 5, 0.0, 7204);
+        range::check_pca<TypeParam>(this->h, 2000, 20, 5, 5.0, 7205);
+    }
 }
 
 TYPED_TEST(GpuRangeTest, RegressionPcaNearOverflow) {
-    range::regression_pca_near_overflow<TypeParam>(this->h);
+    for (gpusvdPcaMethod_t method : {GPUSVD_PCA_QR, GPUSVD_PCA_COVARIANCE}) {
+        GPUSVD_ASSERT_OK(this->h, gpusvdSetPcaMethod(this->h, method));
+        range::regression_pca_near_overflow<TypeParam>(this->h);
+    }
 }
 
 TYPED_TEST(GpuRangeTest, RegressionQrNearOverflow) {
