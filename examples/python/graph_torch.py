@@ -30,9 +30,9 @@ for cond in (1.0, 1e6, 1e12):  # 1, 2 and 3+ CholeskyQR steps
     s = torch.logspace(0, -torch.log10(torch.tensor(cond)).item(), n, dtype=torch.float64,
                        device="cuda")
     data = (u * s) @ v.T
-    with torch.cuda.stream(stream):
+    with torch.cuda.stream(stream):  # replay() runs on the current stream: keep it ordered
         a.copy_(data)
-    graph.replay()
+        graph.replay()
     stream.synchronize()
     resid = float(torch.linalg.norm(data - q @ r) / torch.linalg.norm(data))
     orth = float(torch.linalg.norm(q.T @ q - torch.eye(n, dtype=torch.float64, device="cuda")))
