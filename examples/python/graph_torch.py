@@ -30,6 +30,7 @@ for cond in (1.0, 1e6, 1e12):  # 1, 2 and 3+ CholeskyQR steps
     s = torch.logspace(0, -torch.log10(torch.tensor(cond)).item(), n, dtype=torch.float64,
                        device="cuda")
     data = (u * s) @ v.T
+    stream.wait_stream(torch.cuda.current_stream())  # data was made on the default stream
     with torch.cuda.stream(stream):  # replay() runs on the current stream: keep it ordered
         a.copy_(data)
         graph.replay()
