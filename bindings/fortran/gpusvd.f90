@@ -65,6 +65,10 @@ module gpusvd
   ! gpusvdOrth_t
   integer(c_int), parameter :: GPUSVD_ORTH_MGS = 0
   integer(c_int), parameter :: GPUSVD_ORTH_MGS2 = 1
+  ! gpusvdPcaMethod_t
+  integer(c_int), parameter :: GPUSVD_PCA_AUTO = 0
+  integer(c_int), parameter :: GPUSVD_PCA_QR = 1
+  integer(c_int), parameter :: GPUSVD_PCA_COVARIANCE = 2
   ! info of a matrix holding NaN or Inf (not factorized, outputs NaN)
   integer(c_int), parameter :: GPUSVD_INFO_NONFINITE = -1
 
@@ -156,6 +160,18 @@ module gpusvd
       integer(c_int), intent(inout), optional :: sweeps
       real(c_double), intent(inout), optional :: offNorm
     end function gpusvdGetJacobiStats
+    integer(c_int) function gpusvdSetPcaMethod(handle, method) bind(C, name="gpusvdSetPcaMethod")
+      import
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: method
+    end function gpusvdSetPcaMethod
+    integer(c_int) function gpusvdGetPcaMethod(handle, method) bind(C, name="gpusvdGetPcaMethod")
+      import
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), intent(out) :: method
+    end function gpusvdGetPcaMethod
     type(c_ptr) function gpusvdGetErrorMessage(handle) bind(C, name="gpusvdGetErrorMessage")
       import
       implicit none
