@@ -24,12 +24,12 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 python3 -m venv --system-site-packages "$work/venv"
 py="$work/venv/bin/python"
-# scikit-learn and matplotlib are optional for users, not for the tests (the estimator checks
-# and the plots run against them).
+# scikit-learn, matplotlib and Dask are optional for users, not for the tests (the estimator
+# checks, the plots and gpusvd.dask on a local cluster run against them).
 missing=$(for m in numpy:numpy scipy:scipy pytest:pytest sklearn:scikit-learn \
-                   matplotlib:matplotlib; do
+                   matplotlib:matplotlib 'dask.array:dask[array]' distributed:distributed; do
   "$py" -c "import ${m%%:*}" 2>/dev/null || echo "${m#*:}"; done)
-[ -z "$missing" ] || "$py" -m pip install -q $missing
+[ -z "$missing" ] || (set -f; "$py" -m pip install -q $missing)  # no globbing of dask[array]
 
 cd "$work"  # nothing from the current folder on the import path but the package itself
 export GPUSVD_LIBRARY="$lib" PYTHONPATH="$here${PYTHONPATH:+:$PYTHONPATH}"
