@@ -62,7 +62,7 @@ template <class T>
 CovWork<T> layout(Bump &b, int64_t m, int64_t n, int64_t k) {
     CovWork<T> w;
     w.rows = block_rows<T>(m, n);
-    w.blocks = (m + w.rows - 1) / w.rows;
+    w.blocks = m / w.rows + (m % w.rows != 0);  // m + rows - 1 may overflow (m near 2^63)
     w.parts = partitions<T>(w.blocks, n);
     w.slots = worker_slots(w.parts);
     w.top = top_k_only(n, k);
