@@ -35,6 +35,7 @@
 #include "common/runtime.hpp"
 #include "geqrf/cholqr.hpp"
 #include "geqrf/geqrf.hpp"
+#include "geqrf/gram.hpp"
 #include "workspace.hpp"
 
 namespace gpusvd {
@@ -42,21 +43,8 @@ namespace gpu {
 namespace {
 
 // cond 1e15 in double needs 4 steps; a rank-deficient panel resolves its rounding-level columns
-// over a few more. The last step gives up the columns still unresolved (completed at the end).
+// over a few more. The last step gives up the columns still unresolved (the rank-deficient path).
 constexpr int kMaxSteps = 12;
-
-// The Gram matrix W^T W of a tall panel is a GEMM with a tiny output and a huge inner dimension:
-// cuBLAS's SYRK/GEMM run it on a handful of thread blocks. Cut into row chunks instead (one
-// strided-batched GEMM, a partial Gram matrix per chunk, tensor cores) and sum the partials.
-constexpr int64_t kGramParts = 256;    // chunks: about two per SM on an H100/H200
-constexpr int64_t kGramMinRows = 512;  // below this a chunk is mostly overhead
-constexpr size_t kGramPartialBytes = size_t(32) << 20;
-
-template <class T>
-int64_t gram_parts_cap(int w) {
-    const size_t per = size_t(w) * w * sizeof(T);
-    return std::max<int64_t>(1, std::min<int64_t>(kGramParts, kGramPartialBytes / per));
-}
 
 template <class T>
 struct Layout {
@@ -78,7 +66,7 @@ Layout<T> layout(void *base, int64_t m, int64_t n) {
     Bump b(base);
     Layout<T> L{};
     L.G = b.take<T>(ww);
-    L.P = b.take<T>(ww * (gram_parts_cap<T>(w) + 1));
+    L.P = b.take<T>(gram_partials_elements<T>(m, w));  // narrower panels need no more
     L.Rs = b.take<T>(ww);
     L.S1 = b.take<T>(ww);
     L.S2 = b.take<T>(ww);
@@ -324,27 +312,10 @@ private:
                        "TRSM W Rs^-1");
     }
 
-    // G = W^T W (upper triangle), W m x w.
+    // G = W^T W (upper triangle), W m x w: row chunks, partials summed (geqrf/gram.hpp).
     bool gram(const T *W, int w) {
-        const int64_t cap = gram_parts_cap<T>(w);
-        int64_t rows = std::max(kGramMinRows, (m_ + cap - 1) / cap);
-        const int64_t full = m_ / rows, rem = m_ - full * rows;
-        if (full <= 1)
-            return blas_ok(blas::syrk<T>(b_, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, w, m_, T(1), W,
-                                         lda_, T(0), L_.G, w),
-                           "SYRK W^T W");
-        const int64_t ww = int64_t(w) * w;
-        if (!blas_ok(blas::gemm_strided<T>(b_, CUBLAS_OP_T, CUBLAS_OP_N, w, w, rows, W, lda_, rows,
-                                           W, lda_, rows, L_.P, w, ww, full),
-                     "batched GEMM W^T W"))
-            return false;
-        if (rem > 0 &&
-            !blas_ok(blas::gemm<T>(b_, CUBLAS_OP_T, CUBLAS_OP_N, w, w, rem, T(1), W + full * rows,
-                                   lda_, W + full * rows, lda_, T(0), L_.P + full * ww, w),
-                     "GEMM W^T W (last rows)"))
-            return false;
-        return check(sum_partials<T>(w, static_cast<int>(full + (rem > 0)), L_.P, L_.G, st_),
-                     "summing Gram matrices");
+        status_ = gram_upper<T>(h_, routine_, b_, m_, w, W, lda_, L_.P, L_.G, st_);
+        return status_ == GPUSVD_STATUS_SUCCESS;
     }
 
     gpusvdStatus_t screen_and_scale(bool *nonfinite) {
