@@ -53,3 +53,19 @@ def ordered(a, order):
     if order == "F":
         return np.swapaxes(np.ascontiguousarray(np.swapaxes(a, -1, -2)), -1, -2)
     return np.asfortranarray(a) if order == "Fortran" else np.ascontiguousarray(a)
+
+
+@pytest.fixture
+def calls(monkeypatch):
+    """Every library call of gpusvd._linalg as (routine, anchor array, args), recorded on the
+    way through (which inputs reach the library without a copy)."""
+    from gpusvd import _linalg
+    seen = []
+    real = _linalg._call
+
+    def spy(ops, handle, name, dt, anchor, *args):
+        seen.append((name, anchor, args))
+        return real(ops, handle, name, dt, anchor, *args)
+
+    monkeypatch.setattr(_linalg, "_call", spy)
+    return seen

@@ -4,25 +4,10 @@ import numpy as np
 import pytest
 
 import gpusvd
-from gpusvd import _linalg
 from gpusvd._arrays import HostOps, stack_layout
 from conftest import ordered
 
 HOST = HostOps()
-
-
-@pytest.fixture
-def calls(monkeypatch):
-    """Every library call of _linalg as (routine, anchor array, args)."""
-    seen = []
-    real = _linalg._call
-
-    def spy(ops, handle, name, dt, anchor, *args):
-        seen.append((name, anchor, args))
-        return real(ops, handle, name, dt, anchor, *args)
-
-    monkeypatch.setattr(_linalg, "_call", spy)
-    return seen
 
 
 def addr(x):

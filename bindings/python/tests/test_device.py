@@ -527,21 +527,6 @@ def test_torch_cpu_tensors(rng):
 # ----------------------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def calls(monkeypatch):
-    """Every library call of gpusvd._linalg as (routine, anchor array, args)."""
-    from gpusvd import _linalg
-    seen = []
-    real = _linalg._call
-
-    def spy(ops, handle, name, dt, anchor, *args):
-        seen.append((name, anchor, args))
-        return real(ops, handle, name, dt, anchor, *args)
-
-    monkeypatch.setattr(_linalg, "_call", spy)
-    return seen
-
-
 def _ptr(lib, x):
     return x.data.ptr if lib.name == "cupy" else x.data_ptr()
 
