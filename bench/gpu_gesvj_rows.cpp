@@ -482,7 +482,8 @@ void gesvj_tables(Gpu &c) {
                                                                      {100000, 32, 0, 10000, 3.0},
                                                                      {10000, 64, 100, 2000, 5.0},
                                                                      {10000, 128, 50, 500, 5.0},
-                                                                     {1000, 256, 20, 100, 5.0}};
+                                                                     {1000, 256, 20, 100, 5.0},
+                                                                     {1000, 512, 10, 20, 5.0}};
     for (const BatchCase &bc : dcases)
         guarded(c, rows, "gpu:gesvj_batched", batched_name<double>(bc.loop > 0),
                 bdims(bc.batch, bc.n, bc.n), [&] { return gesvj_batched_row<double>(c, bc); });

@@ -736,3 +736,192 @@ TYPED_TEST(GpuGesvjDeviceFormTest, BlockedOneMatrixOnUserStreamMatchesHostForm) 
     }
 }
 }  // namespace
+
+namespace {
+// Batches of 128 columns and more run the blocked Jacobi over the whole batch (cuda/gesvj/
+// blocked*, blocked_plan.hpp): each round one GEMM forms every member's block-pair Gram
+// matrices, one kernel diagonalises them all, one GEMM applies the rotations; members that
+// converge (or hold NaN/Inf) drop out of the next sweep. GPUSVD_JACOBI_BLOCKED=0|1 forces the
+// one-block kernels or the blocked path; GPUSVD_JACOBI_CHUNK caps the matrices per chunk.
+
+/// A batch of `batch` m x n members: gaussian and ill-conditioned ones, with a NaN member, a
+/// zero member and a rank-3 member among them (batch >= 6).
+template <typename T>
+std::vector<std::vector<T>> blocked_batch(Rng &rng, int64_t m, int64_t n, int64_t batch) {
+    std::vector<std::vector<T>> mats;
+    for (int64_t b = 0; b < batch; ++b)
+        mats.push_back(b % 3 == 1 ? prescribed_sv<T>(rng, m, n, SigmaMode::Geometric, 1e10)
+                                  : gaussian<T>(rng, m, n));
+    mats[1][sz(m * n / 2 + 3)] = nan_v<T>();
+    mats[2].assign(sz(m * n), T(0));
+    mats[4] = prescribed_sv<T>(rng, m, n, SigmaMode::RankDeficient, 1e3, 3);
+    return mats;
+}
+
+/// The blocked batch shapes: square 128, 256, 512, tall and wide (A^T); under GPUSVD_TEST_QUICK
+/// (sanitizers) 128 x 128 and 130 x 150 only.
+struct BatchShape {
+    int64_t m, n, batch;
+};
+const std::vector<BatchShape> kBlockedBatchShapes =
+    full_or_quick(1, 0) ? std::vector<BatchShape>{{128, 128, 30},
+                                                  {256, 256, 12},
+                                                  {300, 200, 8},
+                                                  {200, 300, 8},
+                                                  {512, 512, 6}}
+                        : std::vector<BatchShape>{{128, 128, 6}, {130, 150, 6}};
+
+TYPED_TEST(GpuGesvjTest, BlockedBatchMixedMembersAndJobs) {
+    using T = TypeParam;
+    Rng rng(41);
+    for (const BatchShape &s : kBlockedBatchShapes) {
+        const std::vector<std::vector<T>> mats = blocked_batch<T>(rng, s.m, s.n, s.batch);
+        for (gpusvdJob_t ju : kJobs)
+            for (gpusvdJob_t jv : kJobs) {
+                if (ju != jv && s.n > 256) continue;  // the mixed jobs at the smaller sizes
+                SCOPED_TRACE(testing::Message()
+                             << s.batch << " x " << s.m << " x " << s.n << " jobu=" << ju
+                             << " jobv=" << jv);
+                check_gesvj_batched(this->h, ju, jv, s.m, s.n, mats, ju == jv);
+            }
+    }
+}
+
+TYPED_TEST(GpuGesvjTest, BlockedBatchGradedHighRelativeAccuracy) {
+    // Every member graded (A = B D, D from 1 to 1e-10): each keeps its small singular values to
+    // O(eps cond(B)) relative accuracy, as one matrix does (check_graded_accuracy's bound).
+    using T = TypeParam;
+    Rng rng(42);
+    const std::vector<BatchShape> shapes =
+        full_or_quick(1, 0) ? std::vector<BatchShape>{{128, 128, 4}, {256, 256, 3}, {200, 300, 2},
+                                                      {512, 512, 2}}
+                            : std::vector<BatchShape>{{128, 128, 2}};
+    for (const BatchShape &s : shapes) {
+        SCOPED_TRACE(testing::Message() << s.batch << " x " << s.m << " x " << s.n << " graded");
+        std::vector<GradedCase<T>> cases;
+        std::vector<std::vector<T>> mats;
+        for (int64_t b = 0; b < s.batch; ++b) {
+            cases.push_back(graded_case<T>(rng, s.m, s.n));
+            mats.push_back(cases.back().A);
+        }
+        const auto out = check_gesvj_batched(this->h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, s.m, s.n,
+                                             mats, true);
+        const int64_t k = std::min(s.m, s.n);
+        for (int64_t b = 0; b < s.batch; ++b) {
+            const std::vector<long double> ref =
+                ref_jacobi_long_double(s.m, s.n, mats[sz(b)].data(), s.m);
+            EXPECT_GT(double(ref.front() / ref.back()), 1e8) << "the grading is real";
+            const double rel = sv_relative(k, out.S.data() + b * out.sS, ref.data());
+            EXPECT_LT(rel, 50.0 * cases[sz(b)].condB)
+                << "member " << b << ": max_i |S_i - S_ref_i| / (S_ref_i eps)";
+        }
+    }
+}
+
+TYPED_TEST(GpuGesvjTest, BlockedBatchForcedPathsAgree) {
+    // The same batch on the blocked path and on the one-block kernels (forced either way, also
+    // below the crossover at 64 columns), and in chunks of 3: every run passes
+    // check_gesvj_batched, their values agree to twice its threshold against LAPACK, and on the
+    // GPU the forced settings change the device workspace (the path was reached).
+    using T = TypeParam;
+    Rng rng(43);
+    const ScopedEnv no_force("GPUSVD_JACOBI_BLOCKED", nullptr), no_chunk("GPUSVD_JACOBI_CHUNK",
+                                                                         nullptr);
+    for (const BatchShape &s : full_or_quick(1, 0)
+                                   ? std::vector<BatchShape>{{64, 64, 8}, {160, 128, 8},
+                                                             {256, 256, 8}}
+                                   : std::vector<BatchShape>{{64, 64, 7}, {128, 128, 7}}) {
+        const int64_t k = std::min(s.m, s.n);
+        const std::vector<std::vector<T>> mats = blocked_batch<T>(rng, s.m, s.n, s.batch);
+        auto device_bytes = [&] {
+            size_t bytes = 0;
+            EXPECT_EQ(Api<T>::gesvj_batched_bufferSize(this->h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, s.m,
+                                                       s.n, s.batch, &bytes, nullptr),
+                      GPUSVD_STATUS_SUCCESS);
+            return bytes;
+        };
+        std::vector<std::vector<T>> values;
+        std::vector<size_t> bytes;
+        for (const char *force : {"1", "0"}) {
+            SCOPED_TRACE(testing::Message() << s.batch << " x " << s.m << " x " << s.n
+                                            << " GPUSVD_JACOBI_BLOCKED=" << force);
+            const ScopedEnv env("GPUSVD_JACOBI_BLOCKED", force);
+            bytes.push_back(device_bytes());
+            values.push_back(check_gesvj_batched(this->h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, s.m, s.n,
+                                                 mats, false)
+                                 .S);
+        }
+        {
+            SCOPED_TRACE(testing::Message() << s.batch << " x " << s.m << " x " << s.n
+                                            << " blocked, chunks of 3");
+            const ScopedEnv env("GPUSVD_JACOBI_BLOCKED", "1"), chunk("GPUSVD_JACOBI_CHUNK", "3");
+            values.push_back(check_gesvj_batched(this->h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, s.m, s.n,
+                                                 mats, false)
+                                 .S);
+        }
+        if (!gpu_as_cpu()) {
+            EXPECT_NE(bytes[0], bytes[1]) << "the forced setting is not used";
+        }
+        const int64_t sS = k + 3;  // check_gesvj_batched's padded stride
+        for (int64_t b = 0; b < s.batch; ++b) {
+            if (b == 1) continue;  // the NaN member
+            for (size_t v = 1; v < values.size(); ++v)
+                EXPECT_LT(sv_compare(k, values[v].data() + b * sS, values[0].data() + b * sS),
+                          2 * sv_threshold(s.m, s.n))
+                    << "member " << b << ", run " << v << " vs the blocked path";
+        }
+    }
+}
+
+TYPED_TEST(GpuGesvjTest, BlockedBatchSweepLimitPerMember) {
+    // One sweep: the random members cannot converge (info 1, finite outputs), the zero member
+    // and the one with orthogonal columns do (info 0), the NaN member says so; the default limit
+    // again: everything converges.
+    using T = TypeParam;
+    if (gpu_as_cpu()) GTEST_SKIP() << "the CPU backend always allows LAPACK's 30 sweeps";
+    Rng rng(44);
+    const int64_t m = 150, n = 128, batch = 4, k = n;
+    std::vector<std::vector<T>> mats = blocked_batch<T>(rng, m, n, 6);
+    mats.resize(sz(batch));
+    mats[3].assign(sz(m * n), T(0));
+    for (int64_t j = 0; j < n; ++j) mats[3][sz(j + j * m)] = T(j % 7 + 1);  // orthogonal columns
+    std::vector<T> A(sz(m * n * batch)), S(sz(k * batch)), U(sz(m * k * batch)), V(sz(n * k * batch));
+    for (int64_t b = 0; b < batch; ++b)
+        std::copy(mats[sz(b)].begin(), mats[sz(b)].end(), A.begin() + b * m * n);
+    std::vector<int> info(sz(batch), -7);
+    GPUSVD_ASSERT_OK(this->h, gpusvdSetJacobiMaxSweeps(this->h, 1));
+    GPUSVD_EXPECT_OK(this->h, Api<T>::gesvj_batched(this->h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, m, n,
+                                                    A.data(), m, m * n, S.data(), k, U.data(), m,
+                                                    m * k, V.data(), n, n * k, batch, info.data()));
+    GPUSVD_ASSERT_OK(this->h, gpusvdSetJacobiMaxSweeps(this->h, 100));
+    EXPECT_EQ(info, (std::vector<int>{1, GPUSVD_INFO_NONFINITE, 0, 0}));
+    for (int64_t b : {0, 2, 3})
+        for (int64_t j = 0; j < k; ++j) EXPECT_TRUE(std::isfinite(double(S[sz(b * k + j)])));
+    for (int64_t j = 0; j < k; ++j) EXPECT_EQ(S[sz(2 * k + j)], T(0)) << "zero member";
+    SCOPED_TRACE("default sweep limit");
+    check_gesvj_batched(this->h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, m, n, mats, true);
+}
+
+TYPED_TEST(GpuGesvjDeviceFormTest, BlockedBatchOnUserStreamMatchesHostForm) {
+    using T = TypeParam;
+    Rng rng(45);
+    const GesvjBatchedOnDevice<T> on_device{*this->rt, *this->stream};
+    for (const BatchShape &s : {BatchShape{128, 128, 8}, BatchShape{140, 256, 6}}) {
+        SCOPED_TRACE(testing::Message() << s.batch << " x " << s.m << " x " << s.n);
+        const int64_t k = std::min(s.m, s.n);
+        const std::vector<std::vector<T>> mats = blocked_batch<T>(rng, s.m, s.n, s.batch);
+        const auto host =
+            check_gesvj_batched(this->h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, s.m, s.n, mats, true);
+        SCOPED_TRACE("_gpu form");
+        const auto dev = check_gesvj_batched(this->h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, s.m, s.n,
+                                             mats, true, on_device);
+        EXPECT_EQ(dev.info, host.info);
+        for (size_t b = 0; b < mats.size(); ++b) {
+            if (host.info[b] != 0) continue;
+            EXPECT_LT(sv_compare(k, dev.S.data() + b * sz(dev.sS), host.S.data() + b * sz(host.sS)),
+                      10.0)
+                << "matrix " << b << ": _gpu form vs host form";
+        }
+    }
+}
+}  // namespace

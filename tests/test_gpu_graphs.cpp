@@ -157,6 +157,74 @@ TEST_F(GraphTest, TallQrReplaysEveryPath) {
 
 // The one-matrix blocked Jacobi (n = 512, too large for one block's shared memory): sweeps as a
 // while node; the replay of data needing more sweeps does as many as the uncaptured call.
+// A batch on the blocked Jacobi (128 columns and more): captured, its sweeps are one while node
+// for the whole batch, converged members riding along unrotated; replayed on batches whose
+// members need other sweep counts (and hold NaN, zero, rank-deficient members) it must give
+// what the uncaptured call (which drops converged members) gives: the same info, the same
+// statistics, the SVD ratios against LAPACK for every finite member.
+TEST_F(GraphTest, BlockedJacobiBatchReplaysMixedBatches) {
+    const int64_t n = 128, batch = full_or_quick(12, 5);
+    Rng rng(13);
+    auto make = [&](bool mixed) {
+        std::vector<double> A;
+        for (int64_t b = 0; b < batch; ++b) {
+            std::vector<double> M =
+                mixed && b == 1   ? std::vector<double>(sz(n * n), 0.0)
+                : mixed && b == 2 ? prescribed_sv<double>(rng, n, n, SigmaMode::RankDeficient, 1e3, 3)
+                : mixed && b == 3 ? prescribed_sv<double>(rng, n, n, SigmaMode::Geometric, 1e12)
+                                  : gaussian<double>(rng, n, n);
+            if (mixed && b == 4) M[sz(5 + 9 * n)] = std::nan("");
+            A.insert(A.end(), M.begin(), M.end());
+        }
+        return A;
+    };
+    const std::vector<double> A1 = make(false), A2 = make(true);
+    const size_t nn = sz(n * n);
+    DevBuf dA(*rt, A1.size() * 8), dS(*rt, sz(n * batch) * 8), dU(*rt, A1.size() * 8),
+        dV(*rt, A1.size() * 8), dinfo(*rt, sz(batch) * sizeof(int));
+    const Call call = [&] {
+        return gpusvd_dgesvj_batched_gpu(h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, n, n, dA.as<double>(),
+                                         n, n * n, dS.as<double>(), n, dU.as<double>(), n, n * n,
+                                         dV.as<double>(), n, n * n, batch, dinfo.as<int>());
+    };
+    load(dA, A1);
+    capture(call);
+    if (HasFatalFailure()) return;
+    for (const std::vector<double> *data : {&A2, &A1}) {
+        SCOPED_TRACE(data == &A2 ? "mixed batch" : "random batch");
+        load(dA, *data);
+        direct(call);
+        int sweeps_ref = -1, sweeps = -2;
+        double off = 0;
+        GPUSVD_ASSERT_OK(h, gpusvdGetJacobiStats(h, &sweeps_ref, &off));
+        const std::vector<int> info_ref = read<int>(dinfo);
+        const std::vector<double> S_ref = read<double>(dS);
+        load(dA, *data);
+        replay();
+        GPUSVD_ASSERT_OK(h, gpusvdGetJacobiStats(h, &sweeps, &off));
+        EXPECT_EQ(sweeps, sweeps_ref) << "the replay's largest sweep count";
+        EXPECT_EQ(read<int>(dinfo), info_ref);
+        const std::vector<double> S = read<double>(dS), U = read<double>(dU), V = read<double>(dV);
+        for (int64_t b = 0; b < batch; ++b) {
+            SCOPED_TRACE("matrix " + std::to_string(b));
+            const double *Ab = data->data() + sz(b) * nn;
+            if (data == &A2 && b == 4) {
+                EXPECT_EQ(info_ref[sz(b)], GPUSVD_INFO_NONFINITE);
+                EXPECT_TRUE(std::isnan(S[sz(b * n)]) && std::isnan(U[sz(b) * nn]) &&
+                            std::isnan(V[sz(b) * nn]));
+                continue;
+            }
+            EXPECT_EQ(info_ref[sz(b)], 0);
+            const std::vector<double> Sref = ref_singular_values_double(n, n, Ab, n);
+            expect_svd(n, n, Ab, n, S.data() + b * n, U.data() + sz(b) * nn, n,
+                       V.data() + sz(b) * nn, n, Sref.data());
+            for (int64_t j = 0; j < n; ++j)
+                EXPECT_NEAR(S[sz(b * n + j)], S_ref[sz(b * n + j)], 1e-12 * S_ref[sz(b * n)])
+                    << "replay vs uncaptured, s_" << j;
+        }
+    }
+}
+
 TEST_F(GraphTest, BlockedJacobiReplaysEverySweepCount) {
     const int64_t n = full_or_quick(512, 256);
     Rng rng(12);

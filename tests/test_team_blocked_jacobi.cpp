@@ -1,8 +1,9 @@
-// The blocked one-sided Jacobi of one large matrix (cuda/gesvj/blocked*), on the host: the block
-// ordering and workspace layout of blocked_plan.hpp, the per-pair Gram solver gram_jacobi
-// (src/kernels/jacobi_gram.hpp; SerialTeam and ThreadTeam with the kernel's thread counts), and
-// the whole sweep loop modelled with plain loops for the GEMMs (same slots, same padding, same
-// stopping rule) against LAPACK's singular values.
+// The blocked one-sided Jacobi of one large matrix or a batch (cuda/gesvj/blocked*), on the host:
+// the block ordering, workspace layout, chunking and per-sweep schedule of blocked_plan.hpp, the
+// per-pair Gram solver gram_jacobi (src/kernels/jacobi_gram.hpp; SerialTeam and ThreadTeam with
+// the kernel's thread counts), and the whole sweep loop modelled with plain loops for the GEMMs
+// (same slots, same padding, same stopping rule; for a batch the same operand offsets, list and
+// schedule as the kernels) against LAPACK's singular values.
 #include <algorithm>
 #include <random>
 #include <set>
@@ -301,6 +302,292 @@ TYPED_TEST(TeamBlockedJacobiTest, SweepModelMatchesLapack) {
                     << "s_" << j;
         }
     }
+}
+
+TEST(BlockedJacobiPlan, BatchLayoutHoldsEveryMatrixAndChunksFitTheBudget) {
+    for (size_t e : {sizeof(float), sizeof(double)})
+        for (int64_t n : {128, 200, 512}) {
+            const gg::BlockedPlan one = gg::blocked_plan(e, true, true, n, n, 0, 1, true);
+            for (int64_t batch : {int64_t(1), int64_t(3), int64_t(1000)}) {
+                SCOPED_TRACE(testing::Message() << "n = " << n << " batch = " << batch);
+                const gg::BlockedPlan pl = gg::blocked_plan(e, true, true, n, n, 0, batch, true);
+                EXPECT_EQ(pl.nb, 32) << "a batch takes the widest blocks";
+                EXPECT_EQ(pl.nb, one.nb);
+                EXPECT_EQ(pl.batch, batch);
+                EXPECT_EQ(pl.mat_elems, pl.shape.ld * pl.cols_padded);
+                const size_t B = sz(batch), w = e * sz(pl.mat_elems) * B;
+                const size_t pairs = sz(pl.nblocks / 2), n2 = 2 * sz(pl.nb);
+                const size_t split = sz(pl.gram_split);
+                EXPECT_GE(pl.off_w[1] - pl.off_w[0], w);
+                EXPECT_GE(pl.off_gram - pl.off_w[1], w);
+                EXPECT_GE(pl.off_rot - pl.off_gram, e * n2 * n2 * pairs * split * B);
+                EXPECT_GE(pl.off_ptr - pl.off_rot, e * n2 * n2 * pairs * B);
+                EXPECT_GE(pl.off_gptr - pl.off_ptr, 6 * sizeof(void *) * sz(pl.nblocks) * B);
+                EXPECT_GE(pl.off_norm - pl.off_gptr, 3 * sizeof(void *) * pairs * split * B);
+                EXPECT_GE(pl.off_list - pl.off_norm, (2 * e + sizeof(int)) * sz(n) * B);
+                EXPECT_GE(pl.off_ctl - pl.off_list, sizeof(int) * B);
+                EXPECT_GE(pl.off_loop - pl.off_ctl, sizeof(gg::BlockedControl) * B);
+                EXPECT_GE(pl.bytes - pl.off_loop, sizeof(gg::BlockedLoop));
+                for (size_t off : {pl.off_w[1], pl.off_gram, pl.off_rot, pl.off_ptr, pl.off_gptr,
+                                   pl.off_norm, pl.off_list, pl.off_ctl, pl.off_loop})
+                    EXPECT_EQ(off % 256, 0u);
+                // Chunks: all the batch where it fits, else equal chunks within the budget.
+                const int64_t chunk = gg::blocked_chunk(e, true, true, n, n, batch, true);
+                EXPECT_GE(chunk, 1);
+                EXPECT_LE(chunk, batch);
+                if (pl.bytes <= gg::kBlockedBatchBudget) {
+                    EXPECT_EQ(chunk, batch);
+                }
+                const int64_t chunks = (batch + chunk - 1) / chunk;
+                EXPECT_LE(chunks * chunk - batch, chunks - 1) << "chunks of (nearly) equal size";
+                if (chunk > 1) {
+                    EXPECT_LE(gg::blocked_plan(e, true, true, n, n, 0, chunk, true).bytes,
+                              gg::kBlockedBatchBudget + 4096 * sz(chunk));
+                }
+            }
+        }
+    // 1000 matrices of 512 x 512 (U and V) do not fit 2 GiB at once; one matrix never splits.
+    EXPECT_LT(gg::blocked_chunk(sizeof(double), true, true, 512, 512, 1000, true), 1000);
+    EXPECT_EQ(gg::blocked_chunk(sizeof(double), true, true, 512, 512, 1, true), 1);
+    // Overflowing sizes fail the request instead of wrapping.
+    EXPECT_EQ(gg::blocked_plan(sizeof(double), true, true, 1 << 20, 1 << 20, 0, 1 << 20, true).bytes,
+              SIZE_MAX);
+}
+
+TEST(BlockedJacobiSchedule, MatricesLeaveTheLoopAndTheirCopyIsKnown) {
+    gg::BlockedControl c{};
+    c.nonfinite = 1;
+    EXPECT_FALSE(gg::blocked_schedule(c, 5, 0, false, true)) << "NaN/Inf never sweeps";
+    EXPECT_EQ(c.done, 1);
+    EXPECT_FALSE(gg::blocked_schedule(c, 5, 1, false, false));
+    EXPECT_EQ(c.sweeps, 0);
+    EXPECT_EQ(c.copy, 0) << "not swept: stays where it was";
+
+    gg::BlockedControl d{};
+    EXPECT_TRUE(gg::blocked_schedule(d, 3, 0, false, true));
+    d.rotated = 4;
+    d.off_bits = 77;
+    EXPECT_TRUE(gg::blocked_schedule(d, 3, 1, false, false));
+    EXPECT_EQ(d.sweeps, 1);
+    EXPECT_EQ(d.copy, 1);
+    EXPECT_EQ(d.converged, 0);
+    EXPECT_EQ(d.off_last, 77u);
+    EXPECT_EQ(d.rotated, 0) << "counters reset for the next sweep";
+    EXPECT_EQ(d.off_bits, 0u);
+    d.off_bits = 5;  // converges: nothing rotated
+    EXPECT_FALSE(gg::blocked_schedule(d, 3, 0, false, false));
+    EXPECT_EQ(d.converged, 1);
+    EXPECT_EQ(d.sweeps, 2);
+    EXPECT_EQ(d.copy, 0);
+    EXPECT_FALSE(gg::blocked_schedule(d, 3, 1, false, false));
+    EXPECT_EQ(d.sweeps, 2) << "a done matrix is not swept";
+    EXPECT_EQ(d.copy, 0) << "host path: frozen in its copy";
+    EXPECT_FALSE(gg::blocked_schedule(d, 3, 1, true, false));
+    EXPECT_EQ(d.copy, 1) << "graph path: moved with everyone";
+
+    gg::BlockedControl f{};  // out of sweeps
+    gg::blocked_schedule(f, 2, 0, false, true);
+    f.rotated = 1;
+    EXPECT_TRUE(gg::blocked_schedule(f, 2, 1, false, false));
+    f.rotated = 1;
+    EXPECT_FALSE(gg::blocked_schedule(f, 2, 0, false, false));
+    EXPECT_EQ(f.converged, 0);
+    EXPECT_EQ(f.sweeps, 2);
+}
+
+/// The batched sweep loop of blocked.cpp / blocked.cu with loops for its GEMMs and kernels: every
+/// matrix's W in two copies, the list of matrices still sweeping (schedule_kernel's order), the
+/// Gram blocks and the update through blocked_gram_offsets / blocked_update_offsets, the Gram
+/// solves by list position, blocked_schedule after every sweep; all_move: the graph path (every
+/// matrix listed, V = I for the done ones, copy 1 back to copy 0 after a sweep).
+template <typename T>
+struct BatchModel {
+    std::vector<std::vector<double>> s;  // per matrix: singular values, descending (finite ones)
+    std::vector<gg::BlockedControl> ctl;
+    int64_t pair_solves = 0;     // Gram solves run (done matrices' V = I not counted)
+    int64_t matrix_rounds = 0;   // matrices listed, summed over the rounds (the GEMMs' work)
+};
+
+template <typename T>
+BatchModel<T> batch_model(const std::vector<std::vector<T>> &As, int64_t m, int64_t n, int nb,
+                          T tol, int max_sweeps, bool all_move) {
+    const int64_t B = int64_t(As.size());
+    const gg::BlockedPlan pl = gg::blocked_plan(sizeof(T), false, true, m, n, nb, B, true);
+    const int64_t ld = pl.shape.ld, rows = pl.shape.rows, n2 = 2 * pl.nb, mat = pl.mat_elems;
+    const int pairs = pl.nblocks / 2;
+    std::vector<T> w[2] = {std::vector<T>(sz(B * mat), T(0)), std::vector<T>(sz(B * mat), T(0))};
+    BatchModel<T> out;
+    out.ctl.assign(sz(B), gg::BlockedControl{});
+    for (int64_t b = 0; b < B; ++b)
+        for (int64_t j = 0; j < n; ++j) {
+            for (int64_t i = 0; i < m; ++i) {
+                const T v = As[sz(b)][sz(i + j * m)];
+                if (!std::isfinite(double(v))) out.ctl[sz(b)].nonfinite = 1;
+                w[0][sz(b * mat + i + j * ld)] = v;
+            }
+            w[0][sz(b * mat + pl.shape.voff + j + j * ld)] = T(1);
+        }
+    std::vector<int> list(sz(B), -1);
+    int64_t active = 0;
+    auto schedule = [&](int end_copy, bool first) {
+        active = 0;
+        for (int64_t b = 0; b < B; ++b) {
+            const bool act =
+                gg::blocked_schedule(out.ctl[sz(b)], max_sweeps, end_copy, all_move, first);
+            if (all_move) {
+                if (first) list[sz(b)] = int(b);
+            } else if (act) {
+                list[sz(active)] = int(b);
+            }
+            active += act;
+        }
+    };
+    schedule(0, true);
+    std::vector<T> gram(sz(B * pairs * n2 * n2)), rot(sz(B * pairs * n2 * n2));
+    std::vector<T> G(sz(n2 * (n2 + 1))), V(sz(n2 * (n2 + 1))), scratch(sz(2 * n2));
+    int c = 0;
+    while (active > 0) {
+        const int64_t listed = all_move ? B : active;
+        for (int round = 0; round < pl.nblocks - 1; ++round, c ^= 1) {
+            out.matrix_rounds += listed;
+            for (int64_t i = 0; i < listed; ++i)
+                for (int k = 0; k < pairs; ++k) {
+                    const gg::BlockedGramOffsets o = gg::blocked_gram_offsets(
+                        ld, pl.nb, pl.nblocks, mat, 1, rows, i, list[sz(i)], k, 0);
+                    const T *X = w[c].data() + o.src;
+                    for (int64_t p = 0; p < n2; ++p)
+                        for (int64_t q = 0; q < n2; ++q) {
+                            T acc = 0;
+                            for (int64_t r = 0; r < rows; ++r)
+                                acc += X[sz(r + p * ld)] * X[sz(r + q * ld)];
+                            gram[sz(o.gram + p + q * n2)] = acc;
+                        }
+                }
+            for (int64_t g = 0; g < listed * pairs; ++g) {
+                gg::BlockedControl &ct = out.ctl[sz(list[sz(g / pairs)])];
+                T *v = rot.data() + g * n2 * n2;
+                if (ct.done || ct.nonfinite) {
+                    for (int64_t idx = 0; idx < n2 * n2; ++idx)
+                        v[idx] = idx % n2 == idx / n2 ? T(1) : T(0);
+                    continue;
+                }
+                const int ldg = int(n2) + 1;
+                for (int64_t idx = 0; idx < n2 * n2; ++idx)
+                    G[sz(idx % n2 + idx / n2 * ldg)] = gram[sz(g * n2 * n2 + idx)];
+                const gk::GramResult<T> r = gk::gram_jacobi(
+                    gk::SerialTeam{}, G.data(), ldg, V.data(), ldg, int(n2), tol, pl.inner_sweeps,
+                    scratch.data());
+                for (int64_t idx = 0; idx < n2 * n2; ++idx)
+                    v[idx] = V[sz(idx % n2 + idx / n2 * ldg)];
+                ct.rotated += r.rotated;
+                ++out.pair_solves;
+            }
+            for (int64_t i = 0; i < listed; ++i)
+                for (int s = 0; s < pl.nblocks; ++s) {
+                    const gg::BlockedUpdateOffsets o = gg::blocked_update_offsets(
+                        ld, pl.nb, pl.nblocks, mat, i, list[sz(i)], s);
+                    const T *X = w[c].data() + o.src;
+                    T *C = w[c ^ 1].data() + o.dst;
+                    for (int64_t j = 0; j < pl.nb; ++j)
+                        for (int64_t r = 0; r < ld; ++r) {
+                            T acc = 0;
+                            for (int64_t l = 0; l < n2; ++l)
+                                acc += X[sz(r + l * ld)] * rot[sz(o.rot + l + j * n2)];
+                            C[sz(r + j * ld)] = acc;
+                        }
+                }
+        }
+        if (all_move) {
+            schedule(0, false);
+            w[0] = w[1];
+            c = 0;
+        } else {
+            schedule(c, false);
+        }
+    }
+    out.s.resize(sz(B));
+    for (int64_t b = 0; b < B; ++b) {
+        if (out.ctl[sz(b)].nonfinite) continue;
+        const T *W = w[out.ctl[sz(b)].copy].data() + b * mat;
+        for (int64_t j = 0; j < n; ++j) {
+            double ss = 0;
+            for (int64_t r = 0; r < rows; ++r) ss += double(W[sz(r + j * ld)]) * double(W[sz(r + j * ld)]);
+            out.s[sz(b)].push_back(std::sqrt(ss));
+        }
+        std::sort(out.s[sz(b)].begin(), out.s[sz(b)].end(), std::greater<double>());
+        // Padding columns stay exactly zero, in either copy's layout.
+        for (int64_t j = n; j < pl.cols_padded; ++j)
+            for (int64_t r = 0; r < ld; ++r) EXPECT_EQ(W[sz(r + j * ld)], T(0)) << "padding";
+    }
+    return out;
+}
+
+TYPED_TEST(TeamBlockedJacobiTest, BatchModelMatchesLapackPerMatrixAndSkipsDoneOnes) {
+    // A batch of graded, orthogonal (converges at once), zero, NaN, rank-deficient and random
+    // members: each finite one's values match LAPACK's to the one-matrix model's accuracy and
+    // its sweep count is the one-matrix model's on it alone (the batch does not change it); the
+    // NaN member is never swept; the host path's GEMMs cover fewer matrices than the graph path's
+    // (done matrices drop out of the list) with bitwise the same values (V = I moves them
+    // exactly).
+    using T = TypeParam;
+    const double eps = double(gk::Real<T>::eps());
+    std::mt19937_64 rng(13);
+    const int64_t m = 52, n = 45;
+    const int nb = 8;
+    std::vector<std::vector<T>> As;
+    std::vector<double> sc(sz(n));
+    for (int64_t j = 0; j < n; ++j) sc[sz(j)] = std::pow(1e-5, double(j) / double(n));
+    std::shuffle(sc.begin(), sc.end(), rng);
+    As.push_back(columns<T>(rng, m, sc));  // graded columns
+    std::vector<T> I(sz(m * n), T(0));
+    for (int64_t j = 0; j < n; ++j) I[sz(j + j * m)] = T(j + 1);
+    As.push_back(I);                           // orthogonal columns: one sweep, no rotation
+    As.push_back(std::vector<T>(sz(m * n)));   // zero
+    std::vector<T> bad = columns<T>(rng, m, std::vector<double>(sz(n), 1.0));
+    bad[sz(m * n / 2)] = nan_v<T>();
+    As.push_back(bad);  // NaN
+    std::vector<double> rk(sz(n), 0.0);
+    for (int j = 0; j < 5; ++j) rk[sz(3 * j)] = 1.0 + j;
+    As.push_back(columns<T>(rng, m, rk));  // rank 5 with zero columns between
+    As.push_back(columns<T>(rng, m, std::vector<double>(sz(n), 1.0)));  // random
+    const T tol = T(std::sqrt(double(m)) * eps);
+    const BatchModel<T> host = batch_model(As, m, n, nb, tol, 30, false);
+    const BatchModel<T> graph = batch_model(As, m, n, nb, tol, 30, true);
+    EXPECT_LT(host.matrix_rounds, graph.matrix_rounds) << "done matrices left the host path's list";
+    EXPECT_EQ(host.pair_solves, graph.pair_solves) << "the graph path solves no done matrix";
+    for (size_t b = 0; b < As.size(); ++b) {
+        SCOPED_TRACE(testing::Message() << "member " << b);
+        const gg::BlockedControl &c = host.ctl[b];
+        if (b == 3) {
+            EXPECT_EQ(c.nonfinite, 1);
+            EXPECT_EQ(c.sweeps, 0) << "never swept";
+            EXPECT_EQ(graph.ctl[b].sweeps, 0);
+            continue;
+        }
+        EXPECT_EQ(c.converged, 1);
+        EXPECT_EQ(c.sweeps, graph.ctl[b].sweeps);
+        const auto alone = blocked_model(As[b], m, n, nb, tol, 30);
+        EXPECT_EQ(c.sweeps, alone.second) << "sweeps as if alone";
+        if (b == 1 || b == 2) {
+            EXPECT_EQ(c.sweeps, 1) << "nothing to rotate";
+        }
+        const std::vector<T> ref = ref_singular_values(m, n, As[b].data(), m);
+        ASSERT_EQ(host.s[b].size(), sz(n));
+        for (int64_t j = 0; j < n; ++j) {
+            EXPECT_EQ(host.s[b][sz(j)], graph.s[b][sz(j)]) << "host vs graph path, s_" << j;
+            EXPECT_EQ(host.s[b][sz(j)], alone.first[sz(j)]) << "batch vs alone, s_" << j;
+            // LAPACK's values are accurate relative to the largest (its bidiagonal SVD is not
+            // relatively accurate on graded columns): the one-matrix model's bound.
+            EXPECT_LE(std::abs(host.s[b][sz(j)] - double(ref[sz(j)])), 50 * n * eps * double(ref[0]))
+                << "s_" << j;
+        }
+    }
+    // A sweep limit: members stop at it, not converged, the converged ones unaffected.
+    const BatchModel<T> capped = batch_model(As, m, n, nb, tol, 2, false);
+    EXPECT_EQ(capped.ctl[0].sweeps, 2);
+    EXPECT_EQ(capped.ctl[0].converged, 0);
+    EXPECT_EQ(capped.ctl[1].sweeps, 1);
+    EXPECT_EQ(capped.ctl[1].converged, 1);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-// The blocked one-sided Jacobi for one large matrix: sizes, workspace layout and the
-// block ordering. Plain C++ (no CUDA): the host tests check the ordering and the layout.
+// The blocked one-sided Jacobi for one large matrix or a batch of them: sizes, workspace layout,
+// the block ordering and the per-sweep schedule of a batch. Plain C++ (no CUDA): the host tests
+// check the ordering, the layout and the schedule.
 //
 // The working matrix W (rows x cols, rows >= cols: A or A^T, with the accumulated V below it) is
 // cut into 2p column blocks ("slots") of nb columns, the last padded with zero columns. A round
@@ -11,6 +12,12 @@
 // after the 2p - 1 rounds of a sweep every block pair has met once and each block is back in its
 // starting slot. Zero (padding) columns have zero inner products with everything: never rotated,
 // they stay zero and end in the padded slots.
+//
+// A batch keeps each matrix's W one after the other (mat_elems apart), so the pairs of all
+// matrices are equally spaced too: a round is still three launches for the whole batch. The
+// matrices still sweeping are listed (blocked_schedule): the Gram solve and the GEMMs of a
+// round run over the listed ones only, a matrix whose sweep rotated nothing (or that ran out of
+// sweeps, or holds NaN/Inf) drops out of the list and keeps its W, in the copy it ended in.
 #pragma once
 
 #include <cstddef>
@@ -29,26 +36,78 @@ struct BlockedPlan {
     int inner_threads = 0;         // threads of the per-pair Gram kernel (a block per pair)
     int inner_sweeps = 0;          // cap on gram_jacobi's sweeps per round
     int gram_split = 1;            // row chunks of the Gram GEMM (partial Grams, summed per pair)
+    int64_t batch = 1;             // matrices the layout holds (a call's chunk of its batch)
+    int64_t mat_elems = 0;         // ld * cols_padded: one matrix's W
     // Workspace layout, in bytes from the base (each offset 256-byte aligned).
     size_t off_w[2] = {0, 0}, off_gram = 0, off_rot = 0, off_ptr = 0, off_gptr = 0, off_norm = 0,
-           off_ctl = 0;
+           off_list = 0, off_ctl = 0, off_loop = 0;
     size_t bytes = 0;
 };
 
-/// Control words of one call in device memory: the sweep's counters and the scaling's inputs.
-/// The first kSweepBytes are reset before every sweep.
+/// Control words of one matrix in device memory: the sweep's counters, the scaling's inputs and
+/// the matrix's place in the sweep loop.
 struct BlockedControl {
     unsigned long long off_bits;   // largest |cos| of the sweep (bits of a non-negative double)
     int rotated;                   // pairs rotated in the sweep
     int nonfinite;                 // A holds NaN or Inf
     unsigned long long amax_bits;  // max |a_ij| (bits of a non-negative double)
-    // The graph path's sweep loop, decided on the device (blocked_sweep_end).
     int sweeps;                    // sweeps done
-    int cont;                      // another sweep is needed and allowed
     int converged;                 // the last sweep rotated nothing
     unsigned long long off_last;   // off_bits of the last sweep
-    static constexpr size_t kSweepBytes = sizeof(unsigned long long) + sizeof(int);
+    int done;                      // out of the sweep loop (converged, out of sweeps, NaN/Inf)
+    int copy;                      // the copy of W that holds the matrix
 };
+
+/// The sweep loop of the whole chunk (blocked_schedule's totals).
+struct BlockedLoop {
+    int active;  // matrices listed for the next sweep
+    int cont;    // another sweep is needed (active > 0)
+    int sweeps;  // sweeps run
+};
+
+/// One matrix's step of the schedule, at the start (first) or after a sweep that ended in copy
+/// end_copy: its counters into sweeps / converged / off_last and reset; whether it sweeps again.
+/// With all_move (the graph path, whose rounds move every matrix, listed or not, and whose
+/// sweeps all end in copy end_copy) every matrix's copy follows, else only the swept ones'.
+GPUSVD_HD bool blocked_schedule(BlockedControl &c, int max_sweeps, int end_copy, bool all_move,
+                                bool first) {
+    if (first) {
+        c.done = c.nonfinite != 0;
+        c.copy = 0;
+    } else {
+        const bool swept = !c.done;
+        if (swept) {
+            ++c.sweeps;
+            c.converged = c.rotated == 0;
+            c.off_last = c.off_bits;
+            c.done = c.converged || c.sweeps >= max_sweeps;
+        }
+        if (swept || all_move) c.copy = end_copy;
+        c.off_bits = 0;
+        c.rotated = 0;
+    }
+    return !c.done;
+}
+
+/// Element offsets of the update GEMM's operands for slot s of the matrix b at list position
+/// i: its 2nb source columns in copy c, its half of the pair's rotation block, and the
+/// destination (the slot the block moves to) in the other copy.
+struct BlockedUpdateOffsets {
+    int64_t src, rot, dst;
+};
+// (blocked_update_offsets, after blocked_next_slot)
+
+/// Element offsets of chunk `chunk` (of `split`, `rows` rows each) of pair k of matrix b at list
+/// position i: its rows in W (either copy) and its partial Gram block.
+struct BlockedGramOffsets {
+    int64_t src, gram;
+};
+GPUSVD_HD BlockedGramOffsets blocked_gram_offsets(int64_t ld, int nb, int nblocks,
+                                                  int64_t mat_elems, int split, int64_t rows,
+                                                  int64_t i, int64_t b, int k, int chunk) {
+    const int64_t n2 = 2 * int64_t(nb), g = (i * (nblocks / 2) + k) * split + chunk;
+    return {b * mat_elems + k * n2 * ld + chunk * rows, g * n2 * n2};
+}
 
 /// Slot a block in `slot` moves to for the next round (circle method: slot 0 stays, the other
 /// 2p - 1 slots form a ring top_1..top_{p-1}, bottom_{p-1}..bottom_0 that turns by one place).
@@ -61,6 +120,14 @@ GPUSVD_HD int blocked_next_slot(int slot, int nblocks) {
     return j <= p - 2 ? 2 * (j + 1) : 2 * (2 * p - 2 - j) + 1;
 }
 
+GPUSVD_HD BlockedUpdateOffsets blocked_update_offsets(int64_t ld, int nb, int nblocks,
+                                                      int64_t mat_elems, int64_t i, int64_t b,
+                                                      int s) {
+    const int64_t n2 = 2 * int64_t(nb), k = s / 2, h = s % 2;
+    return {b * mat_elems + 2 * k * nb * ld, (i * (nblocks / 2) + k) * n2 * n2 + h * nb * n2,
+            b * mat_elems + int64_t(blocked_next_slot(s, nblocks)) * nb * ld};
+}
+
 /// The Gram GEMM's thread blocks wanted per round: with fewer pairs than this it splits the
 /// rows (at n = 1024, one CTA for each of 32 pairs leaves most SMs idle for much of a round).
 constexpr int64_t kBlockedGramCtas = 256;
@@ -71,18 +138,32 @@ inline size_t blocked_align(size_t b) {
     return (b + 255) / 256 * 256;
 }
 
-/// Plans an m x n problem of `elem`-byte reals. nb_override > 0 (tests, tuning) replaces the
-/// block width (rounded to a multiple of 8, at most 32).
+/// A batched call's matrices with at least this many columns (min(m, n)) take the blocked path,
+/// fewer the shared-memory and one-block kernels (gesvj.cu). Provisional: set it where the two
+/// paths' times cross, measured on the device (gpusvd-bench's gesvj_batched rows with
+/// GPUSVD_JACOBI_BLOCKED=0 and =1).
+constexpr int64_t kBlockedBatchMinCols = 128;
+
+/// A batched call's workspace holds at most about this much of W and its companions: larger
+/// batches run in equal chunks of matrices, one after the other.
+constexpr size_t kBlockedBatchBudget = size_t(2) << 30;
+
+/// Plans an m x n problem of `elem`-byte reals for `batch` matrices at once (a chunk of a call;
+/// `batched`: the call is gesvj_batched, which sets the default block width). nb_override > 0
+/// (tests, tuning) replaces the block width (rounded to a multiple of 8, at most 32).
 inline BlockedPlan blocked_plan(size_t elem, bool wantu, bool wantv, int64_t m, int64_t n,
-                                int nb_override = 0) {
+                                int nb_override = 0, int64_t batch = 1, bool batched = false) {
     BlockedPlan pl;
     // 32-element alignment keeps every column of W on 128-byte (float) or 256-byte (double)
     // boundaries for the GEMMs.
     pl.shape = kernels::jacobi_shape(m, n, wantu, wantv, 32);
+    pl.batch = batch < 1 ? 1 : batch;
     const int64_t k = pl.shape.cols;
     // Wider blocks make each round's GEMMs more efficient (their depth is 2nb) and a sweep
     // shorter (2p - 1 rounds); narrower ones keep more pairs, one thread block each, in flight.
-    int nb = k <= 1024 ? 16 : 32;
+    // A batch has pairs enough to fill the device at any width, and every round reads and
+    // writes all of its W: the widest blocks, the fewest rounds.
+    int nb = batched || k > 1024 ? 32 : 16;
     if (nb_override > 0) nb = nb_override < 8 ? 8 : nb_override > 32 ? 32 : nb_override / 8 * 8;
     int64_t blocks = (k + nb - 1) / nb;
     blocks += blocks & 1;
@@ -102,31 +183,53 @@ inline BlockedPlan blocked_plan(size_t elem, bool wantu, bool wantv, int64_t m, 
     // keeps the SMs busy there.
     const int64_t tiles = pl.shape.voff / 32;
     while (elem <= 4 && pl.gram_split < kBlockedMaxGramSplit &&
-           static_cast<int64_t>(p) * pl.gram_split < kBlockedGramCtas &&
+           static_cast<int64_t>(p) * pl.batch * pl.gram_split < kBlockedGramCtas &&
            tiles % (2 * pl.gram_split) == 0 &&
            pl.shape.voff / (2 * pl.gram_split) >= kBlockedMinGramChunk)
         pl.gram_split *= 2;
     const size_t split = static_cast<size_t>(pl.gram_split);
-    size_t wbytes;
-    if (__builtin_mul_overflow(elem * static_cast<size_t>(pl.shape.ld),
-                               static_cast<size_t>(pl.cols_padded), &wbytes) ||
-        wbytes > SIZE_MAX / 4) {
-        pl.bytes = SIZE_MAX;  // no device has it: the workspace request fails cleanly
-        return pl;
-    }
-    wbytes = blocked_align(wbytes);
+    const size_t nmat = static_cast<size_t>(pl.batch);
+    bool over = false;
+    // bytes = a * b * c, saturating (the flag then fails the request cleanly)
+    auto mul = [&](size_t a, size_t b, size_t c) {
+        size_t r;
+        if (__builtin_mul_overflow(a, b, &r) || __builtin_mul_overflow(r, c, &r) ||
+            r > SIZE_MAX / 16) {
+            over = true;
+            return size_t(0);
+        }
+        return blocked_align(r);
+    };
+    pl.mat_elems = pl.shape.ld * pl.cols_padded;
+    const size_t wbytes =
+        mul(elem * static_cast<size_t>(pl.shape.ld), static_cast<size_t>(pl.cols_padded), nmat);
     size_t at = 0;
     pl.off_w[0] = at, at += wbytes;
     pl.off_w[1] = at, at += wbytes;
-    pl.off_gram = at, at += blocked_align(elem * n2 * n2 * p * split);
-    pl.off_rot = at, at += blocked_align(elem * n2 * n2 * p);
-    pl.off_ptr = at, at += blocked_align(sizeof(void *) * 3 * 2 * static_cast<size_t>(blocks));
-    pl.off_gptr = at, at += blocked_align(sizeof(void *) * 3 * p * split);
-    // norm, dot (T) and pos (int) of the finish, as jacobi_work lays them out after W.
-    pl.off_norm = at, at += blocked_align((2 * elem + sizeof(int)) * static_cast<size_t>(k));
-    pl.off_ctl = at, at += blocked_align(sizeof(BlockedControl));
-    pl.bytes = at;
+    pl.off_gram = at, at += mul(elem * n2 * n2, p * split, nmat);
+    pl.off_rot = at, at += mul(elem * n2 * n2, p, nmat);
+    pl.off_ptr = at, at += mul(sizeof(void *) * 3 * 2, static_cast<size_t>(blocks), nmat);
+    pl.off_gptr = at, at += mul(sizeof(void *) * 3, p * split, nmat);
+    // norm, dot (T) and pos (int) of the finish, each matrix's cols entries in turn.
+    pl.off_norm = at, at += mul(2 * elem + sizeof(int), static_cast<size_t>(k), nmat);
+    pl.off_list = at, at += mul(sizeof(int), nmat, 1);
+    pl.off_ctl = at, at += mul(sizeof(BlockedControl), nmat, 1);
+    pl.off_loop = at, at += blocked_align(sizeof(BlockedLoop));
+    pl.bytes = over ? SIZE_MAX : at;  // no device has it: the workspace request fails cleanly
     return pl;
+}
+
+/// Matrices per chunk of a batched call of `batch` matrices: all of them if the layout fits
+/// kBlockedBatchBudget, else equal chunks that do (at least one matrix each).
+inline int64_t blocked_chunk(size_t elem, bool wantu, bool wantv, int64_t m, int64_t n,
+                             int64_t batch, bool batched, int nb_override = 0) {
+    if (batch <= 1) return 1;
+    const size_t one = blocked_plan(elem, wantu, wantv, m, n, nb_override, 1, batched).bytes;
+    int64_t cap = one == SIZE_MAX ? 1 : static_cast<int64_t>(kBlockedBatchBudget / one);
+    if (cap < 1) cap = 1;
+    if (cap >= batch) return batch;
+    const int64_t chunks = (batch + cap - 1) / cap;
+    return (batch + chunks - 1) / chunks;
 }
 
 }  // namespace gpu

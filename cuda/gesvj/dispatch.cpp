@@ -35,16 +35,17 @@ bool qr_first(int64_t m, int64_t n, bool single) {
 }
 
 // Jacobi without a QR first: the blocked Jacobi for a single matrix too large for shared
-// memory, else the team kernels (gesvj.cu) on `count` matrices.
+// memory and for batches of wide enough matrices (gesvj_blocked_wanted), else the team kernels
+// (gesvj.cu) on `count` matrices.
 template <class T>
 bool blocked(bool single, bool wantu, bool wantv, int64_t m, int64_t n) {
-    return single && gesvj_blocked_wanted(m, n, gesvj_workspace_bytes<T>(wantu, wantv, m, n, 1));
+    return gesvj_blocked_wanted(m, n, gesvj_workspace_bytes<T>(wantu, wantv, m, n, 1), single);
 }
 
 template <class T>
 size_t jacobi_bytes(bool single, bool wantu, bool wantv, int64_t m, int64_t n, int64_t count) {
     return blocked<T>(single, wantu, wantv, m, n)
-               ? gesvj_blocked_bytes<T>(wantu, wantv, m, n)
+               ? gesvj_blocked_bytes<T>(wantu, wantv, m, n, count, single)
                : gesvj_workspace_bytes<T>(wantu, wantv, m, n, count);
 }
 
@@ -52,7 +53,7 @@ template <class T>
 gpusvdStatus_t jacobi_run(gpusvdHandle_t h, const char *routine, bool single,
                           const GesvjProblem<T> &p, void *ws, size_t ws_bytes, cudaStream_t s) {
     if (blocked<T>(single, p.wantu, p.wantv, p.m, p.n))
-        return gesvj_blocked<T>(h, routine, p, ws, ws_bytes, s);
+        return gesvj_blocked<T>(h, routine, p, ws, ws_bytes, s, single);
     const cudaError_t e = gesvj_launch<T>(p, ws, ws_bytes, s);
     return e == cudaSuccess ? GPUSVD_STATUS_SUCCESS
                             : cuda_fail(h, routine, "launching the Jacobi kernels", e);
