@@ -13,6 +13,10 @@ Cases at --scale 1 (float64): svd of a stack of 100000 32x32 matrices (U, S, Vh)
 --scale S divides the batch and row counts by S and the side of the square SVD by S^(1/3).
 Without a usable GPU (or CuPy) only the numpy rows run, on the backend the library picks.
 
+The C-order rows of qr and pca also time the C call on the C-ordered data itself (row-major,
+gpusvdSetMatrixLayout), and their x C column is relative to it; the other rows' x C is relative
+to the C call on a per-matrix Fortran copy.
+
 Times are medians of --reps runs after a warm-up, each bracketed by a device synchronisation;
 inputs that a call destroys are restored outside the timed region. A counterpart whose single
 run would exceed --budget seconds is timed on a sub-batch and scaled linearly (noted).
@@ -184,24 +188,36 @@ def c_function(name, dtype, device):
     return routine(name, np.dtype(dtype), device)
 
 
-def c_call(kind, name, dtype, *args):
+def c_call(kind, name, dtype, *args, row_major=False):
     """A closure calling the library routine `name` with the default handle (the one the
     package uses, on the same stream) and `args`, arrays passed as their pointers (and kept
-    alive by the closure); raises on a non-SUCCESS status."""
+    alive by the closure); raises on a non-SUCCESS status. row_major: the call runs with the
+    handle's matrix layout row-major (gpusvdSetMatrixLayout), set and reset around it."""
     f = c_function(name, dtype, kind.device)
     h = gpusvd.default_handle().ptr
+    lib = gpusvd.get_lib()
     arrays = [x for x in args if hasattr(x, "shape")]
     args = [kind.ptr(x) if hasattr(x, "shape") else x for x in args]
 
     def run():
-        status = f(h, *args)
+        if row_major:
+            lib.gpusvdSetMatrixLayout(h, 1)
+        try:
+            status = f(h, *args)
+        finally:
+            if row_major:
+                lib.gpusvdSetMatrixLayout(h, 0)
         if status != 0:
             raise RuntimeError("%s returned status %d: %s" % (
-                f.__name__, status,
-                gpusvd.get_lib().gpusvdGetErrorMessage(h).decode()))
-    run.routine = f.__name__
+                f.__name__, status, lib.gpusvdGetErrorMessage(h).decode()))
+    run.routine = f.__name__ + (" row-major" if row_major else "")
     run.arrays = arrays
     return run
+
+
+def has_row_major():
+    """Whether the loaded library takes row-major matrices (gpusvdSetMatrixLayout)."""
+    return hasattr(gpusvd.get_lib(), "gpusvdSetMatrixLayout")
 
 
 def outputs(kind, dtype, *shapes):
@@ -314,6 +330,13 @@ class QrTall(Case):
         return c_call(kind, "geqrf_mgs", self.dtype, 1, m, n, w, m, r, n,
                       info)
 
+    def c_row(self, kind, w):
+        """The C call on C-ordered (row-major) data: A and R row-major, lda = ldr = n."""
+        m, n = self.shape
+        r = kind.empty((n, n), self.dtype)
+        info = kind.empty((1,), np.int32)
+        return c_call(kind, "geqrf_mgs", self.dtype, 1, m, n, w, n, r, n, info, row_major=True)
+
     def others(self, kind, torch):
         if not kind.device:
             return [("numpy.linalg.qr", lambda a: lambda: np.linalg.qr(a))]
@@ -356,6 +379,18 @@ class Pca(Case):
         info = kind.empty((1,), np.int32)
         return c_call(kind, "pca", self.dtype, m, n, w, m, k, comp, n,
                       ev, scores, m, mean, info)
+
+    def c_row(self, kind, w):
+        """The C call on C-ordered (row-major) X: components (n x k) and scores (m x k)
+        row-major too."""
+        m, n = self.shape
+        k = self.k
+        comp = kind.empty((n, k), self.dtype)
+        ev, mean = outputs(kind, self.dtype, (k,), (n,))
+        scores = kind.empty((m, k), self.dtype)
+        info = kind.empty((1,), np.int32)
+        return c_call(kind, "pca", self.dtype, m, n, w, n, k, comp, k, ev, scores, k, mean,
+                      info, row_major=True)
 
     def others(self, kind, torch):
         k = self.k
@@ -433,31 +468,43 @@ def run_case(case, kind, torch, a_host, args, emit):
     restore = (lambda: kind.copyto(work_f, pristine_f)) if case.destroys else None
     c_ms, c_runs = measure(call, sync, args.reps, args.budget, restore)
     del pristine_f
+    row_c = hasattr(case, "c_row") and has_row_major()
     for order in ("C", "F"):
         label = "%s %s" % (kind.name, order)
         a = kind.put(a_host, order)
-        emit(case, label, "C " + call.routine, c_ms, c_runs, c_ms, "",
+        base_ms = c_ms
+        if order == "C" and row_c:
+            # The routines that take row-major data: the C call on the C-ordered data itself,
+            # the baseline of this order's rows (a copy of `a`, restored before each run).
+            work_c = kind.put(a_host, "C")
+            call_r = case.c_row(kind, work_c)
+            restore_r = (lambda: kind.copyto(work_c, a)) if case.destroys else None
+            base_ms, runs_r = measure(call_r, sync, args.reps, args.budget, restore_r)
+            emit(case, label, "C " + call_r.routine, base_ms, runs_r, base_ms, "",
+                 "on the C-ordered data")
+            del work_c, call_r
+        emit(case, label, "C " + call.routine, c_ms, c_runs, base_ms, "",
              "on a per-matrix Fortran copy")
         res = case.gpusvd(a)
         sync()
         check = "%.1e" % case.check(kind, res, a)
         del res
         ms, runs = measure(lambda: case.gpusvd(a), sync, args.reps, args.budget)
-        emit(case, label, "gpusvd", ms, runs, c_ms, check, "")
+        emit(case, label, "gpusvd", ms, runs, base_ms, check, "")
         if case.destroys:
             work = kind.put(a_host, order)
             ms, runs = measure(lambda: case.gpusvd(work, overwrite_a=True), sync, args.reps,
                                args.budget, lambda: kind.copyto(work, a))
-            emit(case, label, "gpusvd overwrite_a=True", ms, runs, c_ms, "", "")
+            emit(case, label, "gpusvd overwrite_a=True", ms, runs, base_ms, "", "")
             del work
         for name, fn_of in case.others(kind, torch):
             try:
                 ms, runs, note = measure_scaled(fn_of, a, sync, args.reps, args.budget)
             except Exception as exc:  # a counterpart that cannot run this size
-                emit(case, label, name, math.nan, 0, c_ms, "", "failed: %s" % (
+                emit(case, label, name, math.nan, 0, base_ms, "", "failed: %s" % (
                     str(exc).splitlines()[0][:80] if str(exc) else type(exc).__name__))
                 continue
-            emit(case, label, name, ms, runs, c_ms, "", note)
+            emit(case, label, name, ms, runs, base_ms, "", note)
         del a
     del work_f
 

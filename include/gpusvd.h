@@ -117,6 +117,13 @@ typedef enum GPUSVD_ENUM_BASE {
     GPUSVD_PCA_COVARIANCE = 2  /**< eigendecomposition of the covariance matrix: faster */
 } gpusvdPcaMethod_t;
 
+/** How the matrix arguments of the routines that honour it are stored (see
+ *  gpusvdSetMatrixLayout). */
+typedef enum GPUSVD_ENUM_BASE {
+    GPUSVD_LAYOUT_COL_MAJOR = 0, /**< column-major (Fortran order): element (i,j) at i + j*ld */
+    GPUSVD_LAYOUT_ROW_MAJOR = 1  /**< row-major (C order): element (i,j) at i*ld + j */
+} gpusvdLayout_t;
+
 /** info value of a matrix holding NaN or Inf: it is not factorized and its outputs are NaN.
  *  (Positive info values keep LAPACK's per-routine meaning; 0 is success. No other negative
  *  value is ever returned: LAPACK rejecting an argument would be a gpusvd bug, reported as
@@ -240,6 +247,30 @@ GPUSVD_API gpusvdStatus_t gpusvdGetJacobiStats(gpusvdHandle_t handle, int *sweep
 GPUSVD_API gpusvdStatus_t gpusvdSetPcaMethod(gpusvdHandle_t handle, gpusvdPcaMethod_t method);
 /** @param[out] method the setting (AUTO is returned as AUTO: it resolves per call). */
 GPUSVD_API gpusvdStatus_t gpusvdGetPcaMethod(gpusvdHandle_t handle, gpusvdPcaMethod_t *method);
+
+/** How later calls on this handle read and write their matrix arguments (default
+ *  GPUSVD_LAYOUT_COL_MAJOR); a value outside the enumerators gives INVALID_VALUE and leaves the
+ *  setting unchanged. With GPUSVD_LAYOUT_ROW_MAJOR, as LAPACKE's LAPACK_ROW_MAJOR, every matrix
+ *  argument of a routine that honours it is row-major (C order): element (i,j) of an r x c
+ *  matrix with leading dimension ld is at i*ld + j, and ld >= max(1, c) (the number of
+ *  columns) instead of max(1, r). Vectors, strides of batches and info are unaffected.
+ *  - Honoured by geqrf_mgs (host, `_gpu` and `_bufferSize`; A/Q (m x n, lda >= max(1, n)) and
+ *    R (min(m,n) x n, ldr >= max(1, n))) and pca (host, `_gpu` and `_bufferSize`; X (m x n,
+ *    ldx >= max(1, n)), components (n x k, ldc >= max(1, k)) and scores (m x k,
+ *    lds >= max(1, k))). Results are the same factorizations as of the column-major matrix with
+ *    the same elements. Row-major data runs without a transposing copy of X or A: the tall QR
+ *    reads and writes A row by row in place (its Gram matrices and triangular solves work on
+ *    rows anyway), pca's centring pass reads X and writes its centred column-major copy.
+ *    geqrf_mgs's workspace grows by m*n + k*n elements under ROW_MAJOR (its _bufferSize says
+ *    so): R is formed column-major there, and the rare rank-deficient path of the GPU backend
+ *    (the batched Gram-Schmidt kernel) and the CPU backend's Householder QR work on a
+ *    column-major copy of A.
+ *  - Every other routine (gesvj, gesvj_batched, geqrf_mgs_batched, geev_batched, bdsvd) answers
+ *    GPUSVD_STATUS_NOT_SUPPORTED under ROW_MAJOR, naming the layout, and changes nothing: it
+ *    never reads row-major data as column-major. Set GPUSVD_LAYOUT_COL_MAJOR again for them. */
+GPUSVD_API gpusvdStatus_t gpusvdSetMatrixLayout(gpusvdHandle_t handle, gpusvdLayout_t layout);
+/** @param[out] layout the setting. */
+GPUSVD_API gpusvdStatus_t gpusvdGetMatrixLayout(gpusvdHandle_t handle, gpusvdLayout_t *layout);
 
 /** Human-readable detail of the last failed call on `handle` ("" after a success). With
  *  handle == NULL: the last failure of a call made with a NULL handle on this thread. The
@@ -378,10 +409,11 @@ GPUSVD_API gpusvdStatus_t gpusvd_dgesvj_batched_bufferSize(gpusvdHandle_t handle
  * QR with explicit Q: A (m x n) = Q R, k = min(m,n).
  *
  * @param orth  GPUSVD_ORTH_MGS or GPUSVD_ORTH_MGS2 (see gpusvdOrth_t).
- * @param A     m x n, lda >= max(1,m). On exit its first k columns hold Q (orthonormal); for
- *              m < n columns k..n-1 are overwritten with unspecified values.
- * @param R     k x n upper trapezoidal, ldr >= max(1,k), R(j,j) >= 0; entries below the
- *              diagonal are set to zero.
+ * @param A     m x n, lda >= max(1,m) (row-major: lda >= max(1,n), see gpusvdSetMatrixLayout).
+ *              On exit its first k columns hold Q (orthonormal); for m < n columns k..n-1 are
+ *              overwritten with unspecified values.
+ * @param R     k x n upper trapezoidal, ldr >= max(1,k) (row-major: ldr >= max(1,n)),
+ *              R(j,j) >= 0; entries below the diagonal are set to zero.
  * @param info  0; or j > 0: column j (1-based) is the first found dependent, meaning its part
  *              orthogonal to columns 1..j-1 is at most m * eps * ||A(:,j)||. Such a column
  *              gets R(j,j) = 0 and a Q column that completes Q orthonormally.
@@ -398,6 +430,11 @@ GPUSVD_API gpusvdStatus_t gpusvd_dgesvj_batched_bufferSize(gpusvdHandle_t handle
  * there. That path waits on the host for a few bytes once per CholeskyQR step (1 to 4 per
  * panel), so the `_gpu` form returns once the last step is enqueued; inside a CUDA graph capture
  * it screens and scales the columns first and runs the steps as a device-decided loop.
+ * Row-major A and R (gpusvdSetMatrixLayout) are factored in place on both backends: the CPU
+ * backend through a column-major copy in its workspace (m*n + k*n more host workspace), the GPU
+ * backend by the same CholeskyQR steps reading A's rows (small matrices too, instead of the
+ * team kernels; R is formed in m*n + k*n more device workspace, which also serves the
+ * rank-deficient rebuild). The batched forms take column-major matrices only.
  */
 GPUSVD_API gpusvdStatus_t gpusvd_sgeqrf_mgs(gpusvdHandle_t handle, gpusvdOrth_t orth, int64_t m,
                                             int64_t n, float *A, int64_t lda, float *R,
@@ -579,7 +616,9 @@ GPUSVD_API gpusvdStatus_t gpusvd_dbdsvd_bufferSize(gpusvdHandle_t handle, gpusvd
  * PCA of X (m samples x n features), mean-centred; the top k principal components.
  *
  * @param m,n          samples (m >= 2 unless m, n or k is 0) and features.
- * @param X            m x n, ldx >= max(1,m). Not modified.
+ * @param X            m x n, ldx >= max(1,m) (row-major: ldx >= max(1,n), see
+ *                     gpusvdSetMatrixLayout, which makes components and scores row-major too,
+ *                     ldc >= max(1,k), lds >= max(1,k)). Not modified.
  * @param k            number of components, 0 <= k <= min(m,n).
  * @param components   n x k, ldc >= max(1,n): the principal axes (right singular vectors of the
  *                     centred X), orthonormal columns. Sign convention: in each column the entry

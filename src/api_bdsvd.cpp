@@ -14,6 +14,7 @@ gpusvdStatus_t bdsvd_entry(const char *name, Form form, gpusvdHandle_t h, gpusvd
                            gpusvdJob_t jobz, int64_t n, T *d, T *e, T *U, int64_t ldu, T *VT,
                            int64_t ldvt, int *info) {
     Args a(h, name);
+    a.column_major_only();  // gpusvdSetMatrixLayout: column-major matrices only
     a.uplo("uplo", uplo).job("jobz", jobz).nonneg("n", n);
     const bool wv = jobz == GPUSVD_JOB_VEC;
     if (wv) a.ld("ldu", ldu, n, "n").ld("ldvt", ldvt, n, "n");
@@ -46,6 +47,7 @@ template <class T>
 gpusvdStatus_t bdsvd_size(const char *name, gpusvdHandle_t h, gpusvdUplo_t uplo, gpusvdJob_t jobz,
                           int64_t n, size_t *dev, size_t *host) {
     Args a(h, name);
+    a.column_major_only();  // gpusvdSetMatrixLayout: column-major matrices only
     a.uplo("uplo", uplo).job("jobz", jobz).nonneg("n", n);
     const bool wv = jobz == GPUSVD_JOB_VEC, gpu_ok = a.ok() && gpu_reachable(h);
     const LapackSizes cpu = bdsvd_lapack_sizes(wv, n, std::max<int64_t>(1, n), 1);

@@ -14,6 +14,7 @@ gpusvdStatus_t geev_entry(const char *name, Form form, gpusvdHandle_t h, gpusvdJ
                           int64_t n, T *A, int64_t lda, int64_t sA, T *wr, T *wi, int64_t sW, T *VR,
                           int64_t ldvr, int64_t sVR, int64_t batch, int *info) {
     Args a(h, name);
+    a.column_major_only();  // gpusvdSetMatrixLayout: column-major matrices only
     a.job("jobvr", jobvr).nonneg("n", n).nonneg("batchCount", batch);
     const bool wv = jobvr == GPUSVD_JOB_VEC;
     a.ld("lda", lda, n, "n");
@@ -51,6 +52,7 @@ template <class T>
 gpusvdStatus_t geev_size(const char *name, gpusvdHandle_t h, gpusvdJob_t jobvr, int64_t n,
                          int64_t batch, size_t *dev, size_t *host) {
     Args a(h, name);
+    a.column_major_only();  // gpusvdSetMatrixLayout: column-major matrices only
     a.job("jobvr", jobvr).nonneg("n", n).nonneg("batchCount", batch);
     const bool gpu_ok = a.ok() && kGeevOnGpu && gpu_reachable(h);
     const bool work = n > 0 && batch > 0, wv = jobvr == GPUSVD_JOB_VEC;

@@ -14,32 +14,39 @@ gpusvdStatus_t geqrf_entry(const char *name, Form form, bool batched, gpusvdHand
                            gpusvdOrth_t orth, int64_t m, int64_t n, T *A, int64_t lda, int64_t sA,
                            T *R, int64_t ldr, int64_t sR, int64_t batch, int *info) {
     Args a(h, name);
+    // The batched forms take column-major matrices only (gpusvdSetMatrixLayout).
+    if (batched) a.column_major_only();
     a.orth("orth", orth).nonneg("m", m).nonneg("n", n);
     if (batched) a.nonneg("batchCount", batch);
     const int64_t k = std::min(m, n);
-    a.ld("lda", lda, m, "m").ld("ldr", ldr, k, "min(m, n)");
+    const bool row = a.row_major();
+    a.ld("lda", lda, m, "m", n, "n").ld("ldr", ldr, k, "min(m, n)", n, "n");
     if (batched) {
         a.stride("strideA", sA, sat_mul(lda, n), batch, "lda * n");
         a.stride("strideR", sR, sat_mul(ldr, n), batch, "ldr * n");
+        a.extent("A", m, n, lda, sA, batch, sizeof(T)).extent("R", k, n, ldr, sR, batch, sizeof(T));
+    } else {
+        a.extent_in_layout("A", m, n, lda, sizeof(T)).extent_in_layout("R", k, n, ldr, sizeof(T));
     }
-    a.extent("A", m, n, lda, sA, batch, sizeof(T)).extent("R", k, n, ldr, sR, batch, sizeof(T));
     const bool work = k > 0 && batch > 0;
     a.ptr("A", A, work).ptr("R", R, work).ptr("info", info, batch > 0);
-    const GeqrfArgs<T> g{orth == GPUSVD_ORTH_MGS2, m, n, A, lda, sA, R, ldr, sR, batch, info};
+    const GeqrfArgs<T> g{orth == GPUSVD_ORTH_MGS2, m, n, A, lda, sA, R, ldr, sR, batch, info, row};
     if (form == Form::Device) {
         require_device_form(a, kGeqrfOnGpu);
         if (!a.ok()) return a.status();
         return batch > 0 ? gpu::geqrf<T>(h, name, form, g) : GPUSVD_STATUS_SUCCESS;
     }
     const bool on_gpu = host_runs_on_gpu(a, kGeqrfOnGpu, input_bytes<T>(m, n, batch));
-    if (!on_gpu && work) geqrf_lapack_sizes(m, n, lda, ldr).check(a);
+    // Row-major data is factored in a column-major copy (cpu/geqrf.cpp): LAPACK sees ld m, k.
+    if (!on_gpu && work)
+        geqrf_lapack_sizes(m, n, row ? std::max<int64_t>(1, m) : lda, row ? k : ldr).check(a);
     if (!a.ok()) return a.status();
     if (!work) {
         zero_info(info, batch);
         return GPUSVD_STATUS_SUCCESS;
     }
     if (on_gpu) return gpu::geqrf<T>(h, name, form, g);
-    const cpu::GeqrfPlan plan = cpu::geqrf_plan<T>(m, n);
+    const cpu::GeqrfPlan plan = cpu::geqrf_plan<T>(m, n, row);
     return run_cpu_batch(h, name, batch, plan.bytes, info, [&](int64_t b, void *ws) {
         info[b] = cpu::geqrf<T>(plan, A + b * sA, lda, R + b * sR, ldr, ws);
     });
@@ -47,16 +54,18 @@ gpusvdStatus_t geqrf_entry(const char *name, Form form, bool batched, gpusvdHand
 
 template <class T>
 gpusvdStatus_t geqrf_size(const char *name, gpusvdHandle_t h, gpusvdOrth_t orth, int64_t m,
-                          int64_t n, int64_t batch, size_t *dev, size_t *host) {
+                          int64_t n, int64_t batch, bool batch_form, size_t *dev, size_t *host) {
     Args a(h, name);
+    if (batch_form) a.column_major_only();
     a.orth("orth", orth).nonneg("m", m).nonneg("n", n).nonneg("batchCount", batch);
+    const bool row = a.row_major();
     const bool gpu_ok = a.ok() && kGeqrfOnGpu && gpu_reachable(h);
     const bool work = m > 0 && n > 0 && batch > 0;
     const LapackSizes cpu = geqrf_lapack_sizes(m, n, std::max<int64_t>(1, m), std::max<int64_t>(1, std::min(m, n)));
     if (!gpu_ok && work) cpu.check(a);
     if (!a.ok()) return a.status();
-    set_sizes(dev, host, work && gpu_ok ? gpu::geqrf_device_bytes<T>(m, n, batch) : 0,
-              work && cpu.fit() ? batch_bytes(cpu::geqrf_plan<T>(m, n).bytes, batch) : 0);
+    set_sizes(dev, host, work && gpu_ok ? gpu::geqrf_device_bytes<T>(m, n, batch, row) : 0,
+              work && cpu.fit() ? batch_bytes(cpu::geqrf_plan<T>(m, n, row).bytes, batch) : 0);
     return GPUSVD_STATUS_SUCCESS;
 }
 
@@ -80,8 +89,8 @@ using gpusvd::Form;
     }                                                                                              \
     GPUSVD_API gpusvdStatus_t gpusvd_##X##geqrf_mgs_bufferSize(                                    \
         gpusvdHandle_t h, gpusvdOrth_t orth, int64_t m, int64_t n, size_t *dev, size_t *host) {    \
-        return gpusvd::geqrf_size<T>("gpusvd_" #X "geqrf_mgs_bufferSize", h, orth, m, n, 1, dev,   \
-                                     host);                                                        \
+        return gpusvd::geqrf_size<T>("gpusvd_" #X "geqrf_mgs_bufferSize", h, orth, m, n, 1, false, \
+                                     dev, host);                                                       \
     }                                                                                              \
     GPUSVD_API gpusvdStatus_t gpusvd_##X##geqrf_mgs_batched(                                       \
         gpusvdHandle_t h, gpusvdOrth_t orth, int64_t m, int64_t n, T *A, int64_t lda, int64_t sA,  \
@@ -99,7 +108,7 @@ using gpusvd::Form;
         gpusvdHandle_t h, gpusvdOrth_t orth, int64_t m, int64_t n, int64_t batch, size_t *dev,     \
         size_t *host) {                                                                            \
         return gpusvd::geqrf_size<T>("gpusvd_" #X "geqrf_mgs_batched_bufferSize", h, orth, m, n,   \
-                                     batch, dev, host);                                            \
+                                     batch, true, dev, host);                                           \
     }
 
 extern "C" {

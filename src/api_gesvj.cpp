@@ -47,6 +47,7 @@ gpusvdStatus_t gesvj_entry(const char *name, Form form, bool batched, gpusvdHand
                            int64_t lda, int64_t sA, T *S, int64_t sS, T *U, int64_t ldu, int64_t sU,
                            T *V, int64_t ldv, int64_t sV, int64_t batch, int *info) {
     Args a(h, name);
+    a.column_major_only();  // gpusvdSetMatrixLayout: column-major matrices only
     a.job("jobu", jobu).job("jobv", jobv).nonneg("m", m).nonneg("n", n);
     if (batched) a.nonneg("batchCount", batch);
     const bool wu = jobu == GPUSVD_JOB_VEC, wv = jobv == GPUSVD_JOB_VEC;
@@ -110,6 +111,7 @@ template <class T>
 gpusvdStatus_t gesvj_size(const char *name, gpusvdHandle_t h, gpusvdJob_t jobu, gpusvdJob_t jobv,
                           int64_t m, int64_t n, int64_t batch, size_t *dev, size_t *host) {
     Args a(h, name);
+    a.column_major_only();  // gpusvdSetMatrixLayout: column-major matrices only
     a.job("jobu", jobu).job("jobv", jobv).nonneg("m", m).nonneg("n", n).nonneg("batchCount", batch);
     const bool gpu_ok = a.ok() && kGesvjOnGpu && gpu_reachable(h);
     const bool work = m > 0 && n > 0 && batch > 0;

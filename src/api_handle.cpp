@@ -203,6 +203,21 @@ GPUSVD_API gpusvdStatus_t gpusvdSetJacobiMaxSweeps(gpusvdHandle_t handle, int ma
     return a.status();
 }
 
+GPUSVD_API gpusvdStatus_t gpusvdSetMatrixLayout(gpusvdHandle_t handle, gpusvdLayout_t layout) {
+    Args a(handle, "gpusvdSetMatrixLayout");
+    a.range("layout", layout, GPUSVD_LAYOUT_COL_MAJOR, GPUSVD_LAYOUT_ROW_MAJOR,
+            "must be GPUSVD_LAYOUT_COL_MAJOR or GPUSVD_LAYOUT_ROW_MAJOR");
+    if (a.ok()) handle->layout = layout;
+    return a.status();
+}
+
+GPUSVD_API gpusvdStatus_t gpusvdGetMatrixLayout(gpusvdHandle_t handle, gpusvdLayout_t *layout) {
+    Args a(handle, "gpusvdGetMatrixLayout");
+    a.ptr("layout", layout, true);
+    if (a.ok()) *layout = handle->layout;
+    return a.status();
+}
+
 GPUSVD_API gpusvdStatus_t gpusvdGetJacobiStats(gpusvdHandle_t handle, int *sweeps,
                                                double *offNorm) {
     Args a(handle, "gpusvdGetJacobiStats");

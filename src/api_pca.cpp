@@ -46,21 +46,22 @@ gpusvdStatus_t pca_entry(const char *name, Form form, gpusvdHandle_t h, int64_t 
     Args a(h, name);
     check_dims(a, m, n, k);
     const bool work = m > 0 && n > 0 && k > 0;
-    a.ld("ldx", ldx, m, "m").ld("ldc", ldc, n, "n");
-    if (scores) a.ld("lds", lds, m, "m");
-    a.extent("X", m, n, ldx, 0, 1, sizeof(T)).extent("components", n, k, ldc, 0, 1, sizeof(T));
-    if (scores) a.extent("scores", m, k, lds, 0, 1, sizeof(T));
+    const bool row = a.row_major();
+    a.ld("ldx", ldx, m, "m", n, "n").ld("ldc", ldc, n, "n", k, "k");
+    if (scores) a.ld("lds", lds, m, "m", k, "k");
+    a.extent_in_layout("X", m, n, ldx, sizeof(T)).extent_in_layout("components", n, k, ldc, sizeof(T));
+    if (scores) a.extent_in_layout("scores", m, k, lds, sizeof(T));
     a.ptr("X", X, work).ptr("components", C, work).ptr("explainedVariance", var, work);
     a.ptr("info", info, true);
     const bool cov = a.ok() && covariance_method<T>(h, m, n);
-    const PcaArgs<T> g{m, n, X, ldx, k, C, ldc, var, scores, scores ? lds : 1, mean, info, cov};
+    const PcaArgs<T> g{m, n, X, ldx, k, C, ldc, var, scores, scores ? lds : 1, mean, info, cov, row};
     if (form == Form::Device) {
         require_device_form(a, pca_on_gpu(m, n), kWideData);
         if (!a.ok()) return a.status();
         return gpu::pca<T>(h, name, form, g);
     }
     const bool on_gpu = host_runs_on_gpu(a, pca_on_gpu(m, n), input_bytes<T>(m, n, 1), kWideData);
-    if (!on_gpu && work) cpu_sizes(cov, m, n, ldx, ldc, scores ? lds : 1).check(a);
+    if (!on_gpu && work) cpu_sizes(cov, m, n, ldx, ldc, scores ? lds : 1).check(a);  // any layout
     if (!a.ok()) return a.status();
     if (!work) {
         *info = 0;
@@ -70,8 +71,9 @@ gpusvdStatus_t pca_entry(const char *name, Form form, gpusvdHandle_t h, int64_t 
     const size_t bytes =
         cov ? cpu::pca_covariance_bytes<T>(m, n, k) : cpu::pca_qr_bytes<T>(m, n, k);
     return run_cpu_batch(h, name, 1, bytes, info, [&](int64_t, void *ws) {
-        *info = cov ? cpu::pca_covariance<T>(m, n, X, ldx, k, C, ldc, var, scores, lds, mean, ws)
-                    : cpu::pca_qr<T>(m, n, X, ldx, k, C, ldc, var, scores, lds, mean, ws);
+        *info = cov ? cpu::pca_covariance<T>(m, n, X, ldx, k, C, ldc, var, scores, lds, mean, ws,
+                                             row)
+                    : cpu::pca_qr<T>(m, n, X, ldx, k, C, ldc, var, scores, lds, mean, ws, row);
     });
 }
 

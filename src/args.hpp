@@ -47,6 +47,31 @@ public:
         }
         return *this;
     }
+    /// Whether the handle's matrix layout is row-major (gpusvdSetMatrixLayout).
+    bool row_major() const { return h_ && h_->layout == GPUSVD_LAYOUT_ROW_MAJOR; }
+    /// Leading dimension of a rows x cols matrix in the handle's layout: ld >= max(1, rows)
+    /// column-major, ld >= max(1, cols) row-major.
+    Args &ld(const char *name, int64_t ld, int64_t rows, const char *rows_name, int64_t cols,
+             const char *cols_name) {
+        return row_major() ? this->ld(name, ld, cols, cols_name) : this->ld(name, ld, rows, rows_name);
+    }
+    /// extent() of a rows x cols matrix in the handle's layout.
+    Args &extent_in_layout(const char *name, int64_t rows, int64_t cols, int64_t ld,
+                           size_t elem_size) {
+        return row_major() ? extent(name, cols, rows, ld, 0, 1, elem_size)
+                           : extent(name, rows, cols, ld, 0, 1, elem_size);
+    }
+    /// Routines that take column-major matrices only: NOT_SUPPORTED under a row-major layout,
+    /// before anything is read (never a silent misread).
+    Args &column_major_only() {
+        if (ok() && row_major())
+            status_ = fail(h_, GPUSVD_STATUS_NOT_SUPPORTED,
+                           "%s: the handle's matrix layout GPUSVD_LAYOUT_ROW_MAJOR is not "
+                           "supported by this routine (it takes column-major matrices): set "
+                           "GPUSVD_LAYOUT_COL_MAJOR with gpusvdSetMatrixLayout",
+                           routine_);
+        return *this;
+    }
     /// Batch stride: stride >= min_stride (only checked for batches of more than one matrix).
     Args &stride(const char *name, int64_t stride, int64_t min_stride, int64_t batch,
                  const char *rule) {

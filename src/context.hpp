@@ -23,6 +23,7 @@ struct gpusvdContext {
     double jacobi_tol = 0.0;  // 0: default sqrt(max(m,n)) * eps
     int jacobi_max_sweeps = 100;  // as cuSOLVER gesvdj
     gpusvdPcaMethod_t pca_method = GPUSVD_PCA_AUTO;
+    gpusvdLayout_t layout = GPUSVD_LAYOUT_COL_MAJOR;  // gpusvdSetMatrixLayout
     int last_sweeps = 0;
     double last_off_norm = 0.0;
     bool stats_on_gpu = false;  // last_* not read back yet from the last `_gpu` gesvj call

@@ -42,7 +42,7 @@ gpusvdStatus_t geqrf(gpusvdHandle_t h, const char *routine, Form, const GeqrfArg
     return unreachable(h, routine);
 }
 template <class T>
-size_t geqrf_device_bytes(int64_t, int64_t, int64_t) {
+size_t geqrf_device_bytes(int64_t, int64_t, int64_t, bool) {
     return 0;
 }
 template <class T>
@@ -80,7 +80,7 @@ void release(gpusvdHandle_t) {}
     template gpusvdStatus_t bdsvd<T>(gpusvdHandle_t, const char *, Form, const BdsvdArgs<T> &); \
     template size_t bdsvd_device_bytes<T>(bool, int64_t);                                       \
     template gpusvdStatus_t geqrf<T>(gpusvdHandle_t, const char *, Form, const GeqrfArgs<T> &); \
-    template size_t geqrf_device_bytes<T>(int64_t, int64_t, int64_t);                           \
+    template size_t geqrf_device_bytes<T>(int64_t, int64_t, int64_t, bool);                       \
     template gpusvdStatus_t pca<T>(gpusvdHandle_t, const char *, Form, const PcaArgs<T> &);     \
     template size_t pca_device_bytes<T>(int64_t, int64_t, int64_t, bool, bool);
 GPUSVD_INSTANTIATE(float)

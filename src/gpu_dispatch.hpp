@@ -53,6 +53,7 @@ struct GeqrfArgs {
     int64_t ldr, sR;
     int64_t batch;
     int *info;
+    bool row_major;  // A and R row-major (gpusvdSetMatrixLayout; batch 1 only)
 };
 
 /// pca arguments, validated (GPU path: m >= n, k >= 1), with the method resolved.
@@ -68,6 +69,7 @@ struct PcaArgs {
     T *mean;
     int *info;
     bool covariance;  // the covariance method, else the QR method
+    bool row_major;   // X, components and scores row-major (gpusvdSetMatrixLayout)
 };
 
 /// bdsvd arguments, validated.
@@ -104,7 +106,7 @@ size_t gesvj_device_bytes(bool wantu, bool wantv, int64_t m, int64_t n, int64_t 
 template <class T>
 size_t geev_device_bytes(bool wantvr, int64_t n, int64_t batch);
 template <class T>
-size_t geqrf_device_bytes(int64_t m, int64_t n, int64_t batch);
+size_t geqrf_device_bytes(int64_t m, int64_t n, int64_t batch, bool row_major);
 template <class T>
 size_t pca_device_bytes(int64_t m, int64_t n, int64_t k, bool scores, bool covariance);
 template <class T>

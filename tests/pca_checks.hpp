@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "layout_checks.hpp"
 #include "svd_checks.hpp"
 #include "test_common.hpp"
 
@@ -103,6 +104,80 @@ inline PcaBounds pca_bounds(const PcaRef &r, int64_t j, double E, bool covarianc
     }
     const double scale = covariance ? s1 : s;
     return {covariance ? s1 * E / gap2 : E / gap, (2 * scale * E + E * E) / double(r.m - 1)};
+}
+
+/// pca of X0 (m x n, column-major, ld m) on h given row-major (gpusvdSetMatrixLayout: X,
+/// components and scores row-major, padded leading dimensions), against the same call on
+/// column-major data: each output within the method's bounds of the column-major one (twice the
+/// bound against the reference), X untouched, padding intact. `exact`: the components, variances
+/// and mean are the column-major call's bit for bit (the CPU backend's QR method, which factors a
+/// column-major copy with the same code; its scores come from another GEMM, the transposed one).
+/// `call` (the row-major call) is Api<T>::pca or a function of the same signature.
+template <typename T, typename Call>
+void check_pca_row_major(gpusvdHandle_t h, int64_t m, int64_t n, int64_t k,
+                         const std::vector<T> &X0, bool exact, Call call) {
+    const bool cov = pca_uses_covariance<T>(h, m, n);
+    SCOPED_TRACE(testing::Message() << "row-major m=" << m << " n=" << n << " k=" << k
+                                    << (cov ? " covariance" : " QR"));
+    const T pad = sentinel<T>();
+    // column-major, the host form
+    std::vector<T> Xc = X0, Cc(sz(n * k)), varc(sz(k)), sc(sz(m * k)), meanc(sz(n));
+    int infoc = -777;
+    GPUSVD_ASSERT_OK(h, Api<T>::pca(h, m, n, Xc.data(), m, k, Cc.data(), n, varc.data(), sc.data(),
+                                    m, meanc.data(), &infoc));
+    // row-major
+    const int64_t ldx = n + 1, ldc = k + 2, lds = k + 3;
+    const std::vector<T> X = to_row_major(m, n, X0.data(), m, ldx, pad), Xcopy = X;
+    std::vector<T> C = sentinels<T>(sz(n * ldc)), var = sentinels<T>(sz(k + 1)),
+                   S = sentinels<T>(sz(m * lds)), mean = sentinels<T>(sz(n + 1));
+    int info = -777;
+    {
+        RowMajorScope row(h);
+        GPUSVD_ASSERT_OK(h, call(h, m, n, const_cast<T *>(X.data()), ldx, k, C.data(), ldc,
+                                 var.data(), S.data(), lds, mean.data(), &info));
+    }
+    EXPECT_EQ(info, infoc);
+    EXPECT_TRUE(same_bits(X, Xcopy)) << "X modified";
+    EXPECT_TRUE(row_padding_intact(n, k, C.data(), ldc, pad)) << "components outside n x k";
+    EXPECT_TRUE(row_padding_intact(m, k, S.data(), lds, pad)) << "scores outside m x k";
+    EXPECT_EQ(var[sz(k)], pad);
+    EXPECT_EQ(mean[sz(n)], pad);
+    const std::vector<T> Cr = from_row_major(n, k, C.data(), ldc), Sr = from_row_major(m, k, S.data(), lds);
+    var.resize(sz(k));
+    mean.resize(sz(n));
+    if (exact) {
+        EXPECT_TRUE(same_bits(Cr, Cc)) << "components";
+        EXPECT_TRUE(same_bits(var, varc)) << "variances";
+        EXPECT_TRUE(same_bits(mean, meanc)) << "mean";
+    }
+    const PcaRef ref = pca_reference(m, n, X0);
+    EXPECT_LT(orthogonality(n, k, Cr.data(), n), kSvdThreshold);
+    const int64_t r = std::min(m - 1, n);
+    for (int64_t j = 0; j < k; ++j) {
+        const PcaBounds b = pca_bounds(ref, j, ref.E, cov);
+        EXPECT_LE(std::fabs(double(var[sz(j)]) - double(varc[sz(j)])), 2 * b.variance)
+            << "explained variance " << j;
+        if (j >= r) continue;
+        double diff = 0;
+        for (int64_t i = 0; i < n; ++i)
+            diff = std::max(diff, std::fabs(double(Cr[sz(i + j * n)]) - double(Cc[sz(i + j * n)])));
+        EXPECT_LE(diff, 2 * b.component) << "component " << j;
+    }
+    for (int64_t j = 0; j < n; ++j)
+        EXPECT_LE(std::fabs(double(mean[sz(j)]) - double(meanc[sz(j)])),
+                  (8 * eps<T>() + 8 * std::sqrt(double(m)) * eps<double>()) * ref.colmax[sz(j)] +
+                      std::numeric_limits<T>::min())
+            << "mean " << j;  // twice check_pca's bound against the exact mean
+    // scores = centred X * the row-major call's components
+    double sdiff = 0;
+    for (int64_t j = 0; j < k; ++j)
+        for (int64_t i = 0; i < m; ++i) {
+            long double v = 0;
+            for (int64_t p = 0; p < n; ++p)
+                v += (long double)ref.Xc[sz(i + p * m)] * Cr[sz(p + j * n)];
+            sdiff = std::max(sdiff, double(std::fabs(Sr[sz(i + j * m)] - v)));
+        }
+    EXPECT_LE(sdiff, std::max(ref.E, 1e-30)) << "scores vs centred X * components";
 }
 
 }  // namespace gpusvd_test

@@ -1,4 +1,5 @@
 // gpusvd_Xgeqrf_mgs and _batched: QR with explicit Q, R(j,j) >= 0, dependent-column info.
+#include "layout_checks.hpp"
 #include "test_common.hpp"
 
 using namespace gpusvd_test;
@@ -258,6 +259,143 @@ TYPED_TEST(GeqrfMgsTest, Batched) {
                 for (int64_t i = ldr * n; i < sR; ++i) EXPECT_EQ(Rb[i], pad);
             }
         }
+}
+
+// gpusvdSetMatrixLayout: row-major A and R give the factorization of the same matrix. The CPU
+// backend factors a column-major copy with the same code, so Q, R and info are those of the
+// column-major call bit for bit; the LAPACK ratios are checked on their own as well.
+TYPED_TEST(GeqrfMgsTest, RowMajorMatchesColumnMajor) {
+    using T = TypeParam;
+    Rng rng(29);
+    for (const Shape &s : {Shape{12, 7}, Shape{7, 12}, Shape{1, 1}, Shape{50, 50}, Shape{150, 40},
+                           Shape{40, 150}, Shape{3, 1}, Shape{1, 5}}) {
+        const int64_t m = s.m, n = s.n, k = std::min(m, n);
+        std::vector<std::vector<T>> cases = {gaussian<T>(rng, m, n)};
+        if (n >= 3 && m >= 3) {  // column 3 = column 1: info 3
+            cases.push_back(gaussian<T>(rng, m, n));
+            for (int64_t i = 0; i < m; ++i) cases.back()[sz(i + 2 * m)] = cases.back()[sz(i)];
+        }
+        cases.push_back(gaussian<T>(rng, m, n));
+        cases.back()[sz(m * n - 1)] = nan_v<T>();
+        for (size_t c = 0; c < cases.size(); ++c)
+            for (gpusvdOrth_t o : kOrths) {
+                SCOPED_TRACE(testing::Message() << orth_name(o) << " " << m << " x " << n
+                                                << " case " << c);
+                const std::vector<T> &A0 = cases[c];
+                std::vector<T> Ac = A0, Rc(sz(k * n));
+                int infoc = -777;
+                GPUSVD_ASSERT_OK(this->h, Api<T>::geqrf_mgs(this->h, o, m, n, Ac.data(), m,
+                                                            Rc.data(), k, &infoc));
+                const RowMajorQr<T> r = row_major_qr(this->h, o, m, n, A0, Api<T>::geqrf_mgs);
+                EXPECT_EQ(r.info, infoc);
+                std::vector<T> Qr(r.Q.begin(), r.Q.begin() + m * k),
+                    Qc(Ac.begin(), Ac.begin() + m * k);
+                EXPECT_TRUE(same_bits(Qr, Qc)) << "Q: row-major vs column-major";
+                EXPECT_TRUE(same_bits(r.R, Rc)) << "R: row-major vs column-major";
+                if (c + 1 == cases.size()) {  // the NaN case
+                    EXPECT_EQ(r.info, GPUSVD_INFO_NONFINITE);
+                    EXPECT_TRUE(all_nan(m, k, r.Q.data(), m));
+                    EXPECT_TRUE(all_nan(k, n, r.R.data(), k));
+                    continue;
+                }
+                EXPECT_EQ(r.info, c == 1 ? 3 : 0);
+                EXPECT_LT(qr_residual(m, n, A0.data(), m, r.Q.data(), m, r.R.data(), k),
+                          kQrThreshold);
+                EXPECT_LT(orthogonality(m, k, r.Q.data(), m), kQrThreshold);
+                for (int64_t j = 0; j < k; ++j) EXPECT_GE(r.R[sz(j + j * k)], T(0));
+            }
+    }
+}
+
+// Row-major leading dimensions count columns (lda, ldr >= n); a rejected call changes nothing.
+// The batched forms and the routines without a row-major form answer NOT_SUPPORTED.
+TYPED_TEST(GeqrfMgsTest, RowMajorArguments) {
+    using T = TypeParam;
+    gpusvdHandle_t h = this->h;
+    Rng rng(30);
+    const int64_t m = 3, n = 5, k = 3;  // wide: lda = 3 and ldr = 3 valid column-major only
+    const std::vector<T> A0 = to_row_major<T>(m, n, gaussian<T>(rng, m, n).data(), m, n, T(0));
+    auto call = [&](int64_t lda, int64_t ldr, const char *name, gpusvdStatus_t expect) {
+        SCOPED_TRACE(testing::Message() << "lda " << lda << " ldr " << ldr);
+        std::vector<T> A(sz(m * std::max(lda, n) + 8), T(7)), R(sz(k * std::max(ldr, n) + 8), T(9));
+        std::copy(A0.begin(), A0.end(), A.begin());
+        const std::vector<T> A1 = A, R1 = R;
+        int info = -777;
+        const gpusvdStatus_t st =
+            Api<T>::geqrf_mgs(h, GPUSVD_ORTH_MGS2, m, n, A.data(), lda, R.data(), ldr, &info);
+        EXPECT_EQ(st, expect) << gpusvdGetErrorMessage(h);
+        if (expect == GPUSVD_STATUS_SUCCESS) return;
+        EXPECT_NE(std::strstr(gpusvdGetErrorMessage(h), name), nullptr) << gpusvdGetErrorMessage(h);
+        EXPECT_TRUE(same_bits(A, A1) && same_bits(R, R1)) << "a rejected call wrote";
+        EXPECT_EQ(info, -777);
+    };
+    {
+        RowMajorScope row(h);
+        call(n, n, "", GPUSVD_STATUS_SUCCESS);
+        call(n + 2, n + 1, "", GPUSVD_STATUS_SUCCESS);
+        call(n - 1, n, "lda", GPUSVD_STATUS_INVALID_VALUE);
+        call(m, n, "lda", GPUSVD_STATUS_INVALID_VALUE);
+        call(n, k, "ldr", GPUSVD_STATUS_INVALID_VALUE);
+        call(n, 0, "ldr", GPUSVD_STATUS_INVALID_VALUE);
+    }
+    // the same leading dimensions as column-major ones: lda >= m, ldr >= min(m, n)
+    call(m, k, "", GPUSVD_STATUS_SUCCESS);
+    call(m - 1, k, "lda", GPUSVD_STATUS_INVALID_VALUE);
+
+    // Workspace: the row-major CPU path factors a column-major copy of A and R.
+    size_t hc = 0, hr = 0, dummy = 0;
+    GPUSVD_EXPECT_OK(h, Api<T>::geqrf_mgs_bufferSize(h, GPUSVD_ORTH_MGS, 400, 30, &dummy, &hc));
+    {
+        RowMajorScope row(h);
+        GPUSVD_EXPECT_OK(h, Api<T>::geqrf_mgs_bufferSize(h, GPUSVD_ORTH_MGS, 400, 30, &dummy, &hr));
+        EXPECT_GE(hr, hc + (400 * 30 + 30 * 30) * sizeof(T));
+
+        // Column-major-only routines: NOT_SUPPORTED, nothing written.
+        std::vector<T> A(sz(m * n), T(1)), R(sz(k * n), T(2)), S(3, T(3));
+        const std::vector<T> A1 = A, R1 = R, S1 = S;
+        std::vector<int> info(2, -777);
+        EXPECT_EQ(Api<T>::geqrf_mgs_batched(h, GPUSVD_ORTH_MGS, m, n, A.data(), n, m * n, R.data(),
+                                            n, k * n, 1, info.data()),
+                  GPUSVD_STATUS_NOT_SUPPORTED);
+        EXPECT_NE(std::strstr(gpusvdGetErrorMessage(h), "GPUSVD_LAYOUT_ROW_MAJOR"), nullptr)
+            << gpusvdGetErrorMessage(h);
+        EXPECT_EQ(Api<T>::geqrf_mgs_batched_bufferSize(h, GPUSVD_ORTH_MGS, m, n, 1, &dummy, &hr),
+                  GPUSVD_STATUS_NOT_SUPPORTED);
+        EXPECT_EQ(Api<T>::gesvj(h, GPUSVD_JOB_NOVEC, GPUSVD_JOB_NOVEC, m, n, A.data(), m, S.data(),
+                                nullptr, 1, nullptr, 1, info.data()),
+                  GPUSVD_STATUS_NOT_SUPPORTED);
+        EXPECT_TRUE(same_bits(A, A1) && same_bits(R, R1) && same_bits(S, S1));
+        EXPECT_EQ(info[0], -777);
+    }
+    // and they run again once the layout is column-major
+    std::vector<T> S(3);
+    std::vector<T> A = gaussian<T>(rng, m, n);
+    int info = -777;
+    GPUSVD_EXPECT_OK(h, Api<T>::gesvj(h, GPUSVD_JOB_NOVEC, GPUSVD_JOB_NOVEC, m, n, A.data(), m,
+                                      S.data(), nullptr, 1, nullptr, 1, &info));
+}
+
+TEST(MatrixLayout, SetterValidatesAndGetterReports) {
+    Handle h;
+    gpusvdLayout_t l = GPUSVD_LAYOUT_ROW_MAJOR;
+    ASSERT_EQ(gpusvdGetMatrixLayout(h, &l), GPUSVD_STATUS_SUCCESS);
+    EXPECT_EQ(l, GPUSVD_LAYOUT_COL_MAJOR) << "default";
+    for (int bad : {2, -1, 100}) {
+        EXPECT_EQ(gpusvdSetMatrixLayout(h, static_cast<gpusvdLayout_t>(bad)),
+                  GPUSVD_STATUS_INVALID_VALUE);
+        EXPECT_NE(std::strstr(gpusvdGetErrorMessage(h), "layout"), nullptr);
+        ASSERT_EQ(gpusvdGetMatrixLayout(h, &l), GPUSVD_STATUS_SUCCESS);
+        EXPECT_EQ(l, GPUSVD_LAYOUT_COL_MAJOR) << "unchanged by a rejected value";
+    }
+    ASSERT_EQ(gpusvdSetMatrixLayout(h, GPUSVD_LAYOUT_ROW_MAJOR), GPUSVD_STATUS_SUCCESS);
+    ASSERT_EQ(gpusvdGetMatrixLayout(h, &l), GPUSVD_STATUS_SUCCESS);
+    EXPECT_EQ(l, GPUSVD_LAYOUT_ROW_MAJOR);
+    EXPECT_EQ(gpusvdSetMatrixLayout(h, static_cast<gpusvdLayout_t>(2)), GPUSVD_STATUS_INVALID_VALUE);
+    ASSERT_EQ(gpusvdGetMatrixLayout(h, &l), GPUSVD_STATUS_SUCCESS);
+    EXPECT_EQ(l, GPUSVD_LAYOUT_ROW_MAJOR) << "unchanged by a rejected value";
+    EXPECT_EQ(gpusvdGetMatrixLayout(h, nullptr), GPUSVD_STATUS_INVALID_VALUE);
+    EXPECT_EQ(gpusvdSetMatrixLayout(nullptr, GPUSVD_LAYOUT_ROW_MAJOR), GPUSVD_STATUS_INVALID_VALUE);
+    EXPECT_EQ(gpusvdGetMatrixLayout(nullptr, &l), GPUSVD_STATUS_INVALID_VALUE);
 }
 
 }  // namespace

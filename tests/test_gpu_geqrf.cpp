@@ -40,6 +40,7 @@
 // tests themselves on a machine without a GPU (the comparisons with the CPU backend are then
 // trivially met).
 #include "cuda_rt.hpp"
+#include "layout_checks.hpp"
 
 using namespace gpusvd_test;
 
@@ -720,6 +721,73 @@ TYPED_TEST(GpuGeqrfDeviceFormTest, OneMatrixOnUserStreamMatchesHostForm) {
                     expect_same_to_rounding(m, n, cases[c].A.data(), refs[c].cond, host.A.data(),
                                             dev.A.data(), host.lda, host.R.data(), dev.R.data(),
                                             host.ldr);
+            }
+    }
+}
+
+/// geqrf_mgs through gpusvd_Xgeqrf_mgs_gpu on row-major A (m x n, ld lda >= n) and R (k x n,
+/// ld ldr >= n): the device buffers hold m rows of A and k rows of R.
+template <typename T>
+struct GeqrfRowMajorOnDevice {
+    const CudaRt &rt;
+    const UserStream &stream;
+    gpusvdStatus_t operator()(gpusvdHandle_t h, gpusvdOrth_t orth, int64_t m, int64_t n, T *A,
+                              int64_t lda, T *R, int64_t ldr, int *info) const {
+        const auto form = rt.emulated ? Api<T>::geqrf_mgs : Api<T>::geqrf_mgs_gpu;
+        const int64_t k = std::min(m, n);
+        return run_on_device(rt, stream,
+                             {{A, sizeof(T) * sz(m * lda)},
+                              {R, sizeof(T) * sz(k * ldr)},
+                              {info, sizeof(int)}},
+                             [&](void *const *d) {
+                                 return form(h, orth, m, n, static_cast<T *>(d[0]), lda,
+                                             static_cast<T *>(d[1]), ldr, static_cast<int *>(d[2]));
+                             });
+    }
+};
+
+// gpusvdSetMatrixLayout: row-major A and R through the host and `_gpu` forms, every case of
+// all_cases (rank-deficient rebuild, screening and scaling near overflow and underflow, the
+// zero matrix) and NaN, on the shapes of every path a row-major matrix takes (small ones run the
+// tall path too; w > 64 the TRSM solve; n > 256 panels; wide), checked as the column-major
+// results are and against the column-major host form to rounding.
+TYPED_TEST(GpuGeqrfDeviceFormTest, RowMajorMatchesColumnMajor) {
+    using T = TypeParam;
+    Rng rng(45);
+    const GeqrfRowMajorOnDevice<T> on_device{*this->rt, *this->stream};
+    std::vector<Shape> shapes = {{1, 1}, {31, 17}, {17, 31}, {100, 40}, {300, 200}, {200, 300}};
+    for (const Shape &s : full_or_quick(1, 0)
+                              ? std::vector<Shape>{{5000, 64}, {3000, 100}, {2000, 300}, {70000, 8}}
+                              : std::vector<Shape>{{2000, 64}, {1200, 260}})
+        shapes.push_back(s);
+    for (const Shape &s : shapes) {
+        const int64_t m = s.m, n = s.n, k = std::min(m, n);
+        std::vector<Case<T>> cases = all_cases<T>(rng, m, n);
+        std::vector<T> A = gaussian<T>(rng, m, n);
+        A[sz(m * n / 2)] = nan_v<T>();
+        cases.push_back({"NaN", A, false, true});
+        const std::vector<Ref<T>> refs = references(this->cpu, m, n, cases);
+        for (size_t c = 0; c < cases.size(); ++c)
+            for (gpusvdOrth_t o : kOrths) {
+                SCOPED_TRACE(testing::Message() << orth_name(o) << " " << cases[c].name << " "
+                                                << m << " x " << n << " row-major");
+                const One<T> col = run_one(this->h, o, m, n, cases[c].A, 1, Api<T>::geqrf_mgs);
+                for (int device = 0; device <= 1; ++device) {
+                    SCOPED_TRACE(device ? "_gpu form" : "host form");
+                    const RowMajorQr<T> r =
+                        device ? row_major_qr(this->h, o, m, n, cases[c].A, on_device)
+                               : row_major_qr(this->h, o, m, n, cases[c].A, Api<T>::geqrf_mgs);
+                    check_qr(o, m, n, cases[c], refs[c], r.Q.data(), m, r.R.data(), k, r.info);
+                    if (cases[c].nonfinite) continue;
+                    EXPECT_EQ(r.info, col.info) << "info: row-major vs column-major";
+                    if (!cases[c].dependent && refs[c].info == 0) {
+                        // both repacked column-major with ld m (Q) and k (R)
+                        const std::vector<T> Qc = with_ld(m, n, col.A.data(), col.lda, m, T(0));
+                        const std::vector<T> Rc = with_ld(k, n, col.R.data(), col.ldr, k, T(0));
+                        expect_same_to_rounding(m, n, cases[c].A.data(), refs[c].cond, Qc.data(),
+                                                r.Q.data(), m, Rc.data(), r.R.data(), k);
+                    }
+                }
             }
     }
 }

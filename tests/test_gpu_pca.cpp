@@ -674,6 +674,70 @@ TYPED_TEST(GpuPcaDeviceFormTest, OnUserStreamMatchesHostForm) {
     }
 }
 
+/// pca through gpusvd_Xpca_gpu on row-major X (m x n, ldx >= n), components (n x k, ldc >= k)
+/// and scores (m x k, lds >= k): the device buffers hold their rows.
+template <typename T>
+struct PcaRowMajorOnDevice {
+    const CudaRt &rt;
+    const UserStream &stream;
+    gpusvdStatus_t operator()(gpusvdHandle_t h, int64_t m, int64_t n, const T *X, int64_t ldx,
+                              int64_t k, T *C, int64_t ldc, T *var, T *scores, int64_t lds,
+                              T *mean, int *info) const {
+        const auto form = rt.emulated ? Api<T>::pca : Api<T>::pca_gpu;
+        return run_on_device(rt, stream,
+                             {{const_cast<T *>(X), sizeof(T) * sz(m * ldx)},
+                              {C, sizeof(T) * sz(n * ldc)},
+                              {var, sizeof(T) * sz(k)},
+                              {scores, sizeof(T) * sz(m * lds)},
+                              {mean, sizeof(T) * sz(n)},
+                              {info, sizeof(int)}},
+                             [&](void *const *d) {
+                                 return form(h, m, n, static_cast<const T *>(d[0]), ldx, k,
+                                             static_cast<T *>(d[1]), ldc, static_cast<T *>(d[2]),
+                                             static_cast<T *>(d[3]), lds, static_cast<T *>(d[4]),
+                                             static_cast<int *>(d[5]));
+                             });
+    }
+};
+
+// gpusvdSetMatrixLayout: row-major X, components and scores (the centring reads X's rows through
+// shared-memory tiles) through the host and `_gpu` forms, each method, against the column-major
+// call on the same data (pca_checks.hpp); NaN in row-major X gives info NONFINITE and NaN outputs.
+TYPED_TEST(GpuPcaDeviceFormTest, RowMajorMatchesColumnMajor) {
+    using T = TypeParam;
+    const PcaRowMajorOnDevice<T> on_device{*this->rt, *this->stream};
+    for (gpusvdPcaMethod_t method : kMethods) {
+        SCOPED_TRACE(method_name(method));
+        use_method(method, {this->h});
+        uint64_t seed = 901;
+        for (const PcaCase &c : pca_cases()) {
+            Rng rng(seed++);
+            const std::vector<T> X = make_data<T>(rng, c.m, c.n, c.k, 100.0);
+            {
+                SCOPED_TRACE("host form");
+                check_pca_row_major<T>(this->h, c.m, c.n, c.k, X, false, Api<T>::pca);
+            }
+            SCOPED_TRACE("_gpu form");
+            check_pca_row_major<T>(this->h, c.m, c.n, c.k, X, false, on_device);
+        }
+        const int64_t m = 1000, n = 40, k = 5, ldx = n + 1;
+        Rng rng(999);
+        std::vector<T> X = to_row_major<T>(m, n, make_data<T>(rng, m, n, k).data(), m, ldx, T(0));
+        X[sz(ldx * (m / 3) + 7)] = nan_v<T>();
+        std::vector<T> C(sz(n * k)), var(sz(k)), S(sz(m * k)), mean(sz(n));
+        int info = -777;
+        {
+            RowMajorScope row(this->h);
+            GPUSVD_ASSERT_OK(this->h, on_device(this->h, m, n, X.data(), ldx, k, C.data(), k,
+                                                var.data(), S.data(), k, mean.data(), &info));
+        }
+        EXPECT_EQ(info, GPUSVD_INFO_NONFINITE);
+        EXPECT_TRUE(all_nan(k, n, C.data(), k) && all_nan(k, 1, var.data(), k) &&
+                    all_nan(k, m, S.data(), k) && all_nan(n, 1, mean.data(), n))
+            << "NaN outputs";
+    }
+}
+
 TYPED_TEST(GpuPcaDeviceFormTest, WideDataNotSupported) {
     using T = TypeParam;
     if (gpu_as_cpu()) GTEST_SKIP() << "backend CPU takes wide data; NOT_SUPPORTED is backend GPU's";

@@ -151,6 +151,52 @@ TYPED_TEST(PcaTest, Shapes) {
     }
 }
 
+// gpusvdSetMatrixLayout: row-major X, components and scores, on each method, against the
+// column-major call (bit for bit for the QR method, which centres a column-major copy; the
+// covariance method reads the rows in place, summing the means in another order).
+TYPED_TEST(PcaTest, RowMajorMatchesColumnMajor) {
+    using T = TypeParam;
+    for (gpusvdPcaMethod_t method : kMethods) {
+        SCOPED_TRACE(method_name(method));
+        this->use(method);
+        uint64_t seed = 71;
+        for (const PcaCase &c : {PcaCase{50, 7, 3}, PcaCase{8, 20, 3}, PcaCase{20, 20, 20},
+                                 PcaCase{3, 2, 2}, PcaCase{10, 1, 1}, PcaCase{9001, 40, 5}}) {
+            Rng rng(seed++);
+            const bool cov = pca_uses_covariance<T>(this->h, c.m, c.n);
+            check_pca_row_major<T>(this->h, c.m, c.n, c.k, make_data<T>(rng, c.m, c.n, top_down),
+                                   !cov, Api<T>::pca);
+        }
+    }
+}
+
+// Row-major leading dimensions count columns: ldx >= n, ldc >= k, lds >= k.
+TYPED_TEST(PcaTest, RowMajorLeadingDimensions) {
+    using T = TypeParam;
+    gpusvdHandle_t h = this->h;
+    const int64_t m = 6, n = 4, k = 2;
+    Rng rng(77);
+    const std::vector<T> X = to_row_major<T>(m, n, gaussian<T>(rng, m, n).data(), m, m, T(0));
+    auto call = [&](int64_t ldx, int64_t ldc, int64_t lds, const char *name, gpusvdStatus_t expect) {
+        SCOPED_TRACE(testing::Message() << "ldx " << ldx << " ldc " << ldc << " lds " << lds);
+        std::vector<T> C(sz(n * n + 4), T(5)), var(sz(k), T(5)), S(sz(m * m + 4), T(5));
+        const std::vector<T> C1 = C, S1 = S;
+        int info = -777;
+        const gpusvdStatus_t st = Api<T>::pca(h, m, n, X.data(), ldx, k, C.data(), ldc, var.data(),
+                                              S.data(), lds, nullptr, &info);
+        EXPECT_EQ(st, expect) << gpusvdGetErrorMessage(h);
+        if (expect == GPUSVD_STATUS_SUCCESS) return;
+        EXPECT_NE(std::strstr(gpusvdGetErrorMessage(h), name), nullptr) << gpusvdGetErrorMessage(h);
+        EXPECT_TRUE(same_bits(C, C1) && same_bits(S, S1)) << "a rejected call wrote";
+        EXPECT_EQ(info, -777);
+    };
+    RowMajorScope row(h);
+    call(n, k, k, "", GPUSVD_STATUS_SUCCESS);  // column-major would need ldx >= 6, ldc >= 4
+    call(n - 1, k, k, "ldx", GPUSVD_STATUS_INVALID_VALUE);
+    call(n, k - 1, k, "ldc", GPUSVD_STATUS_INVALID_VALUE);
+    call(n, k, k - 1, "lds", GPUSVD_STATUS_INVALID_VALUE);
+}
+
 // Spectra that spread the variances: graded over six (double) or three (float) decades, and
 // ill-conditioned over twelve or five; and features of very different scales.
 double graded_d(int64_t p) { return std::pow(10.0, -6.0 * double(p) / 11.0); }

@@ -69,6 +69,9 @@ module gpusvd
   integer(c_int), parameter :: GPUSVD_PCA_AUTO = 0
   integer(c_int), parameter :: GPUSVD_PCA_QR = 1
   integer(c_int), parameter :: GPUSVD_PCA_COVARIANCE = 2
+  ! gpusvdLayout_t (gpusvdSetMatrixLayout; Fortran arrays are column-major, the default)
+  integer(c_int), parameter :: GPUSVD_LAYOUT_COL_MAJOR = 0
+  integer(c_int), parameter :: GPUSVD_LAYOUT_ROW_MAJOR = 1
   ! info of a matrix holding NaN or Inf (not factorized, outputs NaN)
   integer(c_int), parameter :: GPUSVD_INFO_NONFINITE = -1
 
@@ -160,6 +163,20 @@ module gpusvd
       integer(c_int), intent(inout), optional :: sweeps
       real(c_double), intent(inout), optional :: offNorm
     end function gpusvdGetJacobiStats
+    integer(c_int) function gpusvdSetMatrixLayout(handle, layout) &
+        bind(C, name="gpusvdSetMatrixLayout")
+      import
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: layout
+    end function gpusvdSetMatrixLayout
+    integer(c_int) function gpusvdGetMatrixLayout(handle, layout) &
+        bind(C, name="gpusvdGetMatrixLayout")
+      import
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), intent(out) :: layout
+    end function gpusvdGetMatrixLayout
     integer(c_int) function gpusvdSetPcaMethod(handle, method) bind(C, name="gpusvdSetPcaMethod")
       import
       implicit none

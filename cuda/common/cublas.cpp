@@ -218,10 +218,10 @@ cublasStatus_t gemm_batched(cublasHandle_t b, cublasOperation_t ta, cublasOperat
 }
 template <class T>
 cublasStatus_t trsm_upper(cublasHandle_t b, cublasSideMode_t side, int64_t m, int64_t n, const T *R,
-                          int64_t ldr, T *B, int64_t ldb) {
+                          int64_t ldr, T *B, int64_t ldb, cublasOperation_t op) {
     const T one = 1;
-    return typed<T>().trsm(b, side, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, m, n,
-                           &one, R, ldr, B, ldb);
+    return typed<T>().trsm(b, side, CUBLAS_FILL_MODE_UPPER, op, CUBLAS_DIAG_NON_UNIT, m, n, &one, R,
+                           ldr, B, ldb);
 }
 template <class T>
 cublasStatus_t trmm_right_upper_inplace(cublasHandle_t b, int64_t m, int64_t n, const T *R,
@@ -251,7 +251,7 @@ cublasStatus_t trmm_left_upper(cublasHandle_t b, int64_t m, int64_t n, const T *
         cublasHandle_t, cublasOperation_t, cublasOperation_t, int64_t, int64_t, int64_t,           \
         const T *const *, int64_t, const T *const *, int64_t, T *const *, int64_t, int64_t);       \
     template cublasStatus_t trsm_upper<T>(cublasHandle_t, cublasSideMode_t, int64_t, int64_t,      \
-                                          const T *, int64_t, T *, int64_t);                       \
+                                          const T *, int64_t, T *, int64_t, cublasOperation_t);    \
     template cublasStatus_t trmm_right_upper_inplace<T>(cublasHandle_t, int64_t, int64_t,          \
                                                         const T *, int64_t, T *, int64_t);         \
     template cublasStatus_t trmm_left_upper<T>(cublasHandle_t, int64_t, int64_t, const T *,        \

@@ -54,11 +54,11 @@ cublasStatus_t gemm_batched(cublasHandle_t, cublasOperation_t ta, cublasOperatio
                             int64_t n, int64_t k, const T *const *A, int64_t lda,
                             const T *const *B, int64_t ldb, T *const *C, int64_t ldc,
                             int64_t batch);
-/// B <- B * inv(R) (side right) or inv(R) * B (side left), R upper triangular, non-unit; B is
-/// m x n, in place.
+/// B <- B * inv(op(R)) (side right) or inv(op(R)) * B (side left), R upper triangular,
+/// non-unit; B is m x n, in place.
 template <class T>
 cublasStatus_t trsm_upper(cublasHandle_t, cublasSideMode_t side, int64_t m, int64_t n, const T *R,
-                          int64_t ldr, T *B, int64_t ldb);
+                          int64_t ldr, T *B, int64_t ldb, cublasOperation_t op = CUBLAS_OP_N);
 /// B <- B * R, R upper triangular (right side), in place.
 template <class T>
 cublasStatus_t trmm_right_upper_inplace(cublasHandle_t, int64_t m, int64_t n, const T *R,

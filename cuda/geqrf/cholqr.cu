@@ -7,6 +7,7 @@
 
 #include "common/launch.cuh"
 #include "geqrf/cholqr.hpp"
+#include "geqrf/tile.cuh"
 #include "gpusvd.h"
 #include "kernels/team.hpp"
 
@@ -270,6 +271,79 @@ __global__ void screen_kernel(int64_t m, const T *A, int64_t lda, unsigned long 
     }
 }
 
+// Row-major A: 32-column tiles of kScreenRows rows per block, read coalesced through shared
+// memory; each thread keeps the maximum of one column of the tile.
+template <class T>
+__global__ void __launch_bounds__(kTileThreads)
+    screen_tiles_kernel(int64_t m, int64_t n, const T *A, MatLd lda,
+                        unsigned long long *amax_bits, int *nonfinite) {
+    __shared__ T t[kTile][kTile + 1];
+    __shared__ double red[kTileThreads / 32][kTile];
+    const int lane = threadIdx.x & 31, g = threadIdx.x >> 5;
+    const int64_t c = static_cast<int64_t>(blockIdx.y) * kTile;
+    const int64_t r0 = static_cast<int64_t>(blockIdx.x) * kScreenRows;
+    const int64_t r1 = r0 + kScreenRows < m ? r0 + kScreenRows : m;
+    double mx = 0;
+    int bad = 0;
+    for (int64_t r = r0; r < r1; r += kTile) {
+        load_tile(A, lda, r1, n, r, c, t, T(0));
+        __syncthreads();
+        for (int q = g; q < kTile; q += kTileThreads / 32) {
+            const T v = t[q][lane];
+            if (!is_finite(v)) bad = 1;
+            mx = fmax(mx, static_cast<double>(Real<T>::abs(v)));
+        }
+        __syncthreads();
+    }
+    if (__syncthreads_or(bad) && threadIdx.x == 0) atomicOr(nonfinite, 1);
+    red[g][lane] = mx;
+    __syncthreads();
+    if (g == 0 && c + lane < n) {
+        for (int i = 1; i < kTileThreads / 32; ++i) mx = fmax(mx, red[i][lane]);
+        atomic_max_nonneg(&amax_bits[c + lane], mx);
+    }
+}
+
+template <class T>
+__device__ int scale_exponent_of(const unsigned long long *amax_bits, int64_t j) {
+    const double mx = __longlong_as_double(static_cast<long long>(amax_bits[j]));
+    int e = 0;
+    if (mx > 0) {
+        frexp(mx, &e);
+        e = -e;
+    }
+    return e;
+}
+
+// Row-major A: the elements in memory order (a column at a time would touch every row's cache
+// line once per column).
+template <class T>
+__global__ void scale_rows_kernel(int64_t m, int64_t n, T *A, MatLd lda,
+                                  const unsigned long long *amax_bits, int *exps) {
+    const int64_t stride = int64_t(gridDim.x) * blockDim.x;
+    for (int64_t idx = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; idx < m * n; idx += stride) {
+        int64_t i, j;
+        lda.element(idx, m, n, &i, &j);
+        const int e = scale_exponent_of<T>(amax_bits, j);
+        if (i == 0) exps[j] = e;
+        if (e != 0) A[lda.at(i, j)] = Real<T>::ldexp(A[lda.at(i, j)], e);
+    }
+}
+
+template <class T>
+__global__ void copy_kernel(int64_t rows, int64_t cols, const T *A, MatLd lda, T *B, MatLd ldb) {
+    __shared__ T t[kTile][kTile + 1];
+    for (int64_t tile = blockIdx.x; tile < ((rows + kTile - 1) / kTile) * ((cols + kTile - 1) / kTile);
+         tile += gridDim.x) {
+        const int64_t tr = (rows + kTile - 1) / kTile;
+        const int64_t r = (tile % tr) * kTile, c = (tile / tr) * kTile;
+        load_tile(A, lda, rows, cols, r, c, t, T(0));
+        __syncthreads();
+        store_tile(B, ldb, rows, cols, r, c, t);
+        __syncthreads();
+    }
+}
+
 template <class T>
 __global__ void scale_kernel(int64_t m, T *A, int64_t lda, const unsigned long long *amax_bits,
                              int *exps) {
@@ -289,12 +363,15 @@ __global__ void scale_kernel(int64_t m, T *A, int64_t lda, const unsigned long l
 }
 
 template <class T>
-__global__ void fill_nan_kernel(int64_t rows, int64_t cols, T *X, int64_t ld, const int *gate) {
+__global__ void fill_nan_kernel(int64_t rows, int64_t cols, T *X, MatLd ld, const int *gate) {
     if (gate && !*gate) return;
     const int64_t total = rows * cols;
     for (int64_t idx = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; idx < total;
-         idx += int64_t(gridDim.x) * blockDim.x)
-        X[idx % rows + (idx / rows) * ld] = Real<T>::nan();
+         idx += int64_t(gridDim.x) * blockDim.x) {
+        int64_t i, j;
+        ld.element(idx, rows, cols, &i, &j);
+        X[ld.at(i, j)] = Real<T>::nan();
+    }
 }
 
 __global__ void set_info_kernel(int *info, int v, const int *gate) {
@@ -302,12 +379,12 @@ __global__ void set_info_kernel(int *info, int v, const int *gate) {
 }
 
 template <class T>
-__global__ void zero_dead_kernel(int64_t m, T *W, int64_t ldw, const int *dead) {
+__global__ void zero_dead_kernel(int64_t m, T *W, MatLd ldw, const int *dead) {
     const int64_t j = blockIdx.y;
     if (!dead[j]) return;
     for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < m;
          i += int64_t(gridDim.x) * blockDim.x)
-        W[i + j * ldw] = 0;
+        W[ldw.at(i, j)] = 0;
 }
 
 // A block sums 32 entries: its 8 warps take every 8th partial each (coalesced rows of 32), then
@@ -375,27 +452,48 @@ cudaError_t finish_r(int64_t m, int64_t k, T *R, int64_t ldr, const int *dead, c
 }
 
 template <class T>
-cudaError_t screen(int64_t m, int64_t n, const T *A, int64_t lda, unsigned long long *amax_bits,
+cudaError_t screen(int64_t m, int64_t n, const T *A, MatLd lda, unsigned long long *amax_bits,
                    int *nonfinite, cudaStream_t stream) {
     if (m == 0 || n == 0) return cudaSuccess;
-    const dim3 grid(static_cast<unsigned>((m + kScreenRows - 1) / kScreenRows),
-                    static_cast<unsigned>(n));
-    screen_kernel<T><<<grid, 256, 0, stream>>>(m, A, lda, amax_bits, nonfinite);
+    const auto row_blocks = static_cast<unsigned>((m + kScreenRows - 1) / kScreenRows);
+    if (lda.row) {
+        const dim3 grid(row_blocks, static_cast<unsigned>((n + kTile - 1) / kTile));
+        screen_tiles_kernel<T><<<grid, kTileThreads, 0, stream>>>(m, n, A, lda, amax_bits,
+                                                                  nonfinite);
+    } else {
+        const dim3 grid(row_blocks, static_cast<unsigned>(n));
+        screen_kernel<T><<<grid, 256, 0, stream>>>(m, A, lda.ld, amax_bits, nonfinite);
+    }
     return cudaGetLastError();
 }
 
 template <class T>
-cudaError_t scale_columns(int64_t m, int64_t n, T *A, int64_t lda,
+cudaError_t scale_columns(int64_t m, int64_t n, T *A, MatLd lda,
                           const unsigned long long *amax_bits, int *exps, cudaStream_t stream) {
     if (m == 0 || n == 0) return cudaSuccess;
+    if (lda.row) {
+        scale_rows_kernel<T><<<grid_for(m * n, 256), 256, 0, stream>>>(m, n, A, lda, amax_bits,
+                                                                        exps);
+        return cudaGetLastError();
+    }
     const dim3 grid(static_cast<unsigned>((m + kScreenRows - 1) / kScreenRows),
                     static_cast<unsigned>(n));
-    scale_kernel<T><<<grid, 256, 0, stream>>>(m, A, lda, amax_bits, exps);
+    scale_kernel<T><<<grid, 256, 0, stream>>>(m, A, lda.ld, amax_bits, exps);
     return cudaGetLastError();
 }
 
 template <class T>
-cudaError_t fill_nonfinite(int64_t m, int64_t k, int64_t n, T *A, int64_t lda, T *R, int64_t ldr,
+cudaError_t copy_matrix(int64_t rows, int64_t cols, const T *A, MatLd lda, T *B, MatLd ldb,
+                        cudaStream_t stream) {
+    if (rows <= 0 || cols <= 0) return cudaSuccess;
+    const int64_t tiles = ((rows + kTile - 1) / kTile) * ((cols + kTile - 1) / kTile);
+    const auto grid = static_cast<unsigned>(std::min<int64_t>(tiles, 65536));
+    copy_kernel<T><<<grid, kTileThreads, 0, stream>>>(rows, cols, A, lda, B, ldb);
+    return cudaGetLastError();
+}
+
+template <class T>
+cudaError_t fill_nonfinite(int64_t m, int64_t k, int64_t n, T *A, MatLd lda, T *R, MatLd ldr,
                            int *info, const int *gate, cudaStream_t stream) {
     if (m > 0 && k > 0)
         fill_nan_kernel<T><<<grid_for(m * k, 256), 256, 0, stream>>>(m, k, A, lda, gate);
@@ -406,7 +504,7 @@ cudaError_t fill_nonfinite(int64_t m, int64_t k, int64_t n, T *A, int64_t lda, T
 }
 
 template <class T>
-cudaError_t zero_dead_columns(int64_t m, int w, T *W, int64_t ldw, const int *dead,
+cudaError_t zero_dead_columns(int64_t m, int w, T *W, MatLd ldw, const int *dead,
                               cudaStream_t stream) {
     const dim3 grid(static_cast<unsigned>(std::min<int64_t>((m + 1023) / 1024, 64)),
                     static_cast<unsigned>(w));
@@ -428,13 +526,15 @@ cudaError_t sum_partials(int w, int parts, const T *P, T *G, cudaStream_t stream
                                       cudaStream_t);                                              \
     template cudaError_t finish_r<T>(int64_t, int64_t, T *, int64_t, const int *, const int *,    \
                                      int *, cudaStream_t);                                        \
-    template cudaError_t screen<T>(int64_t, int64_t, const T *, int64_t, unsigned long long *,    \
+    template cudaError_t screen<T>(int64_t, int64_t, const T *, MatLd, unsigned long long *,      \
                                    int *, cudaStream_t);                                          \
-    template cudaError_t scale_columns<T>(int64_t, int64_t, T *, int64_t,                         \
+    template cudaError_t scale_columns<T>(int64_t, int64_t, T *, MatLd,                           \
                                           const unsigned long long *, int *, cudaStream_t);       \
-    template cudaError_t fill_nonfinite<T>(int64_t, int64_t, int64_t, T *, int64_t, T *, int64_t, \
+    template cudaError_t fill_nonfinite<T>(int64_t, int64_t, int64_t, T *, MatLd, T *, MatLd,     \
                                            int *, const int *, cudaStream_t);                     \
-    template cudaError_t zero_dead_columns<T>(int64_t, int, T *, int64_t, const int *,            \
+    template cudaError_t copy_matrix<T>(int64_t, int64_t, const T *, MatLd, T *, MatLd,           \
+                                        cudaStream_t);                                            \
+    template cudaError_t zero_dead_columns<T>(int64_t, int, T *, MatLd, const int *,              \
                                               cudaStream_t);                                      \
     template cudaError_t sum_partials<T>(int, int, const T *, T *, cudaStream_t);
 GPUSVD_INSTANTIATE(float)

@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "geqrf/matrix_ld.hpp"
+
 namespace gpusvd {
 namespace gpu {
 
@@ -56,16 +58,16 @@ cudaError_t chol_step(const T *G, int w, int64_t m, int max_steps, bool screened
 /// Widest panel solve_right_upper takes (a row of W in one thread's registers).
 constexpr int kSolveRowsMax = 64;
 
-/// W <- W Rs^-1 for W m x w (ld ldw), w <= kSolveRowsMax, Rs upper triangular (ld ldr; its strict
-/// lower part is not read): each row solved by forward substitution as the reference DTRSM does,
-/// so the solve is row-wise backward stable. solve_rows.cu.
+/// W <- W Rs^-1 for W m x w (ldw: either layout), w <= kSolveRowsMax, Rs upper triangular (ld
+/// ldr; its strict lower part is not read): each row solved by forward substitution as the
+/// reference DTRSM does, so the solve is row-wise backward stable. solve_rows.cu.
 template <class T>
-cudaError_t solve_right_upper(int64_t m, int w, const T *Rs, int64_t ldr, T *W, int64_t ldw,
+cudaError_t solve_right_upper(int64_t m, int w, const T *Rs, int64_t ldr, T *W, MatLd ldw,
                               cudaStream_t stream);
 
 /// W(:, j) = 0 for every j < w with dead[j] (columns dropped by a Cholesky step).
 template <class T>
-cudaError_t zero_dead_columns(int64_t m, int w, T *W, int64_t ldw, const int *dead,
+cudaError_t zero_dead_columns(int64_t m, int w, T *W, MatLd ldw, const int *dead,
                               cudaStream_t stream);
 
 /// G (upper triangle of w x w) = sum of `parts` partial Gram matrices P[b] (w x w each, packed).
@@ -79,22 +81,29 @@ template <class T>
 cudaError_t finish_r(int64_t m, int64_t k, T *R, int64_t ldr, const int *dead, const int *exps,
                      int *info, cudaStream_t stream);
 
-/// Column max-abs (as bit patterns, atomicMax) and a non-finite flag over A (m x n).
+/// Column max-abs (as bit patterns, atomicMax) and a non-finite flag over A (m x n, either
+/// layout: a row-major A is read through shared-memory tiles, geqrf/tile.cuh).
 /// amax_bits[n] and *nonfinite must be zeroed by the caller.
 template <class T>
-cudaError_t screen(int64_t m, int64_t n, const T *A, int64_t lda, unsigned long long *amax_bits,
+cudaError_t screen(int64_t m, int64_t n, const T *A, MatLd lda, unsigned long long *amax_bits,
                    int *nonfinite, cudaStream_t stream);
 
 /// exps[j] = -exponent(amax_j) (0 for a zero column); A(:, j) *= 2^exps[j].
 template <class T>
-cudaError_t scale_columns(int64_t m, int64_t n, T *A, int64_t lda,
+cudaError_t scale_columns(int64_t m, int64_t n, T *A, MatLd lda,
                           const unsigned long long *amax_bits, int *exps, cudaStream_t stream);
 
 /// A(0:m, 0:k) and R(0:k, 0:n) set to NaN, *info = GPUSVD_INFO_NONFINITE; only if *gate != 0
 /// when gate is not null.
 template <class T>
-cudaError_t fill_nonfinite(int64_t m, int64_t k, int64_t n, T *A, int64_t lda, T *R, int64_t ldr,
+cudaError_t fill_nonfinite(int64_t m, int64_t k, int64_t n, T *A, MatLd lda, T *R, MatLd ldr,
                            int *info, const int *gate, cudaStream_t stream);
+
+/// B = A (rows x cols), each in its own layout: a transposing copy when they differ, through
+/// shared-memory tiles (geqrf/tile.cuh) so both sides are coalesced.
+template <class T>
+cudaError_t copy_matrix(int64_t rows, int64_t cols, const T *A, MatLd lda, T *B, MatLd ldb,
+                        cudaStream_t stream);
 
 }  // namespace gpu
 }  // namespace gpusvd

@@ -20,7 +20,10 @@ namespace {
 constexpr int64_t kTeamMaxEntriesSingle = 128 * 128;
 constexpr int64_t kTeamMaxEntriesBatched = 256 * 256;
 
-bool use_team(int64_t m, int64_t n, int64_t batch) {
+// Row-major A (gpusvdSetMatrixLayout, single matrices only) always takes the tall path, which
+// reads it in place: the team kernels are column-major.
+bool use_team(int64_t m, int64_t n, int64_t batch, bool row_major) {
+    if (row_major) return false;
     int64_t mn;
     if (__builtin_mul_overflow(m, n, &mn)) return false;
     return mn <= (batch > 1 ? kTeamMaxEntriesBatched : kTeamMaxEntriesSingle);
@@ -29,9 +32,9 @@ bool use_team(int64_t m, int64_t n, int64_t batch) {
 }  // namespace
 
 template <class T>
-size_t geqrf_device_bytes(int64_t m, int64_t n, int64_t batch) {
-    return use_team(m, n, batch) ? geqrf_batched_workspace_bytes<T>(m, n, batch)
-                                 : tall_workspace_bytes<T>(m, n);
+size_t geqrf_device_bytes(int64_t m, int64_t n, int64_t batch, bool row_major) {
+    return use_team(m, n, batch, row_major) ? geqrf_batched_workspace_bytes<T>(m, n, batch)
+                                            : tall_workspace_bytes<T>(m, n, row_major);
 }
 
 template <class T>
@@ -51,7 +54,8 @@ gpusvdStatus_t geqrf(gpusvdHandle_t h, const char *routine, Form form, const Geq
             : std::initializer_list<PtrArg>{{"A", a.A}, {"R", a.R}, {"info", a.info}});
     if (entered != GPUSVD_STATUS_SUCCESS) return entered;
     const int64_t k = std::min(a.m, a.n);
-    const bool team = use_team(a.m, a.n, a.batch);
+    const bool row = a.row_major;  // batch 1 (the batched forms reject row-major)
+    const bool team = use_team(a.m, a.n, a.batch, row);
     GeqrfProblem<T> p{a.reorth, a.m, a.n, a.A, a.lda, a.sA, a.R, a.ldr, a.sR, a.batch, a.info};
     cudaError_t e;
     if (form == Form::Device) {
@@ -62,7 +66,7 @@ gpusvdStatus_t geqrf(gpusvdHandle_t h, const char *routine, Form form, const Geq
                                     : cuda_fail(h, routine, "clearing info", e);
         }
         gpusvdStatus_t st;
-        const size_t wsb = geqrf_device_bytes<T>(a.m, a.n, a.batch);
+        const size_t wsb = geqrf_device_bytes<T>(a.m, a.n, a.batch, row);
         void *ws = device_workspace(h, routine, wsb, &st);
         if (!ws) return st;
         if (team) {
@@ -72,23 +76,26 @@ gpusvdStatus_t geqrf(gpusvdHandle_t h, const char *routine, Form form, const Geq
                                     : cuda_fail(h, routine, "launching the QR kernels", e);
         }
         for (int64_t b = 0; b < a.batch; ++b) {
-            st = geqrf_tall<T>(h, routine, a.reorth, a.m, a.n, a.A + b * a.sA, a.lda,
-                               a.R + b * a.sR, a.ldr, a.info + b, ws, wsb, s);
+            st = geqrf_tall<T>(h, routine, a.reorth, a.m, a.n, a.A + b * a.sA, MatLd(a.lda, row),
+                               a.R + b * a.sR, MatLd(a.ldr, row), a.info + b, ws, wsb, s);
             if (st != GPUSVD_STATUS_SUCCESS) return st;
         }
         e = record_use(h);
         return e == cudaSuccess ? GPUSVD_STATUS_SUCCESS
                                 : cuda_fail(h, routine, "recording the workspace's use", e);
     }
+    // Row-major matrices are copied as they are (the column-major n x m A^T, n x k R^T): on the
+    // device they are row-major with ld n.
     const Operand ops[] = {
-        {a.A, a.m, a.n, a.lda, a.sA, sizeof(T), true, true},
-        {a.R, k, a.n, a.ldr, a.sR, sizeof(T), false, true},
+        {a.A, row ? a.n : a.m, row ? a.m : a.n, a.lda, a.sA, sizeof(T), true, true},
+        {a.R, row ? a.n : k, row ? k : a.n, a.ldr, a.sR, sizeof(T), false, true},
     };
+    const int64_t dev_lda = row ? a.n : a.m, dev_ldr = row ? a.n : k;
     return run_host_batched_status(
         h, routine, a.batch, ops, 2, a.info,
         [&](int64_t count) {
             return team ? geqrf_batched_workspace_bytes<T>(a.m, a.n, count)
-                        : tall_workspace_bytes<T>(a.m, a.n);  // one matrix at a time
+                        : tall_workspace_bytes<T>(a.m, a.n, row);  // one matrix at a time
         },
         [&](const Chunk &c) {
             T *A = static_cast<T *>(c.dev[0]), *R = static_cast<T *>(c.dev[1]);
@@ -104,8 +111,9 @@ gpusvdStatus_t geqrf(gpusvdHandle_t h, const char *routine, Form form, const Geq
             }
             for (int64_t b = 0; b < c.count; ++b) {
                 const gpusvdStatus_t st =
-                    geqrf_tall<T>(h, routine, a.reorth, a.m, a.n, A + b * a.m * a.n, a.m,
-                                  R + b * k * a.n, k, c.info + b, c.ws, c.ws_bytes, c.stream);
+                    geqrf_tall<T>(h, routine, a.reorth, a.m, a.n, A + b * a.m * a.n,
+                                  MatLd(dev_lda, row), R + b * k * a.n, MatLd(dev_ldr, row),
+                                  c.info + b, c.ws, c.ws_bytes, c.stream);
                 if (st != GPUSVD_STATUS_SUCCESS) return st;
             }
             return GPUSVD_STATUS_SUCCESS;
@@ -113,7 +121,7 @@ gpusvdStatus_t geqrf(gpusvdHandle_t h, const char *routine, Form form, const Geq
 }
 
 #define GPUSVD_INSTANTIATE(T)                                         \
-    template size_t geqrf_device_bytes<T>(int64_t, int64_t, int64_t); \
+    template size_t geqrf_device_bytes<T>(int64_t, int64_t, int64_t, bool); \
     template gpusvdStatus_t geqrf<T>(gpusvdHandle_t, const char *, Form, const GeqrfArgs<T> &);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)

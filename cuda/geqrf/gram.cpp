@@ -38,22 +38,27 @@ int64_t gram_partials_elements(int64_t m, int w) {
 
 template <class T>
 gpusvdStatus_t gram_upper(gpusvdHandle_t h, const char *routine, cublasHandle_t b, int64_t m,
-                          int w, const T *W, int64_t ldw, T *P, T *G, cudaStream_t stream) {
+                          int w, const T *W, MatLd ldw, T *P, T *G, cudaStream_t stream) {
     const Chunks c = chunks<T>(m, w);
     const int64_t rows = c.rows, full = c.full, rem = c.rem;
+    // A row-major W is the column-major W^T (w x m): the same products with the operations
+    // swapped, G = W^T (W^T)^T, and row chunks rows*ld apart.
+    const cublasOperation_t ta = ldw.row ? CUBLAS_OP_N : CUBLAS_OP_T;
+    const cublasOperation_t tb = ldw.row ? CUBLAS_OP_T : CUBLAS_OP_N;
+    const int64_t ld = ldw.ld, chunk = ldw.row_at(rows);
     if (full <= 1) {
         const cublasStatus_t s =
-            blas::syrk<T>(b, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, w, m, T(1), W, ldw, T(0), G, w);
+            blas::syrk<T>(b, CUBLAS_FILL_MODE_UPPER, ta, w, m, T(1), W, ld, T(0), G, w);
         return s == CUBLAS_STATUS_SUCCESS ? GPUSVD_STATUS_SUCCESS
                                           : blas_fail(h, routine, "SYRK W^T W", s);
     }
     const int64_t ww = int64_t(w) * w;
-    cublasStatus_t s = blas::gemm_strided<T>(b, CUBLAS_OP_T, CUBLAS_OP_N, w, w, rows, W, ldw, rows,
-                                             W, ldw, rows, P, w, ww, full);
+    cublasStatus_t s = blas::gemm_strided<T>(b, ta, tb, w, w, rows, W, ld, chunk, W, ld, chunk, P,
+                                             w, ww, full);
     if (s != CUBLAS_STATUS_SUCCESS) return blas_fail(h, routine, "batched GEMM W^T W", s);
     if (rem > 0) {
-        s = blas::gemm<T>(b, CUBLAS_OP_T, CUBLAS_OP_N, w, w, rem, T(1), W + full * rows, ldw,
-                          W + full * rows, ldw, T(0), P + full * ww, w);
+        const T *last = W + full * chunk;
+        s = blas::gemm<T>(b, ta, tb, w, w, rem, T(1), last, ld, last, ld, T(0), P + full * ww, w);
         if (s != CUBLAS_STATUS_SUCCESS) return blas_fail(h, routine, "GEMM W^T W (last rows)", s);
     }
     const cudaError_t e = sum_partials<T>(w, static_cast<int>(full + (rem > 0)), P, G, stream);
@@ -64,7 +69,7 @@ gpusvdStatus_t gram_upper(gpusvdHandle_t h, const char *routine, cublasHandle_t 
 #define GPUSVD_INSTANTIATE(T)                                                                   \
     template int64_t gram_partials_elements<T>(int64_t, int);                                   \
     template gpusvdStatus_t gram_upper<T>(gpusvdHandle_t, const char *, cublasHandle_t, int64_t, \
-                                          int, const T *, int64_t, T *, T *, cudaStream_t);
+                                          int, const T *, MatLd, T *, T *, cudaStream_t);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)
 #undef GPUSVD_INSTANTIATE

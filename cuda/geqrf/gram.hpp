@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "context.hpp"
+#include "geqrf/matrix_ld.hpp"
 
 namespace gpusvd {
 namespace gpu {
@@ -19,11 +20,11 @@ namespace gpu {
 template <class T>
 int64_t gram_partials_elements(int64_t m, int w);
 
-/// G (w x w, ld w, upper triangle) = W^T W for W m x w (ld ldw); P holds
+/// G (w x w, ld w, upper triangle) = W^T W for W m x w (ldw: either layout); P holds
 /// gram_partials_elements<T>(m, w) elements. On failure a status with the routine named.
 template <class T>
 gpusvdStatus_t gram_upper(gpusvdHandle_t h, const char *routine, cublasHandle_t b, int64_t m,
-                          int w, const T *W, int64_t ldw, T *P, T *G, cudaStream_t stream);
+                          int w, const T *W, MatLd ldw, T *P, T *G, cudaStream_t stream);
 
 }  // namespace gpu
 }  // namespace gpusvd

@@ -2,7 +2,8 @@
 // cuBLAS's TRSM moves a 1e5 x 64 panel at a fraction of the memory bandwidth (about 0.4 TB/s on
 // sm_90), the step's largest cost; the rows are independent, so a thread per row with the row in
 // registers reads and writes W once at full bandwidth, and Rs sits in shared memory, read by all
-// lanes at once.
+// lanes at once. A row-major W (gpusvdSetMatrixLayout) is solved in place the same way: a
+// thread's row is then contiguous, and its loads of the row's cache lines are reused from L1.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -22,7 +23,7 @@ constexpr int kSolveThreads = 128;
 // loop into registers and spills (255 registers and a 16 KB stack frame at w = 64).
 template <class T, int WMAX>
 __global__ void __launch_bounds__(kSolveThreads)
-    solve_rows_kernel(int64_t m, int w, const T *__restrict__ Rs, int64_t ldr, T *W, int64_t ldw) {
+    solve_rows_kernel(int64_t m, int w, const T *__restrict__ Rs, int64_t ldr, T *W, MatLd ldw) {
     __shared__ T R[WMAX * WMAX];
     __shared__ T dinv[WMAX];
     for (int idx = threadIdx.x; idx < WMAX * WMAX; idx += blockDim.x) {
@@ -33,10 +34,12 @@ __global__ void __launch_bounds__(kSolveThreads)
     __syncthreads();
     const volatile T *Rv = R;
     const int64_t stride = int64_t(gridDim.x) * blockDim.x;
+    const int64_t cs = ldw.col(1);  // between a row's entries
     for (int64_t r = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; r < m; r += stride) {
+        T *row = W + ldw.row_at(r);
         T x[WMAX];
 #pragma unroll
-        for (int j = 0; j < WMAX; ++j) x[j] = j < w ? W[r + j * ldw] : T(0);
+        for (int j = 0; j < WMAX; ++j) x[j] = j < w ? row[j * cs] : T(0);
 #pragma unroll
         for (int j = 0; j < WMAX; ++j) {
             T s = x[j];
@@ -46,12 +49,12 @@ __global__ void __launch_bounds__(kSolveThreads)
         }
 #pragma unroll
         for (int j = 0; j < WMAX; ++j)
-            if (j < w) W[r + j * ldw] = x[j];
+            if (j < w) row[j * cs] = x[j];
     }
 }
 
 template <class T, int WMAX>
-cudaError_t launch(int64_t m, int w, const T *Rs, int64_t ldr, T *W, int64_t ldw,
+cudaError_t launch(int64_t m, int w, const T *Rs, int64_t ldr, T *W, MatLd ldw,
                    cudaStream_t stream) {
     // Enough blocks to fill the device a few times over; each loads Rs once and strides on.
     static const int sms = device_attribute(cudaDevAttrMultiProcessorCount, 132);
@@ -64,7 +67,7 @@ cudaError_t launch(int64_t m, int w, const T *Rs, int64_t ldr, T *W, int64_t ldw
 }  // namespace
 
 template <class T>
-cudaError_t solve_right_upper(int64_t m, int w, const T *Rs, int64_t ldr, T *W, int64_t ldw,
+cudaError_t solve_right_upper(int64_t m, int w, const T *Rs, int64_t ldr, T *W, MatLd ldw,
                               cudaStream_t stream) {
     if (m <= 0 || w <= 0) return cudaSuccess;
     if (w <= 16) return launch<T, 16>(m, w, Rs, ldr, W, ldw, stream);
@@ -74,9 +77,9 @@ cudaError_t solve_right_upper(int64_t m, int w, const T *Rs, int64_t ldr, T *W, 
 }
 
 template cudaError_t solve_right_upper<float>(int64_t, int, const float *, int64_t, float *,
-                                              int64_t, cudaStream_t);
+                                              MatLd, cudaStream_t);
 template cudaError_t solve_right_upper<double>(int64_t, int, const double *, int64_t, double *,
-                                               int64_t, cudaStream_t);
+                                               MatLd, cudaStream_t);
 
 }  // namespace gpu
 }  // namespace gpusvd

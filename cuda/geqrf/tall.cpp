@@ -25,6 +25,12 @@
 // data), so the call takes a fixed plan decided on the device: screen and scale first, each
 // panel's steps as a while node (the step kernel writes the loop condition), the rank-deficient
 // rebuild as an if node, the NaN fill gated on the screen's flag.
+//
+// Row-major A (gpusvdSetMatrixLayout) is factored in place by the same steps: it is the
+// column-major A^T, so its Gram matrices and projections are the same GEMMs with the operations
+// swapped, and the row solve reads each row contiguously. R is formed column-major in the
+// workspace and transposed out at the end (k x n, small next to A). The rank-deficient rebuild,
+// rare, transposes A into the workspace for the batched kernel (column-major only) and back.
 #include "geqrf/tall.hpp"
 
 #include <algorithm>
@@ -55,11 +61,12 @@ struct Layout {
     CholStepFlags *flags;
     CholStepCtl *ctl;
     void *blas_ws;  // cuBLAS's workspace on the graph path (kBlasGraphWorkspace)
+    T *Rw, *Acol;   // row-major A: R column-major, and A's column-major copy for the rebuild
     size_t bytes;
 };
 
 template <class T>
-Layout<T> layout(void *base, int64_t m, int64_t n) {
+Layout<T> layout(void *base, int64_t m, int64_t n, bool row_major) {
     const int64_t k = std::min(m, n);
     const int w = static_cast<int>(std::min<int64_t>(k, kCholPanel));
     const int64_t ww = int64_t(w) * w;
@@ -83,6 +90,8 @@ Layout<T> layout(void *base, int64_t m, int64_t n) {
     L.ctl = b.take<CholStepCtl>(1);
     L.blas_ws = b.take_bytes(kBlasGraphWorkspace);
     L.team = b.take_bytes(geqrf_batched_workspace_bytes<T>(m, n, 1));
+    L.Rw = b.take<T>(row_major ? k * n : 0);
+    L.Acol = b.take<T>(row_major ? m * n : 0);
     L.bytes = b.bytes();
     return L;
 }
@@ -91,7 +100,7 @@ template <class T>
 class TallQr {
 public:
     TallQr(gpusvdHandle_t h, const char *routine, bool reorth, bool q_optional, bool graph,
-           cudaStream_t st, int64_t m, int64_t n, T *A, int64_t lda, T *R, int64_t ldr, int *info,
+           cudaStream_t st, int64_t m, int64_t n, T *A, MatLd lda, T *R, int64_t ldr, int *info,
            const Layout<T> &L)
         : h_(h),
           routine_(routine),
@@ -151,14 +160,20 @@ public:
     // Wide A: R(:, k:n) = Q^T A(:, k:n); A's columns past k stay as they were.
     gpusvdStatus_t wide_r() {
         if (n_ > k_ &&
-            !blas_ok(blas::gemm<T>(b_, CUBLAS_OP_T, CUBLAS_OP_N, k_, n_ - k_, m_, T(1), A_, lda_,
-                                   A_ + k_ * lda_, lda_, T(0), R_ + k_ * ldr_, ldr_),
+            !blas_ok(blas::gemm<T>(b_, op(true), op(false), k_, n_ - k_, m_, T(1), A_, lda_.ld,
+                                   A_ + lda_.col(k_), lda_.ld, T(0), R_ + k_ * ldr_, ldr_),
                      "GEMM Q^T A (columns past m)"))
             return status_;
         return GPUSVD_STATUS_SUCCESS;
     }
 
 private:
+    // cuBLAS's operation on a block of A that the product uses transposed or not: a row-major
+    // A is the column-major A^T, so the operation flips.
+    cublasOperation_t op(bool transposed) const {
+        return transposed != lda_.row ? CUBLAS_OP_T : CUBLAS_OP_N;
+    }
+
     // The fixed plan of a captured call (see the top of the file).
     gpusvdStatus_t run_graph() {
         gpusvdStatus_t s;
@@ -308,7 +323,11 @@ private:
     bool solve(T *W, int w) {
         if (w <= kSolveRowsMax)
             return check(solve_right_upper<T>(m_, w, L_.Rs, w, W, lda_, st_), "solving W Rs^-1");
-        return blas_ok(blas::trsm_upper<T>(b_, CUBLAS_SIDE_RIGHT, m_, w, L_.Rs, w, W, lda_),
+        // row-major: W^T <- Rs^-T W^T
+        return blas_ok(lda_.row ? blas::trsm_upper<T>(b_, CUBLAS_SIDE_LEFT, w, m_, L_.Rs, w, W,
+                                                      lda_.ld, CUBLAS_OP_T)
+                                : blas::trsm_upper<T>(b_, CUBLAS_SIDE_RIGHT, m_, w, L_.Rs, w, W,
+                                                      lda_.ld),
                        "TRSM W Rs^-1");
     }
 
@@ -354,7 +373,7 @@ private:
         bool bad = false;
         for (int64_t p0 = 0; p0 < k_; p0 += kCholPanel) {
             const int wp = static_cast<int>(std::min<int64_t>(kCholPanel, k_ - p0));
-            T *P = A_ + p0 * lda_;
+            T *P = A_ + lda_.col(p0);
             if (p0 == 0) {
                 if ((s = intra(P, wp, R_, ldr_, L_.dead, true, &bad)) != GPUSVD_STATUS_SUCCESS)
                     return s;
@@ -381,13 +400,16 @@ private:
         return GPUSVD_STATUS_SUCCESS;
     }
 
-    // C = Q^T P, P -= Q C with Q = A(:, 0:p0).
+    // C = Q^T P, P -= Q C with Q = A(:, 0:p0) (row-major: P^T -= C^T Q^T).
     gpusvdStatus_t project(T *P, int wp, int64_t p0, T *C) {
-        if (!blas_ok(blas::gemm<T>(b_, CUBLAS_OP_T, CUBLAS_OP_N, p0, wp, m_, T(1), A_, lda_, P,
-                                   lda_, T(0), C, p0),
+        const int64_t ld = lda_.ld;
+        if (!blas_ok(blas::gemm<T>(b_, op(true), op(false), p0, wp, m_, T(1), A_, ld, P, ld, T(0),
+                                   C, p0),
                      "GEMM Q^T P") ||
-            !blas_ok(blas::gemm<T>(b_, CUBLAS_OP_N, CUBLAS_OP_N, m_, wp, p0, T(-1), A_, lda_, C, p0,
-                                   T(1), P, lda_),
+            !blas_ok(lda_.row ? blas::gemm<T>(b_, CUBLAS_OP_T, CUBLAS_OP_N, wp, m_, p0, T(-1), C,
+                                              p0, A_, ld, T(1), P, ld)
+                              : blas::gemm<T>(b_, CUBLAS_OP_N, CUBLAS_OP_N, m_, wp, p0, T(-1), A_,
+                                              ld, C, p0, T(1), P, ld),
                      "GEMM P - Q C"))
             return status_;
         return GPUSVD_STATUS_SUCCESS;
@@ -397,15 +419,22 @@ private:
     // approximately, so the matrix (A = Q R to eps |A|, the solves being backward stable) is
     // rebuilt in place and factored by the batched team kernel's modified Gram-Schmidt, whose
     // dependent-column test and completion are exact (finish_r then closes R as on the other
-    // path). One block per matrix: slow for huge m, but only rank-deficient input pays it.
+    // path). One block per matrix: slow for huge m, but only rank-deficient input pays it. That
+    // kernel is column-major: a row-major A is rebuilt and factored in a column-major copy
+    // (L_.Acol), then copied back.
     bool rank_deficient_rebuild() {
-        if (!blas_ok(blas::trmm_right_upper_inplace<T>(b_, m_, k_, R_, ldr_, A_, lda_),
+        T *A = lda_.row ? L_.Acol : A_;
+        const int64_t ld = lda_.row ? m_ : lda_.ld;
+        if (lda_.row && !check(copy_matrix<T>(m_, n_, A_, lda_, A, ld, st_), "copying A"))
+            return false;
+        if (!blas_ok(blas::trmm_right_upper_inplace<T>(b_, m_, k_, R_, ldr_, A, ld),
                      "TRMM Q R (rebuilding A)"))
             return false;
-        const GeqrfProblem<T> p{reorth_, m_, n_, A_, lda_, 0, R_, ldr_, 0, 1, info_};
+        const GeqrfProblem<T> p{reorth_, m_, n_, A, ld, 0, R_, ldr_, 0, 1, info_};
         return check(geqrf_batched_launch<T>(p, L_.team,
                                              geqrf_batched_workspace_bytes<T>(m_, n_, 1), st_),
                      "Gram-Schmidt of a rank-deficient matrix") &&
+               (!lda_.row || check(copy_matrix<T>(m_, n_, A, ld, A_, lda_, st_), "copying Q")) &&
                check(cudaMemsetAsync(L_.dead, 0, sizeof(int) * n_, st_), "clearing flags");
     }
 
@@ -415,7 +444,7 @@ private:
     cudaStream_t st_;
     int64_t m_, n_, k_;
     T *A_;
-    int64_t lda_;
+    MatLd lda_;
     T *R_;
     int64_t ldr_;
     int *info_;
@@ -429,16 +458,16 @@ private:
 }  // namespace
 
 template <class T>
-size_t tall_workspace_bytes(int64_t m, int64_t n) {
-    return layout<T>(nullptr, m, n).bytes;
+size_t tall_workspace_bytes(int64_t m, int64_t n, bool row_major) {
+    return layout<T>(nullptr, m, n, row_major).bytes;
 }
 
 template <class T>
 gpusvdStatus_t geqrf_tall(gpusvdHandle_t h, const char *routine, bool reorth, int64_t m, int64_t n,
-                          T *A, int64_t lda, T *R, int64_t ldr, int *info, void *ws,
-                          size_t ws_bytes, cudaStream_t stream, bool *q_formed) {
+                          T *A, MatLd lda, T *R, MatLd ldr, int *info, void *ws, size_t ws_bytes,
+                          cudaStream_t stream, bool *q_formed) {
     if (q_formed) *q_formed = true;
-    const Layout<T> L = layout<T>(ws, m, n);
+    const Layout<T> L = layout<T>(ws, m, n, lda.row);
     if (ws_bytes < L.bytes)
         return fail(h, GPUSVD_STATUS_INTERNAL_ERROR, "%s: tall QR workspace too small", routine);
     if (std::min(m, n) == 0) {
@@ -448,17 +477,21 @@ gpusvdStatus_t geqrf_tall(gpusvdHandle_t h, const char *routine, bool reorth, in
     bool graph = false;
     const cudaError_t e = stream_capturing(stream, &graph);
     if (e != cudaSuccess) return cuda_fail(h, routine, "querying the stream's capture state", e);
-    TallQr<T> qr(h, routine, reorth, q_formed != nullptr, graph, stream, m, n, A, lda, R, ldr,
-                 info, L);
+    // Row-major: R formed column-major in the workspace, transposed out once complete.
+    const int64_t k = std::min(m, n);
+    TallQr<T> qr(h, routine, reorth, q_formed != nullptr, graph, stream, m, n, A, lda,
+                 lda.row ? L.Rw : R, lda.row ? k : ldr.ld, info, L);
     const gpusvdStatus_t st = qr.run();
     if (q_formed) *q_formed = qr.q_formed();
-    return st;
+    if (st != GPUSVD_STATUS_SUCCESS || !lda.row) return st;
+    const cudaError_t ce = copy_matrix<T>(k, n, L.Rw, k, R, ldr, stream);
+    return ce == cudaSuccess ? GPUSVD_STATUS_SUCCESS : cuda_fail(h, routine, "copying R", ce);
 }
 
 #define GPUSVD_INSTANTIATE(T)                                                                   \
-    template size_t tall_workspace_bytes<T>(int64_t, int64_t);                                  \
+    template size_t tall_workspace_bytes<T>(int64_t, int64_t, bool);                            \
     template gpusvdStatus_t geqrf_tall<T>(gpusvdHandle_t, const char *, bool, int64_t, int64_t, \
-                                          T *, int64_t, T *, int64_t, int *, void *, size_t,    \
+                                          T *, MatLd, T *, MatLd, int *, void *, size_t,        \
                                           cudaStream_t, bool *);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)

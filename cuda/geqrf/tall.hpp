@@ -10,15 +10,19 @@
 #include <cstdint>
 
 #include "context.hpp"
+#include "geqrf/matrix_ld.hpp"
 
 namespace gpusvd {
 namespace gpu {
 
-/// Device workspace (bytes) of geqrf_tall for an m x n matrix: O(n * min(n, kCholPanel)).
+/// Device workspace (bytes) of geqrf_tall for an m x n matrix: O(n * min(n, kCholPanel)); for a
+/// row-major A, m*n + k*n elements more (R's column-major form, A's copy for the rare
+/// rank-deficient rebuild).
 template <class T>
-size_t tall_workspace_bytes(int64_t m, int64_t n);
+size_t tall_workspace_bytes(int64_t m, int64_t n, bool row_major = false);
 
 /// A (m x n, ld lda) -> Q in A(:, 0:k), R (k x n, ld ldr), *info (device), k = min(m, n).
+/// A and R both column-major, or both row-major (lda.row; ldr.row is taken to be the same).
 /// reorth: MGS2 semantics for the rank-deficient fallback (the CholeskyQR path gives O(eps)
 /// orthogonality in both modes).
 /// Waits on the host once per CholeskyQR step for the step's flags (a few bytes), so it
@@ -30,8 +34,8 @@ size_t tall_workspace_bytes(int64_t m, int64_t n);
 /// so a caller's A (R^-1 X) is as accurate as Q X. Otherwise *q_formed = true.
 template <class T>
 gpusvdStatus_t geqrf_tall(gpusvdHandle_t h, const char *routine, bool reorth, int64_t m, int64_t n,
-                          T *A, int64_t lda, T *R, int64_t ldr, int *info, void *ws,
-                          size_t ws_bytes, cudaStream_t stream, bool *q_formed = nullptr);
+                          T *A, MatLd lda, T *R, MatLd ldr, int *info, void *ws, size_t ws_bytes,
+                          cudaStream_t stream, bool *q_formed = nullptr);
 
 }  // namespace gpu
 }  // namespace gpusvd

@@ -64,9 +64,11 @@ gpusvdStatus_t pca_covariance_run(gpusvdHandle_t h, const char *routine, const P
     cudaError_t e = cudaMemsetAsync(L.amax, 0, sizeof(unsigned long long) * n, s);
     if (e == cudaSuccess) e = cudaMemsetAsync(L.flag, 0, sizeof(int), s);
     if (e == cudaSuccess) e = cudaMemsetAsync(L.sums, 0, sizeof(double) * n, s);
-    if (e == cudaSuccess) e = screen<T>(m, n, a.X, a.ldx, L.amax, L.flag, s);
+    const bool row = a.row_major;  // X, components, scores; the centred copy Xc is column-major
+    const MatLd ldx(a.ldx, row), ldc(a.ldc, row), lds(a.lds, row);
+    if (e == cudaSuccess) e = screen<T>(m, n, a.X, ldx, L.amax, L.flag, s);
     if (e == cudaSuccess)
-        e = pca_centre<T>(m, n, a.X, a.ldx, L.amax, L.sums, L.mean_s, L.scale_exp, L.Xc, s);
+        e = pca_centre<T>(m, n, a.X, ldx, L.amax, L.sums, L.mean_s, L.scale_exp, L.Xc, s);
     if (e != cudaSuccess) return cuda_fail(h, routine, "centring the data", e);
     gpusvdStatus_t st;
     cublasHandle_t b = blas_handle(h, routine, s, &st);
@@ -90,14 +92,18 @@ gpusvdStatus_t pca_covariance_run(gpusvdHandle_t h, const char *routine, const P
     // it whatever the arithmetic did with it.
     if (e == cudaSuccess)
         e = pca_finish<T>(m, n, k, L.S, true, L.V, nullptr, L.jinfo, L.flag, L.mean_s,
-                          L.scale_exp, a.C, a.ldc, a.var, nullptr, a.mean, a.info, s);
+                          L.scale_exp, a.C, ldc, a.var, nullptr, a.mean, a.info, s);
     if (e != cudaSuccess)
         return cuda_fail(h, routine, "the eigendecomposition of the Gram matrix", e);
     if (!a.scores) return GPUSVD_STATUS_SUCCESS;
-    const cublasStatus_t bs = blas::gemm<T>(b, CUBLAS_OP_N, CUBLAS_OP_N, m, k, n, T(1), L.Xc, m,
-                                            a.C, a.ldc, T(0), a.scores, a.lds);
+    // row-major C and scores: scores^T = C^T Xc^T
+    const cublasStatus_t bs =
+        row ? blas::gemm<T>(b, CUBLAS_OP_N, CUBLAS_OP_T, k, m, n, T(1), a.C, a.ldc, L.Xc, m, T(0),
+                            a.scores, a.lds)
+            : blas::gemm<T>(b, CUBLAS_OP_N, CUBLAS_OP_N, m, k, n, T(1), L.Xc, m, a.C, a.ldc, T(0),
+                            a.scores, a.lds);
     if (bs != CUBLAS_STATUS_SUCCESS) return blas_fail(h, routine, "GEMM scores = Xc C", bs);
-    e = pca_scale_scores<T>(m, k, a.scores, a.lds, L.scale_exp, false, s);
+    e = pca_scale_scores<T>(m, k, a.scores, lds, L.scale_exp, false, s);
     return e == cudaSuccess ? GPUSVD_STATUS_SUCCESS
                             : cuda_fail(h, routine, "scaling the scores", e);
 }

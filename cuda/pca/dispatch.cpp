@@ -69,8 +69,10 @@ gpusvdStatus_t pca_run(gpusvdHandle_t h, const char *routine, const PcaArgs<T> &
     cudaError_t e = cudaMemsetAsync(amax, 0, sizeof(unsigned long long) * n, s);
     if (e == cudaSuccess) e = cudaMemsetAsync(flag, 0, sizeof(int), s);
     if (e == cudaSuccess) e = cudaMemsetAsync(sums, 0, sizeof(double) * n, s);
-    if (e == cudaSuccess) e = screen<T>(m, n, a.X, a.ldx, amax, flag, s);
-    if (e == cudaSuccess) e = pca_centre<T>(m, n, a.X, a.ldx, amax, sums, mean_s, scale_exp, Xc, s);
+    const bool row = a.row_major;  // X, components, scores; the centred copy Xc is column-major
+    const MatLd ldx(a.ldx, row), ldc(a.ldc, row), lds(a.lds, row);
+    if (e == cudaSuccess) e = screen<T>(m, n, a.X, ldx, amax, flag, s);
+    if (e == cudaSuccess) e = pca_centre<T>(m, n, a.X, ldx, amax, sums, mean_s, scale_exp, Xc, s);
     if (e != cudaSuccess) return cuda_fail(h, routine, "centring the data", e);
     bool q_formed = true;
     gpusvdStatus_t st =
@@ -101,7 +103,7 @@ gpusvdStatus_t pca_run(gpusvdHandle_t h, const char *routine, const PcaArgs<T> &
                       nullptr};
     e = gesvj_launch<T>(q, L.jac, L.jac_bytes, s);
     if (e == cudaSuccess)
-        e = pca_finish<T>(m, n, k, S, false, V, UR, jinfo, nullptr, mean_s, scale_exp, a.C, a.ldc,
+        e = pca_finish<T>(m, n, k, S, false, V, UR, jinfo, nullptr, mean_s, scale_exp, a.C, ldc,
                           a.var, W, a.mean, a.info, s);
     if (e != cudaSuccess) return cuda_fail(h, routine, "the SVD of R", e);
     if (!want_scores) return GPUSVD_STATUS_SUCCESS;
@@ -111,10 +113,13 @@ gpusvdStatus_t pca_run(gpusvdHandle_t h, const char *routine, const PcaArgs<T> &
     cublasStatus_t bs = CUBLAS_STATUS_SUCCESS;
     if (!q_formed) bs = blas::trsm_upper<T>(b, CUBLAS_SIDE_LEFT, n, k, R, n, W, n);
     if (bs != CUBLAS_STATUS_SUCCESS) return blas_fail(h, routine, "TRSM R^-1 W", bs);
-    bs = blas::gemm<T>(b, CUBLAS_OP_N, CUBLAS_OP_N, m, k, n, T(1), Xc, m, W, n, T(0), a.scores,
-                       a.lds);
+    // row-major scores: scores^T = W^T Q^T
+    bs = row ? blas::gemm<T>(b, CUBLAS_OP_T, CUBLAS_OP_T, k, m, n, T(1), W, n, Xc, m, T(0),
+                             a.scores, a.lds)
+             : blas::gemm<T>(b, CUBLAS_OP_N, CUBLAS_OP_N, m, k, n, T(1), Xc, m, W, n, T(0),
+                             a.scores, a.lds);
     if (bs != CUBLAS_STATUS_SUCCESS) return blas_fail(h, routine, "GEMM scores = Q W", bs);
-    e = pca_scale_scores<T>(m, k, a.scores, a.lds, scale_exp, true, s);
+    e = pca_scale_scores<T>(m, k, a.scores, lds, scale_exp, true, s);
     return e == cudaSuccess ? GPUSVD_STATUS_SUCCESS : cuda_fail(h, routine, "scaling the scores", e);
 }
 
@@ -153,11 +158,16 @@ gpusvdStatus_t pca(gpusvdHandle_t h, const char *routine, Form form, const PcaAr
         return run_device_form(
             h, routine, empty, a.info, wsb,
             [&](void *ws, cudaStream_t s) { return run_method<T>(h, routine, a, ws, s); });
+    // Row-major matrices are copied as they are (as the column-major transposes): on the device
+    // they are row-major with ld their column count.
+    const bool row = a.row_major;
+    const int64_t sm = a.scores ? a.m : 0;
     const Operand ops[] = {
-        {const_cast<T *>(a.X), a.m, a.n, a.ldx, 0, sizeof(T), true, false},
-        {a.C, a.n, a.k, a.ldc, 0, sizeof(T), false, true},
+        {const_cast<T *>(a.X), row ? a.n : a.m, row ? a.m : a.n, a.ldx, 0, sizeof(T), true, false},
+        {a.C, row ? a.k : a.n, row ? a.n : a.k, a.ldc, 0, sizeof(T), false, true},
         {a.var, a.k, 1, a.k, 0, sizeof(T), false, true},
-        {a.scores, a.scores ? a.m : 0, a.k, a.lds, 0, sizeof(T), false, a.scores != nullptr},
+        {a.scores, row ? (a.scores ? a.k : 0) : sm, row ? sm : a.k, a.lds, 0, sizeof(T), false,
+         a.scores != nullptr},
         {a.mean, a.mean ? a.n : 0, 1, a.n, 0, sizeof(T), false, a.mean != nullptr},
     };
     return run_host_batched_status(
@@ -165,12 +175,12 @@ gpusvdStatus_t pca(gpusvdHandle_t h, const char *routine, Form form, const PcaAr
         [&](const Chunk &c) {
             PcaArgs<T> d = a;
             d.X = static_cast<const T *>(c.dev[0]);
-            d.ldx = a.m;
+            d.ldx = row ? a.n : a.m;
             d.C = static_cast<T *>(c.dev[1]);
-            d.ldc = a.n;
+            d.ldc = row ? a.k : a.n;
             d.var = static_cast<T *>(c.dev[2]);
             d.scores = a.scores ? static_cast<T *>(c.dev[3]) : nullptr;
-            d.lds = a.m;
+            d.lds = row ? a.k : a.m;
             d.mean = a.mean ? static_cast<T *>(c.dev[4]) : nullptr;
             d.info = c.info;
             return run_method<T>(h, routine, d, c.ws, c.stream);

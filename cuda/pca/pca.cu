@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "geqrf/tile.cuh"
 #include "gpusvd.h"
 #include "kernels/team.hpp"
 #include "pca/pca.hpp"
@@ -79,12 +80,72 @@ __global__ void subtract_means(int64_t m, int64_t n, const T *X, int64_t ldx,
         Xc[i + j * m] = X[i + j * ldx] * s.f1 * s.f2 - mu;
 }
 
+// Row-major X (gpusvdSetMatrixLayout): the same two passes over 32-column tiles of kRows rows,
+// read along X's rows through shared memory (geqrf/tile.cuh); the centred copy is written
+// column-major, as from column-major X, so everything after the centring is the same.
+template <class T>
+__global__ void __launch_bounds__(kTileThreads)
+    column_sums_tiles(int64_t m, int64_t n, const T *X, MatLd ldx,
+                      const unsigned long long *amax_bits, double *sums) {
+    __shared__ T t[kTile][kTile + 1];
+    __shared__ double red[kTileThreads / 32][kTile];
+    const DataScale<T> s = data_scale<T>(n, amax_bits);
+    const int lane = threadIdx.x & 31, g = threadIdx.x >> 5;
+    const int64_t c = int64_t(blockIdx.y) * kTile, r0 = int64_t(blockIdx.x) * kRows;
+    const int64_t r1 = r0 + kRows < m ? r0 + kRows : m;
+    double acc = 0;
+    for (int64_t r = r0; r < r1; r += kTile) {
+        load_tile(X, ldx, r1, n, r, c, t, T(0));
+        __syncthreads();
+        for (int q = g; q < kTile; q += kTileThreads / 32)
+            acc += static_cast<double>(t[q][lane] * s.f1 * s.f2);
+        __syncthreads();
+    }
+    red[g][lane] = acc;
+    __syncthreads();
+    if (g == 0 && c + lane < n) {
+        for (int i = 1; i < kTileThreads / 32; ++i) acc += red[i][lane];
+        atomicAdd(&sums[c + lane], acc);
+    }
+}
+
+template <class T>
+__global__ void __launch_bounds__(kTileThreads)
+    subtract_means_tiles(int64_t m, int64_t n, const T *X, MatLd ldx,
+                         const unsigned long long *amax_bits, const double *sums, T *mean_s,
+                         int *scale_exp, T *Xc) {
+    __shared__ T t[kTile][kTile + 1];
+    __shared__ T mu[kTile];
+    const DataScale<T> s = data_scale<T>(n, amax_bits);
+    const int lane = threadIdx.x & 31, g = threadIdx.x >> 5;
+    const int64_t c = int64_t(blockIdx.y) * kTile, r0 = int64_t(blockIdx.x) * kRows;
+    const int64_t r1 = r0 + kRows < m ? r0 + kRows : m;
+    if (threadIdx.x < kTile) {
+        const int64_t j = c + threadIdx.x;
+        mu[threadIdx.x] = j < n ? static_cast<T>(sums[j] / static_cast<double>(m)) : T(0);
+        if (blockIdx.x == 0 && j < n) {
+            mean_s[j] = mu[threadIdx.x];
+            if (j == 0) *scale_exp = s.e;
+        }
+    }
+    __syncthreads();
+    for (int64_t r = r0; r < r1; r += kTile) {
+        load_tile(X, ldx, r1, n, r, c, t, T(0));
+        __syncthreads();
+        for (int q = g; q < kTile; q += kTileThreads / 32)
+            t[q][lane] = t[q][lane] * s.f1 * s.f2 - mu[lane];
+        __syncthreads();
+        store_tile(Xc, MatLd(m), r1, n, r, c, t);
+        __syncthreads();
+    }
+}
+
 // Outputs of the data's scale are the scaled ones times 2^e (2^2e for variances), by ldexp:
 // each is its exact value rounded, +Inf only where that exceeds the largest finite value.
 template <class T>
 __global__ void finish_kernel(int64_t m, int64_t n, int64_t k, const T *S, bool eigen, const T *V,
                               const T *UR, const int *jinfo, const int *bad, const T *mean_s,
-                              const int *scale_exp, T *C, int64_t ldc, T *var, T *W, T *mean,
+                              const int *scale_exp, T *C, MatLd ldc, T *var, T *W, T *mean,
                               int *info) {
     const bool nan = *jinfo == GPUSVD_INFO_NONFINITE || (bad && *bad);
     const int e = *scale_exp, ew = folded_exponent<T>(e);
@@ -95,7 +156,7 @@ __global__ void finish_kernel(int64_t m, int64_t n, int64_t k, const T *S, bool 
         for (int64_t c = 1; c < n; ++c)
             if (Real<T>::abs(v[c]) > Real<T>::abs(v[arg])) arg = c;
         const T sign = v[arg] < 0 ? T(-1) : T(1);
-        for (int64_t c = 0; c < n; ++c) C[c + j * ldc] = nan ? nanv : sign * v[c];
+        for (int64_t c = 0; c < n; ++c) C[ldc.at(c, j)] = nan ? nanv : sign * v[c];
         const T square = eigen ? S[j] : S[j] * S[j];
         var[j] = nan ? nanv : Real<T>::ldexp(square / static_cast<T>(m - 1), 2 * e);
         if (UR)
@@ -111,14 +172,14 @@ __global__ void finish_kernel(int64_t m, int64_t n, int64_t k, const T *S, bool 
 // The part of 2^e not folded into W (all of it when nothing was): nothing to do but for data
 // near overflow or underflow.
 template <class T>
-__global__ void scale_scores(int64_t m, int64_t k, T *scores, int64_t lds, const int *scale_exp,
+__global__ void scale_scores(int64_t m, int64_t k, T *scores, MatLd lds, const int *scale_exp,
                              bool folded) {
     const int r = *scale_exp - (folded ? folded_exponent<T>(*scale_exp) : 0);
     if (r == 0) return;
     for (int64_t j = blockIdx.y; j < k; j += gridDim.y)
         for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < m;
              i += int64_t(gridDim.x) * blockDim.x)
-            scores[i + j * lds] = Real<T>::ldexp(scores[i + j * lds], r);
+            scores[lds.at(i, j)] = Real<T>::ldexp(scores[lds.at(i, j)], r);
 }
 
 template <class T>
@@ -133,20 +194,28 @@ __global__ void mirror_kernel(int64_t n, T *G) {
 }  // namespace
 
 template <class T>
-cudaError_t pca_centre(int64_t m, int64_t n, const T *X, int64_t ldx,
+cudaError_t pca_centre(int64_t m, int64_t n, const T *X, MatLd ldx,
                        const unsigned long long *amax_bits, double *sums, T *mean_s,
                        int *scale_exp, T *Xc, cudaStream_t stream) {
-    const dim3 grid(static_cast<unsigned>((m + kRows - 1) / kRows), static_cast<unsigned>(n));
-    column_sums<T><<<grid, 256, 0, stream>>>(m, n, X, ldx, amax_bits, sums);
-    subtract_means<T><<<grid, 256, 0, stream>>>(m, n, X, ldx, amax_bits, sums, mean_s, scale_exp,
-                                                 Xc);
+    const auto row_blocks = static_cast<unsigned>((m + kRows - 1) / kRows);
+    if (ldx.row) {
+        const dim3 grid(row_blocks, static_cast<unsigned>((n + kTile - 1) / kTile));
+        column_sums_tiles<T><<<grid, kTileThreads, 0, stream>>>(m, n, X, ldx, amax_bits, sums);
+        subtract_means_tiles<T><<<grid, kTileThreads, 0, stream>>>(m, n, X, ldx, amax_bits, sums,
+                                                                   mean_s, scale_exp, Xc);
+        return cudaGetLastError();
+    }
+    const dim3 grid(row_blocks, static_cast<unsigned>(n));
+    column_sums<T><<<grid, 256, 0, stream>>>(m, n, X, ldx.ld, amax_bits, sums);
+    subtract_means<T><<<grid, 256, 0, stream>>>(m, n, X, ldx.ld, amax_bits, sums, mean_s,
+                                                 scale_exp, Xc);
     return cudaGetLastError();
 }
 
 template <class T>
 cudaError_t pca_finish(int64_t m, int64_t n, int64_t k, const T *S, bool eigen, const T *V,
                        const T *UR, const int *jinfo, const int *bad, const T *mean_s,
-                       const int *scale_exp, T *components, int64_t ldc, T *variance, T *W,
+                       const int *scale_exp, T *components, MatLd ldc, T *variance, T *W,
                        T *mean, int *info, cudaStream_t stream) {
     finish_kernel<T><<<1, 256, 0, stream>>>(m, n, k, S, eigen, V, UR, jinfo, bad, mean_s,
                                             scale_exp, components, ldc, variance, W, mean, info);
@@ -154,7 +223,7 @@ cudaError_t pca_finish(int64_t m, int64_t n, int64_t k, const T *S, bool eigen, 
 }
 
 template <class T>
-cudaError_t pca_scale_scores(int64_t m, int64_t k, T *scores, int64_t lds, const int *scale_exp,
+cudaError_t pca_scale_scores(int64_t m, int64_t k, T *scores, MatLd lds, const int *scale_exp,
                              bool folded, cudaStream_t stream) {
     const dim3 grid(static_cast<unsigned>(std::min<int64_t>((m + 255) / 256, 1024)),
                     static_cast<unsigned>(std::min<int64_t>(k, 64)));
@@ -170,14 +239,14 @@ cudaError_t mirror_upper(int64_t n, T *G, cudaStream_t stream) {
 }
 
 #define GPUSVD_INSTANTIATE(T)                                                                      \
-    template cudaError_t pca_centre<T>(int64_t, int64_t, const T *, int64_t,                       \
+    template cudaError_t pca_centre<T>(int64_t, int64_t, const T *, MatLd,                         \
                                        const unsigned long long *, double *, T *, int *, T *,      \
                                        cudaStream_t);                                              \
     template cudaError_t pca_finish<T>(int64_t, int64_t, int64_t, const T *, bool, const T *,      \
                                        const T *, const int *, const int *, const T *,             \
-                                       const int *, T *, int64_t, T *, T *, T *, int *,            \
+                                       const int *, T *, MatLd, T *, T *, T *, int *,              \
                                        cudaStream_t);                                              \
-    template cudaError_t pca_scale_scores<T>(int64_t, int64_t, T *, int64_t, const int *, bool,    \
+    template cudaError_t pca_scale_scores<T>(int64_t, int64_t, T *, MatLd, const int *, bool,      \
                                              cudaStream_t);                                        \
     template cudaError_t mirror_upper<T>(int64_t, T *, cudaStream_t);
 GPUSVD_INSTANTIATE(float)

@@ -9,15 +9,17 @@
 
 #include <cstdint>
 
+#include "geqrf/matrix_ld.hpp"
+
 namespace gpusvd {
 namespace gpu {
 
-/// Xc = X * 2^-e - mean_s (m x n, ld m) with 2^-e the power of two that brings max|X| (from
+/// Xc = X * 2^-e - mean_s (m x n, ld m; X in either layout) with 2^-e the power of two that brings max|X| (from
 /// amax_bits, cholqr.hpp's screen) into [0.5, 1), whatever the data's range (subnormal data
 /// included): no overflow or harmful underflow in the sums or the factorisation. mean_s[n] =
 /// column means of X * 2^-e; *scale_exp = e. sums[n] (double) zeroed by the caller.
 template <class T>
-cudaError_t pca_centre(int64_t m, int64_t n, const T *X, int64_t ldx,
+cudaError_t pca_centre(int64_t m, int64_t n, const T *X, MatLd ldx,
                        const unsigned long long *amax_bits, double *sums, T *mean_s,
                        int *scale_exp, T *Xc, cudaStream_t stream);
 
@@ -31,14 +33,14 @@ cudaError_t pca_centre(int64_t m, int64_t n, const T *X, int64_t ldx,
 template <class T>
 cudaError_t pca_finish(int64_t m, int64_t n, int64_t k, const T *S, bool eigen, const T *V,
                        const T *UR, const int *jinfo, const int *bad, const T *mean_s,
-                       const int *scale_exp, T *components, int64_t ldc, T *variance, T *W,
+                       const int *scale_exp, T *components, MatLd ldc, T *variance, T *W,
                        T *mean, int *info, cudaStream_t stream);
 
 /// scores (m x k) *= 2^(e - f), the part of the data's scale pca_finish left out of W (folded),
 /// or 2^e (scores formed from the scaled centred data and the components): a launch that does
 /// nothing unless the data lies near overflow or underflow.
 template <class T>
-cudaError_t pca_scale_scores(int64_t m, int64_t k, T *scores, int64_t lds, const int *scale_exp,
+cudaError_t pca_scale_scores(int64_t m, int64_t k, T *scores, MatLd lds, const int *scale_exp,
                              bool folded, cudaStream_t stream);
 
 /// G(j, i) = G(i, j) for i < j: the full symmetric matrix (n x n, ld n) from its upper triangle.

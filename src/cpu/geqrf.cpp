@@ -63,19 +63,70 @@ T norm2(int64_t m, const T *x) {
     return up.undo(up.apply(amax) * std::sqrt(ssq));
 }
 
+// Row-major A and R: LAPACK's Householder QR is column-major, and both its row-major
+// formulations cost the same two passes over A as a transpose (LAPACKE's row-major layout
+// transposes too; the LQ factorization of the column-major A^T needs its own sign fixes), so A
+// is transposed into the workspace, factored there, and Q and R transposed out; next to the
+// 4 m n^2 flops of the QR the two passes are small.
+template <class T>
+struct RowMajorCopies {
+    T *A, *R;
+};
+
+template <class T>
+RowMajorCopies<T> row_major_copies(Bump &b, int64_t m, int64_t n) {
+    RowMajorCopies<T> c;
+    c.A = b.take<T>(m * n);
+    c.R = b.take<T>(std::min(m, n) * n);
+    return c;
+}
+
+// dst (rows x cols, column-major, ld ldd) = src (rows x cols, row-major, ld lds), and back.
+template <class T>
+void from_row_major(int64_t rows, int64_t cols, const T *src, int64_t lds, T *dst, int64_t ldd) {
+    for (int64_t i = 0; i < rows; ++i)
+        for (int64_t j = 0; j < cols; ++j) dst[i + j * ldd] = src[i * lds + j];
+}
+template <class T>
+void to_row_major(int64_t rows, int64_t cols, const T *src, int64_t lds, T *dst, int64_t ldd) {
+    for (int64_t i = 0; i < rows; ++i)
+        for (int64_t j = 0; j < cols; ++j) dst[i * ldd + j] = src[i + j * lds];
+}
+
+template <class T>
+int geqrf_col_major(const GeqrfPlan &plan, T *A, int64_t lda, T *R, int64_t ldr, void *work);
+
 }  // namespace
 
 template <class T>
-GeqrfPlan geqrf_plan(int64_t m, int64_t n) {
-    GeqrfPlan p{m, n, use_geqrfp<T>(m, n), lwork_for<T>(m, n), 0};
+GeqrfPlan geqrf_plan(int64_t m, int64_t n, bool row_major) {
+    GeqrfPlan p{m, n, use_geqrfp<T>(m, n), lwork_for<T>(m, n), row_major, 0};
     Bump b;
     layout<T>(b, m, n, p.lwork);
+    if (row_major) row_major_copies<T>(b, m, n);
     p.bytes = b.bytes();
     return p;
 }
 
 template <class T>
 int geqrf(const GeqrfPlan &plan, T *A, int64_t lda, T *R, int64_t ldr, void *work) {
+    if (!plan.row_major) return geqrf_col_major(plan, A, lda, R, ldr, work);
+    const int64_t m = plan.m, n = plan.n, k = std::min(m, n);
+    Bump b(work);
+    layout<T>(b, m, n, plan.lwork);
+    const RowMajorCopies<T> c = row_major_copies<T>(b, m, n);
+    from_row_major(m, n, A, lda, c.A, m);
+    const int info = geqrf_col_major(plan, c.A, m, c.R, k, work);
+    if (info == kLapackArgumentError) return info;
+    to_row_major(m, k, c.A, m, A, lda);  // columns past k of a wide A stay as they were
+    to_row_major(k, n, c.R, k, R, ldr);
+    return info;
+}
+
+namespace {
+
+template <class T>
+int geqrf_col_major(const GeqrfPlan &plan, T *A, int64_t lda, T *R, int64_t ldr, void *work) {
     const int64_t m = plan.m, n = plan.n, k = std::min(m, n);
     if (has_nonfinite(m, n, A, lda)) {
         fill_nan(m, k, A, lda);
@@ -119,8 +170,10 @@ int geqrf(const GeqrfPlan &plan, T *A, int64_t lda, T *R, int64_t ldr, void *wor
     return info;
 }
 
+}  // namespace
+
 #define GPUSVD_INSTANTIATE(T)                           \
-    template GeqrfPlan geqrf_plan<T>(int64_t, int64_t); \
+    template GeqrfPlan geqrf_plan<T>(int64_t, int64_t, bool); \
     template int geqrf<T>(const GeqrfPlan &, T *, int64_t, T *, int64_t, void *);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)

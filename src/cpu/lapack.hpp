@@ -76,6 +76,19 @@ namespace gpusvd::lapack {
                      int ldc) {                                                                    \
         cblas_##X##gemm(CblasColMajor, CblasNoTrans, CblasNoTrans, m, n, k, T(1), a, lda, b, ldb,  \
                         T(0), c, ldc);                                                             \
+    }                                                                                              \
+    /* C = A * B, each matrix column-major or (its flag set) row-major; a row-major C is formed   \
+       as C^T = B^T A^T. */                                                                        \
+    inline void gemm_layout(bool a_row, bool b_row, bool c_row, int m, int n, int k, const T *a,   \
+                            int lda, const T *b, int ldb, T *c, int ldc) {                         \
+        if (!c_row)                                                                                \
+            cblas_##X##gemm(CblasColMajor, a_row ? CblasTrans : CblasNoTrans,                      \
+                            b_row ? CblasTrans : CblasNoTrans, m, n, k, T(1), a, lda, b, ldb,      \
+                            T(0), c, ldc);                                                         \
+        else                                                                                       \
+            cblas_##X##gemm(CblasColMajor, b_row ? CblasNoTrans : CblasTrans,                      \
+                            a_row ? CblasNoTrans : CblasTrans, n, m, k, T(1), b, ldb, a, lda,      \
+                            T(0), c, ldc);                                                         \
     }
 
 GPUSVD_LAPACK_WRAPPERS(float, s)

@@ -66,7 +66,7 @@ size_t pca_qr_bytes(int64_t m, int64_t n, int64_t k) {
 
 template <class T>
 int pca_qr(int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *components, int64_t ldc,
-           T *variance, T *scores, int64_t lds, T *mean, void *work) {
+           T *variance, T *scores, int64_t lds, T *mean, void *work, bool row_major) {
     Bump b(work);
     const PcaWork<T> w = layout<T>(b, m, n, k);
     const bool tall = m > n;
@@ -87,10 +87,18 @@ int pca_qr(int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *componen
     // Data near overflow overflows the column sums, x - mean, the singular values and the
     // scores; data near underflow loses the centred data's accuracy. Both are worked on as
     // X 2^e (a pass of its own only then), and the outputs scaled back.
+    // Row-major data is copied into the centred copy's place as it is (column-major there) and
+    // centred in place: the same passes over the data as for column-major data.
+    if (row_major) {
+        for (int64_t i = 0; i < m; ++i)
+            for (int64_t j = 0; j < n; ++j) w.xc[i + j * m] = X[i * ldx + j];
+        X = w.xc, ldx = m;
+    }
     RangeScale<T> range;
     T amax = 0;
     if (!pca_detail::column_means(m, n, X, ldx, range, w.mean, &amax))
-        return pca_detail::nonfinite_outputs(m, n, k, components, ldc, variance, scores, lds, mean);
+        return pca_detail::nonfinite_outputs(m, n, k, components, ldc, variance, scores, lds, mean,
+                                             row_major);
     range = RangeScale<T>::of(amax);
     if (range.active()) pca_detail::column_means(m, n, X, ldx, range, w.mean, &amax);
     pca_detail::centre_rows(0, m, n, X, ldx, range, w.mean, w.xc, m);
@@ -100,30 +108,38 @@ int pca_qr(int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *componen
         for (int64_t j = 0; j < n; ++j) mean[j] = range.undo(w.mean[j]);
 
     // Components are rows of VT, with the sign convention; the matching left vector flips with
-    // its component.
+    // its component. Row-major components and scores: column j is at j, its entries ld apart.
+    const int64_t cstep = row_major ? 1 : ldc, cinc = row_major ? ldc : 1;
+    const int64_t sstep = row_major ? 1 : lds, sinc = row_major ? lds : 1;
     for (int64_t j = 0; j < k; ++j) {
-        const T sign = pca_detail::signed_component(n, w.vt + j, w.p, components + j * ldc);
+        const T sign =
+            pca_detail::signed_component(n, w.vt + j, w.p, components + j * cstep, cinc);
         const T sigma = w.s[j];
         variance[j] = range.undo(sigma * sigma / static_cast<T>(m - 1), 2);
         // scores = U_k diag(s_k): of the centred data directly, or (Q U_R) diag(s) when tall
         if (scores) {
-            T *dst = tall ? w.w + j * n : scores + j * lds;
-            for (int64_t i = 0; i < w.rows; ++i) dst[i] = sign * sigma * w.u[i + j * w.rows];
+            T *dst = tall ? w.w + j * n : scores + j * sstep;
+            const int64_t inc = tall ? 1 : sinc;
+            for (int64_t i = 0; i < w.rows; ++i) dst[i * inc] = sign * sigma * w.u[i + j * w.rows];
         }
     }
     if (scores && tall && k > 0) {
         if (lapack::orgqr(mi, ni, ni, w.xc, mi, w.tau, w.lapack, w.lwork) < 0)
             return kLapackArgumentError;
-        lapack::gemm(mi, static_cast<int>(k), ni, w.xc, mi, w.w, ni, scores, static_cast<int>(lds));
+        lapack::gemm_layout(false, false, row_major, mi, static_cast<int>(k), ni, w.xc, mi, w.w, ni,
+                            scores, static_cast<int>(lds));
     }
-    range.undo(m, k, scores, lds);
+    if (row_major)
+        range.undo(k, m, scores, lds);
+    else
+        range.undo(m, k, scores, lds);
     return lapack_info(info);
 }
 
 #define GPUSVD_INSTANTIATE(T)                                                                     \
     template size_t pca_qr_bytes<T>(int64_t, int64_t, int64_t);                                   \
     template int pca_qr<T>(int64_t, int64_t, const T *, int64_t, int64_t, T *, int64_t, T *, T *, \
-                           int64_t, T *, void *);
+                           int64_t, T *, void *, bool);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)
 #undef GPUSVD_INSTANTIATE

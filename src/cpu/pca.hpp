@@ -11,10 +11,11 @@ namespace gpusvd::cpu {
 template <class T>
 size_t pca_qr_bytes(int64_t m, int64_t n, int64_t k);
 
-/// scores and mean may be null. Returns info.
+/// scores and mean may be null. row_major: X, components and scores row-major (element (i,j) at
+/// i*ld + j). Returns info.
 template <class T>
 int pca_qr(int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *components, int64_t ldc,
-           T *variance, T *scores, int64_t lds, T *mean, void *work);
+           T *variance, T *scores, int64_t lds, T *mean, void *work, bool row_major);
 
 template <class T>
 size_t pca_covariance_bytes(int64_t m, int64_t n, int64_t k);
@@ -22,6 +23,7 @@ size_t pca_covariance_bytes(int64_t m, int64_t n, int64_t k);
 /// As pca_qr. info > 0: the eigensolver did not converge.
 template <class T>
 int pca_covariance(int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *components,
-                   int64_t ldc, T *variance, T *scores, int64_t lds, T *mean, void *work);
+                   int64_t ldc, T *variance, T *scores, int64_t lds, T *mean, void *work,
+                   bool row_major);
 
 }  // namespace gpusvd::cpu

@@ -63,10 +63,46 @@ bool column_means(int64_t m, int64_t n, const T *X, int64_t ldx, const RangeScal
     return std::none_of(bad, bad + slots, [](bool b) { return b; });
 }
 
-/// dst (rows r0..r1 of the centred data, ld ldd) = X(r0:r1, :) 2^e - mean.
+/// column_means of a row-major X (element (i,j) at i*ldx + j): read row by row (a column at a
+/// time would read every cache line n times), the sums accumulated in acc[n] on one thread in
+/// row order, so each is the same whatever the thread count.
+template <class T>
+bool column_means_row_major(int64_t m, int64_t n, const T *X, int64_t ldx,
+                            const RangeScale<T> &range, T *mean, T *amax, double *acc) {
+    std::fill(acc, acc + n, 0.0);
+    T big = 0;
+    for (int64_t i = 0; i < m; ++i) {
+        const T *x = X + i * ldx;
+        if (range.active())
+            for (int64_t j = 0; j < n; ++j) acc[j] += range.apply(x[j]);
+        else
+            for (int64_t j = 0; j < n; ++j) acc[j] += x[j];
+        for (int64_t j = 0; j < n; ++j) big = std::max(big, std::abs(x[j]));
+    }
+    *amax = big;
+    bool ok = true;
+    for (int64_t j = 0; j < n; ++j) {
+        if (!std::isfinite(acc[j]) && has_nonfinite(1, m, X + j, ldx)) ok = false;
+        mean[j] = static_cast<T>(acc[j] / static_cast<double>(m));
+    }
+    return ok;
+}
+
+/// dst (rows r0..r1 of the centred data, ld ldd) = X(r0:r1, :) 2^e - mean; X row-major (element
+/// (i,j) at i*ldx + j) when row_major.
 template <class T>
 void centre_rows(int64_t r0, int64_t r1, int64_t n, const T *X, int64_t ldx,
-                 const RangeScale<T> &range, const T *mean, T *dst, int64_t ldd) {
+                 const RangeScale<T> &range, const T *mean, T *dst, int64_t ldd,
+                 bool row_major = false) {
+    if (row_major) {  // rows r0..r1 are contiguous: read them in order
+        for (int64_t i = r0; i < r1; ++i) {
+            const T *x = X + i * ldx;
+            T *d = dst + (i - r0);
+            for (int64_t j = 0; j < n; ++j)
+                d[j * ldd] = (range.active() ? range.apply(x[j]) : x[j]) - mean[j];
+        }
+        return;
+    }
     for (int64_t j = 0; j < n; ++j) {
         const T *x = X + j * ldx;
         T *d = dst + j * ldd - r0;
@@ -78,25 +114,30 @@ void centre_rows(int64_t r0, int64_t r1, int64_t n, const T *X, int64_t ldx,
     }
 }
 
-/// component (n entries) = +-v (stride incv) with its entry of largest magnitude (the first on
-/// ties) positive. Returns the sign applied.
+/// component (n entries, stride incc) = +-v (stride incv) with its entry of largest magnitude
+/// (the first on ties) positive. Returns the sign applied.
 template <class T>
-T signed_component(int64_t n, const T *v, int64_t incv, T *component) {
+T signed_component(int64_t n, const T *v, int64_t incv, T *component, int64_t incc = 1) {
     int64_t arg = 0;
     for (int64_t c = 1; c < n; ++c)
         if (std::abs(v[c * incv]) > std::abs(v[arg * incv])) arg = c;
     const T sign = v[arg * incv] < 0 ? T(-1) : T(1);
-    for (int64_t c = 0; c < n; ++c) component[c] = sign * v[c * incv];
+    for (int64_t c = 0; c < n; ++c) component[c * incc] = sign * v[c * incv];
     return sign;
 }
 
-/// Every output NaN: the data holds NaN or Inf.
+/// Every output NaN: the data holds NaN or Inf. Components and scores row-major when row_major.
 template <class T>
 int nonfinite_outputs(int64_t m, int64_t n, int64_t k, T *components, int64_t ldc, T *variance,
-                      T *scores, int64_t lds, T *mean) {
-    fill_nan(n, k, components, ldc);
+                      T *scores, int64_t lds, T *mean, bool row_major = false) {
+    if (row_major) {  // the transposed views: k x n and k x m column-major
+        fill_nan(k, n, components, ldc);
+        fill_nan(k, m, scores, lds);
+    } else {
+        fill_nan(n, k, components, ldc);
+        fill_nan(m, k, scores, lds);
+    }
     fill_nan(k, 1, variance, k);
-    fill_nan(m, k, scores, lds);
     fill_nan(n, 1, mean, n);
     return GPUSVD_INFO_NONFINITE;
 }

@@ -54,6 +54,7 @@ struct CovWork {
     int64_t rows, blocks, parts, slots;  // rows per block
     bool top;                            // ?syevr for the top k, else ?syevd
     T *mean, *gram, *buf, *w, *z, *lapack;
+    double *acc;  // column sums of row-major data
     lapack_int *iwork, *isuppz;
     lapack_int lwork, liwork;
 };
@@ -77,6 +78,7 @@ CovWork<T> layout(Bump &b, int64_t m, int64_t n, int64_t k) {
     w.lwork = lapack::query_size(q);
     w.liwork = std::max<lapack_int>(iq, 1);
     w.mean = b.take<T>(n);
+    w.acc = b.take<double>(n);
     w.gram = b.take<T>(w.parts * n * n);  // partition 0 ends up holding the sum
     w.buf = b.take<T>(w.slots * w.rows * n);
     w.w = b.take<T>(n);
@@ -113,7 +115,8 @@ size_t pca_covariance_bytes(int64_t m, int64_t n, int64_t k) {
 
 template <class T>
 int pca_covariance(int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *components,
-                   int64_t ldc, T *variance, T *scores, int64_t lds, T *mean, void *work) {
+                   int64_t ldc, T *variance, T *scores, int64_t lds, T *mean, void *work,
+                   bool row_major) {
     Bump b(work);
     const CovWork<T> w = layout<T>(b, m, n, k);
     const int ni = static_cast<int>(n);
@@ -121,12 +124,20 @@ int pca_covariance(int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *
     // The range as for the QR method (pca.cpp): squares of data inside it stay normal with room
     // for eps, so the Gram matrix neither overflows nor loses its small entries to underflow
     // below the rounding error it carries anyway.
+    // Row-major data (element (i,j) at i*ldx + j) is read by rows throughout: its blocks of rows
+    // are contiguous, so it is centred into the block buffers as column-major data is.
+    auto means = [&](const RangeScale<T> &r, T *amax) {
+        return row_major
+                   ? pca_detail::column_means_row_major(m, n, X, ldx, r, w.mean, amax, w.acc)
+                   : pca_detail::column_means(m, n, X, ldx, r, w.mean, amax);
+    };
     RangeScale<T> range;
     T amax = 0;
-    if (!pca_detail::column_means(m, n, X, ldx, range, w.mean, &amax))
-        return pca_detail::nonfinite_outputs(m, n, k, components, ldc, variance, scores, lds, mean);
+    if (!means(range, &amax))
+        return pca_detail::nonfinite_outputs(m, n, k, components, ldc, variance, scores, lds, mean,
+                                             row_major);
     range = RangeScale<T>::of(amax);
-    if (range.active()) pca_detail::column_means(m, n, X, ldx, range, w.mean, &amax);
+    if (range.active()) means(range, &amax);
 
     // Gram matrix, upper triangle: one per partition, then their sum in partition 0.
     const int64_t nn = n * n;
@@ -136,7 +147,7 @@ int pca_covariance(int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *
         for (int64_t blk = b0; blk < b1; ++blk) {
             const int64_t r0 = blk * w.rows, r1 = std::min(m, r0 + w.rows);
             const int rows = static_cast<int>(r1 - r0);
-            pca_detail::centre_rows(r0, r1, n, X, ldx, range, w.mean, buf, rows);
+            pca_detail::centre_rows(r0, r1, n, X, ldx, range, w.mean, buf, rows, row_major);
             lapack::syrk_upper_t(ni, rows, T(1), buf, rows, blk == b0 ? T(0) : T(1), G, ni);
         }
     };
@@ -159,8 +170,9 @@ int pca_covariance(int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *
     // Largest first. An eigenvalue below zero is rounding error of a zero variance.
     const T *vectors = w.top ? w.z : w.gram;
     const int64_t last = w.top ? k - 1 : n - 1;
+    const int64_t cstep = row_major ? 1 : ldc, cinc = row_major ? ldc : 1;
     for (int64_t j = 0; j < k; ++j) {
-        pca_detail::signed_component(n, vectors + (last - j) * n, 1, components + j * ldc);
+        pca_detail::signed_component(n, vectors + (last - j) * n, 1, components + j * cstep, cinc);
         const T lambda = std::max(w.w[last - j], T(0));
         variance[j] = range.undo(lambda / static_cast<T>(m - 1), 2);
     }
@@ -171,11 +183,15 @@ int pca_covariance(int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *
             T *buf = w.buf + slot * w.rows * n;
             const int64_t r0 = blk * w.rows, r1 = std::min(m, r0 + w.rows);
             const int rows = static_cast<int>(r1 - r0);
-            pca_detail::centre_rows(r0, r1, n, X, ldx, range, w.mean, buf, rows);
-            lapack::gemm(rows, ki, ni, buf, rows, components, ldci, scores + r0, ldsi);
+            pca_detail::centre_rows(r0, r1, n, X, ldx, range, w.mean, buf, rows, row_major);
+            lapack::gemm_layout(false, row_major, row_major, rows, ki, ni, buf, rows, components,
+                                ldci, scores + (row_major ? r0 * lds : r0), ldsi);
         };
         on_threads(w.blocks, w.slots, score_block);
-        range.undo(m, k, scores, lds);
+        if (row_major)
+            range.undo(k, m, scores, lds);
+        else
+            range.undo(m, k, scores, lds);
     }
     return lapack_info(info);
 }
@@ -183,7 +199,7 @@ int pca_covariance(int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *
 #define GPUSVD_INSTANTIATE(T)                                                                   \
     template size_t pca_covariance_bytes<T>(int64_t, int64_t, int64_t);                         \
     template int pca_covariance<T>(int64_t, int64_t, const T *, int64_t, int64_t, T *, int64_t, \
-                                   T *, T *, int64_t, T *, void *);
+                                   T *, T *, int64_t, T *, void *, bool);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)
 #undef GPUSVD_INSTANTIATE

@@ -435,6 +435,21 @@ def fortran_view(ops, x, dtype):
     return ops.fcopy(x, dtype), max(1, m), True
 
 
+def c_view(ops, x, dtype) -> Optional[Tuple[Any, int]]:
+    """(x, ld) when the 2-D x can go to the library row-major as it is (gpusvdSetMatrixLayout):
+    `dtype`, aligned, unit column stride, row stride ld >= max(1, columns) (C order, or a row
+    slice of it); None otherwise."""
+    m, n = x.shape
+    if ops.raw_dtype(x) != dtype or not ops.aligned(x) or m == 0 or n == 0:
+        return None
+    st = ops.elem_strides(x)
+    cs = 1 if n <= 1 else st[1]
+    rs = max(1, n) if m <= 1 else st[0]
+    if cs == 1 and rs is not None and rs >= max(1, n):
+        return x, rs
+    return None
+
+
 def stack_layout(ops, x, dtype) -> Optional[Tuple[int, int]]:
     """(ld, stride) when the (..., r, c) array x can go to the library as it is: of `dtype`,
     aligned, rows adjacent (unit stride along axis -2), columns ld >= max(1, r) elements apart,

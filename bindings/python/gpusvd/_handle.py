@@ -1,13 +1,14 @@
 """Handles: a Python object over gpusvdHandle_t, and a default handle per thread."""
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import threading
-from typing import Optional, Tuple
+from typing import Iterator, Optional, Tuple
 
 from ._checks import c_double, c_integer, c_pointer
 from ._errors import error_for_status
-from ._lib import check_args, get_lib
+from ._lib import SIGNATURES, check_args, get_lib
 
 _BACKENDS = {"auto": 0, "cpu": 1, "gpu": 2}
 _BACKEND_NAMES = {1: "cpu", 2: "gpu"}
@@ -184,6 +185,28 @@ def default_handle(device: Optional[int] = None, make=None) -> Handle:
     if h is None:
         h = handles[device] = make() if make is not None else Handle()
     return h
+
+
+def has_row_major(lib) -> bool:
+    """Whether the loaded library takes row-major matrices (gpusvdSetMatrixLayout; geqrf_mgs
+    and pca) and this package has its prototype."""
+    return "gpusvdSetMatrixLayout" in SIGNATURES and hasattr(lib, "gpusvdSetMatrixLayout")
+
+
+@contextlib.contextmanager
+def row_major(handle: Handle) -> Iterator[None]:
+    """Run the block with the handle's matrix layout row-major (gpusvdSetMatrixLayout),
+    restoring the previous layout afterwards; the handle's lock is held throughout, so another
+    thread sharing the handle never sees the temporary layout."""
+    lib = handle._lib
+    with handle._lock:
+        old = ctypes.c_int()
+        handle.call(lib.gpusvdGetMatrixLayout, ctypes.byref(old))
+        handle.call(lib.gpusvdSetMatrixLayout, 1)  # GPUSVD_LAYOUT_ROW_MAJOR
+        try:
+            yield
+        finally:
+            handle.call(lib.gpusvdSetMatrixLayout, old.value)
 
 
 def resolve(handle: Optional[Handle], ops=None, anchor=None) -> Handle:

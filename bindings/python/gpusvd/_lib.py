@@ -68,6 +68,8 @@ _HANDLE_FUNCS = {
     "gpusvdGetJacobiStats": ("void *handle, int *sweeps, double *offNorm", "int"),
     "gpusvdSetPcaMethod": ("void *handle, gpusvdPcaMethod_t method", "int"),
     "gpusvdGetPcaMethod": ("void *handle, int *method", "int"),
+    "gpusvdSetMatrixLayout": ("void *handle, gpusvdLayout_t layout", "int"),
+    "gpusvdGetMatrixLayout": ("void *handle, int *layout", "int"),
     "gpusvdGetErrorMessage": ("void *handle", "char *"),
     "gpusvdGetStatusName": ("gpusvdStatus_t status", "char *"),
     "gpusvdGetVersion": ("", "int"),
@@ -76,7 +78,7 @@ _HANDLE_FUNCS = {
 }
 
 _ENUMS = ("gpusvdJob_t", "gpusvdOrth_t", "gpusvdUplo_t", "gpusvdBackend_t", "gpusvdStatus_t",
-          "gpusvdPcaMethod_t")
+          "gpusvdPcaMethod_t", "gpusvdLayout_t")
 _CTYPES = dict({
     "int": ctypes.c_int, "int64_t": ctypes.c_int64, "double": ctypes.c_double,
     "void *": ctypes.c_void_p, "char *": ctypes.c_char_p,

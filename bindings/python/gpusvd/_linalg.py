@@ -12,8 +12,8 @@ import numpy as np
 from ._arrays import (Array, ArrayLike, HostOps, complete_basis, host_input, on_input_device,
                       ops_for, result_dtype, rows_adjacent, stack_layout)
 from ._errors import LinAlgError
-from ._handle import Handle, resolve
-from ._lib import routine
+from ._handle import Handle, has_row_major, resolve, row_major
+from ._lib import get_lib, routine
 
 _INT32 = np.dtype(np.int32)
 _HOST_FOR_TESTS = HostOps()
@@ -109,6 +109,21 @@ def _call(ops, handle, name, dt, anchor, *args):
     h = resolve(handle, ops, anchor)
     with ops.on_device(anchor, h):
         h.call(routine(name, dt, ops.device), *args)
+
+
+def _call_row_major(ops, handle, name, dt, anchor, *args):
+    """_call with the handle's matrix layout row-major for this call (gpusvdSetMatrixLayout):
+    the matrix arguments are C-ordered, their leading dimensions count columns."""
+    h = resolve(handle, ops, anchor)
+    with row_major(h):
+        _call(ops, h, name, dt, anchor, *args)
+
+
+def _row_major_ok(ops, a):
+    """Whether one matrix `a` (2-D, not empty) can go to the library row-major as it is (or as
+    a copy in its own memory order): rows contiguous, and a library with the layout option."""
+    return (a.ndim == 2 and 0 not in a.shape and rows_adjacent(ops, a)
+            and has_row_major(get_lib()))
 
 
 def _finish(ops, info, single, what, raise_positive, return_info):
@@ -429,15 +444,21 @@ def _qr(a, mode, orth, overwrite_a, check_finite, return_info, handle, func, min
     shape = _qr_mode(mode, func)
     orth = _orth(orth, func)
     ops, a, dt = _stack_input(a, func, check_finite, min_ndim)
-    # geqrf_mgs takes column-major A only, so a C-ordered input gets a transposing copy here.
-    # Where the library accepts row-major A, pass transpose_ok=True and its layout flag.
-    w, _, ld, stride = _working(ops, a, dt, False, overwrite_a)
+    # One C-ordered matrix goes to geqrf_mgs row-major (gpusvdSetMatrixLayout): as it is with
+    # overwrite_a, else copied in its own memory order, never transposed. geqrf_mgs_batched is
+    # column-major only: a C-ordered stack gets a per-matrix Fortran-ordered copy.
+    w, trans, ld, stride = _working(ops, a, dt, _row_major_ok(ops, a), overwrite_a)
     bshape = tuple(a.shape[:-2])
     m, n = a.shape[-2:]
     k = min(m, n)
-    r = ops.empty(bshape + (k, n), dt)
+    # row-major R: a C-ordered (k, n), the transposed view of a Fortran-ordered (n, k)
+    r = ops.swap(ops.empty((n, k), dt)) if trans else ops.empty(bshape + (k, n), dt)
     info = _info_array(ops, bshape)
-    if not bshape:
+    if trans:  # w is a's C-ordered storage read as A^T: A row-major with lda = its row stride
+        _call_row_major(ops, handle, "geqrf_mgs", dt, w, orth, m, n, ops.ptr(w), ld, ops.ptr(r),
+                        _ld(n), ops.ptr(info))
+        w = ops.swap(w)
+    elif not bshape:
         _call(ops, handle, "geqrf_mgs", dt, w, orth, m, n, ops.ptr(w), ld, ops.ptr(r), _ld(k),
               ops.ptr(info))
     else:
@@ -504,11 +525,13 @@ def qr(a: ArrayLike, mode: QRMode = "reduced", *, orth: Orth = "mgs2",
     a Q column that completes Q orthonormally; the info (return_info=True) is then ``j + 1``
     for the first such column j.
 
-    Copies. The routine needs each matrix in Fortran (column-major) order and writes Q over
-    it: ``a`` is copied into per-matrix Fortran order (for C-ordered input a transposing
-    copy) unless overwrite_a allows working in it, which needs a Fortran-ordered ``a`` (then
-    Q is a view of ``a``'s first k columns). For mode 'complete' with m > n, Q's last m - n
-    columns come from the complete QR of the thin Q by the input's own array library.
+    Copies. The routine writes Q over its input. One matrix in C or Fortran order is given to
+    it in its own memory order (C order as a row-major matrix): copied as it is, never
+    transposed, and with overwrite_a not copied at all (Q is then a view of ``a``'s first k
+    columns). A stack must be in per-matrix Fortran order for the batched routine: a
+    C-ordered stack gets a transposing copy, a Fortran-ordered one a plain copy or, with
+    overwrite_a, none. For mode 'complete' with m > n, Q's last m - n columns come from the
+    complete QR of the thin Q by the input's own array library.
 
 {DEVICE_NOTES}
 

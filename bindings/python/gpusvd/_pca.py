@@ -12,12 +12,12 @@ from typing import Any, Iterator, Optional, Union
 
 import numpy as np
 
-from ._arrays import fortran_view, on_input_device
+from ._arrays import c_view, fortran_view, on_input_device
 from ._checks import c_integer
 from ._errors import GpusvdError
-from ._handle import Handle, resolve
-from ._lib import SIGNATURES
-from ._linalg import _INT32, _call, _finish, _input, _ld, _ptr
+from ._handle import Handle, has_row_major, resolve
+from ._lib import SIGNATURES, get_lib
+from ._linalg import _INT32, _call, _call_row_major, _finish, _input, _ld, _ptr
 
 #: PCA methods of the library (gpusvdPcaMethod_t).
 PCA_METHODS = {"auto": 0, "qr": 1, "covariance": 2}
@@ -238,9 +238,10 @@ def pca(x: Any, n_components: Union[None, int, float] = None, *, compute_scores:
     with an integer k < min(m, n) the total variance is summed from the data in one extra
     pass (in row blocks; float64 accumulation on the host).
 
-    Copies: none when x is float32/float64 with unit row stride (Fortran order, or a column
-    slice of a Fortran-ordered array); otherwise one Fortran-ordered copy. ``components`` is a
-    transposed (C-ordered) view of the library's n x k output.
+    Copies: none when x is float32/float64 in C order (or a row slice of a C-ordered array:
+    the library reads it row-major) or in Fortran order (or a column slice of one); otherwise
+    one Fortran-ordered copy. ``components`` is a transposed view of the library's n x k
+    output; the scores are C-ordered for C-ordered x.
 
     Device arrays (CuPy, torch CUDA tensors, any __cuda_array_interface__ or DLPack CUDA
     array) go to the library's ``_gpu`` form on the array's device and on the current
@@ -271,21 +272,35 @@ def pca(x: Any, n_components: Union[None, int, float] = None, *, compute_scores:
     fraction = want if isinstance(want, _Fraction) else None
     k = p if want is None or fraction is not None else want
     full = k == p  # the whole spectrum comes back: its sum is the total variance
-    xv, ldx, _ = fortran_view(ops, x, dt)
+    # C-ordered data goes to the library row-major as it is (gpusvdSetMatrixLayout): X, the
+    # components and the scores then all row-major.
+    cv = c_view(ops, x, dt) if has_row_major(get_lib()) else None
+    row = cv is not None
+    xv, ldx = cv if row else fortran_view(ops, x, dt)[:2]
     # An invalid k reaches the library, which refuses it with its message before writing any
     # output (gpusvd.h); the outputs are sized for a valid k only, so a huge one allocates
     # nothing.
     kk = k if 0 <= k <= p else 0
     library_scores = compute_scores and fraction is None
-    comp = ops.empty((n, kk), dt)
+    # (r, c) in the layout the library writes: C order (the swap of a Fortran-ordered (c, r))
+    # when row-major
+    def out(r, c):
+        return ops.swap(ops.empty((c, r), dt)) if row else ops.empty((r, c), dt)
+
+    comp = out(n, kk)
     ev = ops.empty((kk,), dt)
-    scores = ops.empty((m, kk), dt) if library_scores else None
+    scores = out(m, kk) if library_scores else None
     mean = ops.empty((n,), dt)
     info = ops.rows((1,), _INT32)
     h = resolve(handle, ops, xv)
     with pca_method(h, method):
-        _call(ops, h, "pca", dt, xv, m, n, ops.ptr(xv), ldx, k, ops.ptr(comp), _ld(n),
-              ops.ptr(ev), _ptr(ops, scores), _ld(m), ops.ptr(mean), ops.ptr(info))
+        if row:
+            _call_row_major(ops, h, "pca", dt, xv, m, n, ops.ptr(xv), ldx, k, ops.ptr(comp),
+                            _ld(kk), ops.ptr(ev), _ptr(ops, scores), _ld(kk), ops.ptr(mean),
+                            ops.ptr(info))
+        else:
+            _call(ops, h, "pca", dt, xv, m, n, ops.ptr(xv), ldx, k, ops.ptr(comp), _ld(n),
+                  ops.ptr(ev), _ptr(ops, scores), _ld(m), ops.ptr(mean), ops.ptr(info))
     info = _finish(ops, info, True, "pca: the SVD did not converge", True, False)
     if k == 0:
         # The library writes nothing for a zero-size problem (gpusvd.h): fill the mean here.

@@ -110,21 +110,51 @@ def test_overwrite_a_read_only(rng, calls):
 
 
 # ----------------------------------------------------------------------------------------------
-# qr, eig: Fortran order needed
+# qr: one matrix in either order as it is (C order row-major); stacks in Fortran order
 # ----------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("shape", [(9, 5), (5, 9), (2, 3, 9, 5)])
-def test_qr_copies(rng, shape, calls):
+@pytest.fixture
+def layouts(monkeypatch):
+    """The handle's matrix layout at each library call made through gpusvd._linalg._call:
+    True where the call ran row-major (gpusvdSetMatrixLayout)."""
+    from gpusvd import _handle, _linalg
+    seen = []
+    real = _linalg._call
+
+    def spy(ops, handle, name, dt, anchor, *args):
+        h = _handle.resolve(handle, ops, anchor)
+        layout = _handle.ctypes.c_int(-1)
+        h.call(h._lib.gpusvdGetMatrixLayout, _handle.ctypes.byref(layout))
+        seen.append(layout.value == 1)
+        return real(ops, handle, name, dt, anchor, *args)
+
+    monkeypatch.setattr(_linalg, "_call", spy)
+    return seen
+
+
+@pytest.mark.parametrize("shape", [(9, 5), (5, 9), (2, 7), (2, 3, 9, 5)])
+def test_qr_copies(rng, shape, calls, layouts):
     c = rng.standard_normal(shape)
     f = ordered(c, "F")
-    for a, overwrite, copied in [(c, False, True), (c, True, True), (f, False, True),
+    single = len(shape) == 2
+    m, n = shape[-2:]
+    for a, overwrite, copied in [(c, False, True), (c, True, not single), (f, False, True),
                                  (f, True, False)]:
         a = a.copy(order="K")
         a0 = a.copy()
         q, r = gpusvd.qr(a, overwrite_a=overwrite)
         name, w, args = calls[-1]
-        assert args[1:3] == shape[-2:]  # never transposed
+        row = layouts[-1]
+        assert args[1:3] == (m, n)
         assert (args[3] != addr(a)) == copied
+        # one C-ordered matrix: row-major, lda = its row length; never a transposing copy
+        assert row == (single and abs(a.strides[-1]) < abs(a.strides[-2]))
+        if row:
+            assert args[4] == n and args[6] == n  # lda, ldr count columns
+            assert np.swapaxes(w, -1, -2).flags.c_contiguous  # a copy in a's memory order
+            assert r.flags.c_contiguous
+        elif single:
+            assert args[4] == m and w.flags.f_contiguous
         if copied:
             np.testing.assert_array_equal(a, a0)
         else:
@@ -133,7 +163,60 @@ def test_qr_copies(rng, shape, calls):
             np.testing.assert_array_equal(a[..., :k], q)
         np.testing.assert_allclose(q @ r, a0, atol=1e-13)
         np.testing.assert_allclose(r, np.triu(r))
+        k = min(m, n)
+        np.testing.assert_allclose(np.swapaxes(q, -1, -2) @ q,
+                                   np.broadcast_to(np.eye(k), q.shape[:-2] + (k, k)), atol=1e-13)
 
+
+def test_qr_row_slice_of_c_order_without_copy(rng, calls, layouts):
+    # Columns 0..4 of a C-ordered (9, 8): row stride 8, no copy with overwrite_a.
+    big = rng.standard_normal((9, 8))
+    a = big[:, :5]
+    a0 = a.copy()
+    q, r = gpusvd.qr(a, overwrite_a=True)
+    _, w, args = calls[-1]
+    assert layouts[-1] and args[3] == addr(a) and args[4] == 8
+    np.testing.assert_allclose(q @ r, a0, atol=1e-13)
+    np.testing.assert_allclose(np.abs(r), np.abs(np.linalg.qr(a0, mode="r")), atol=1e-13)
+
+
+# ----------------------------------------------------------------------------------------------
+# pca: C and Fortran order read as they are
+# ----------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_pca_reads_either_order_without_copy(rng, order, monkeypatch):
+    from gpusvd import _pca
+    seen = []
+
+    def spy(real, row):
+        def call(ops, handle, name, dt, anchor, *args):
+            seen.append((row, anchor, args))
+            return real(ops, handle, name, dt, anchor, *args)
+        return call
+
+    monkeypatch.setattr(_pca, "_call", spy(_pca._call, False))
+    monkeypatch.setattr(_pca, "_call_row_major", spy(_pca._call_row_major, True))
+    x = ordered(rng.standard_normal((200, 6)) * [5.0, 3.0, 2.0, 1.0, 0.5, 0.1] + 3.0, order)
+    p = gpusvd.pca(x, 3)
+    row, anchor, args = seen[-1]
+    assert row == (order == "C")
+    assert args[2] == addr(x) and anchor is x  # X as it is
+    assert args[3] == (6 if row else 200)  # ldx
+    assert args[6] == (3 if row else 6) and args[9] == (3 if row else 200)  # ldc, lds
+    if row:
+        assert p.scores.flags.c_contiguous
+    xc = x - x.mean(axis=0)
+    _, s, vt = np.linalg.svd(xc, full_matrices=False)
+    np.testing.assert_allclose(p.explained_variance, s[:3] ** 2 / 199, rtol=1e-12)
+    np.testing.assert_allclose(np.abs(p.components), np.abs(vt[:3]), atol=1e-12)
+    np.testing.assert_allclose(p.scores, xc @ p.components.T, atol=1e-12)
+    np.testing.assert_allclose(p.mean, x.mean(axis=0), rtol=1e-13)
+
+
+# ----------------------------------------------------------------------------------------------
+# eig: Fortran order needed (eigvals: A^T's eigenvalues are A's)
+# ----------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("shape", [(6, 6), (2, 3, 6, 6)])
 def test_eig_and_eigvals_copies(rng, shape, calls):
