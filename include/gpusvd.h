@@ -679,6 +679,180 @@ GPUSVD_API gpusvdStatus_t gpusvd_dpca_bufferSize(gpusvdHandle_t handle, int64_t 
                                                  int64_t k, size_t *deviceBytes,
                                                  size_t *hostBytes);
 
+/* ------------------------------------------------------------------------------------------ */
+/* Distributed tall QR and PCA (one block of rows per process or GPU)                          */
+/* ------------------------------------------------------------------------------------------ */
+
+/** A communicator over the ranks (processes or threads) that call a distributed routine
+ *  together: made from a caller's NCCL communicator or from a caller's all-reduce function (an
+ *  MPI_Allreduce wrapper, say). gpusvd only borrows the caller's communicator: it never creates,
+ *  splits or destroys it, and the caller keeps it alive while the gpusvdComm_t is used. */
+typedef struct gpusvdComm_st *gpusvdComm_t;
+
+/** Element types of an all-reduce (int32_t, int64_t, float, double). */
+typedef enum GPUSVD_ENUM_BASE {
+    GPUSVD_DATA_INT32 = 0,
+    GPUSVD_DATA_INT64 = 1,
+    GPUSVD_DATA_FLOAT = 2,
+    GPUSVD_DATA_DOUBLE = 3
+} gpusvdDataType_t;
+
+/** Reductions of an all-reduce. */
+typedef enum GPUSVD_ENUM_BASE { GPUSVD_REDUCE_SUM = 0, GPUSVD_REDUCE_MAX = 1 } gpusvdReduceOp_t;
+
+/** An in-place all-reduce over host memory: on return every rank's `buffer` (count elements of
+ *  `type`) holds the reduction over all ranks. Called by every rank in the same order with the
+ *  same count, type and op. Returns 0 on success; anything else fails the gpusvd call with
+ *  GPUSVD_STATUS_EXECUTION_FAILED (the other ranks may then be left waiting in their own
+ *  all-reduce, as after any failed collective). */
+typedef int (*gpusvdAllreduceFn_t)(void *buffer, int64_t count, gpusvdDataType_t type,
+                                   gpusvdReduceOp_t op, void *user);
+
+/** A communicator from a caller's NCCL communicator (an ncclComm_t passed as void*). NCCL is
+ *  loaded at run time (libnccl.so.2, the one the caller's process already uses): libgpusvd.so
+ *  has no link-time dependency on it. The distributed routines then run on the GPU that the
+ *  NCCL communicator belongs to, which must be the handle's device; reductions are enqueued on
+ *  the handle's stream with no host wait. @param[out] comm the new communicator.
+ *  @return SUCCESS; INVALID_VALUE (NULL arguments); NOT_SUPPORTED (a build without the CUDA
+ *  backend, or NCCL cannot be loaded: the message says why). */
+GPUSVD_API gpusvdStatus_t gpusvdCommCreateNccl(gpusvdComm_t *comm, void *ncclComm);
+
+/** A communicator from an all-reduce function over host memory (MPI, a thread team, ...).
+ *  The distributed routines then run on the handle's backend (host forms: CPU under AUTO or
+ *  CPU, the GPU under GPU; `_gpu` forms: the GPU, each reduction staged through host memory).
+ *  @param size number of ranks (>= 1); @param rank this caller's rank, 0 <= rank < size; rows
+ *  are stacked in rank order. @return SUCCESS; INVALID_VALUE (comm or allreduce NULL, size or
+ *  rank out of range). */
+GPUSVD_API gpusvdStatus_t gpusvdCommCreate(gpusvdComm_t *comm, int size, int rank,
+                                           gpusvdAllreduceFn_t allreduce, void *user);
+
+/** Number of ranks and this caller's rank. Either output may be NULL. */
+GPUSVD_API gpusvdStatus_t gpusvdCommGetRank(gpusvdComm_t comm, int *size, int *rank);
+
+/** Release a communicator (not the caller's NCCL communicator). NULL is accepted. */
+GPUSVD_API gpusvdStatus_t gpusvdCommDestroy(gpusvdComm_t comm);
+
+/**
+ * QR of a tall matrix whose rows are spread over the ranks of `comm`: A = [A_0; A_1; ...]
+ * (rank r holds A_r, mLocal_r x n, the blocks stacked in rank order, M = the sum of mLocal_r
+ * >= n rows in all). On return each rank's A_r holds its rows of Q (M x n, orthonormal
+ * columns) and every rank holds the same R (n x n upper triangular, R(j,j) >= 0), A = Q R.
+ * A collective call: every rank calls it with the same orth and n, the same kind of memory
+ * (all host forms or all `_gpu` forms) and the same handle settings; mLocal may differ and may
+ * be 0.
+ *
+ * The algorithm is the tall QR of gpusvd_sgeqrf_mgs: CholeskyQR steps (shifted where the Gram
+ * matrix is too ill-conditioned to factor) repeated until the columns are orthonormal, with the
+ * n x n Gram matrices (and in wide panels the block Gram-Schmidt projections, and the column
+ * screen's maxima) all-reduced, so every rank takes the same steps and gets the same R. Each
+ * step moves n^2 numbers per rank through the communicator; the data never moves. Same bounds
+ * as the one-GPU QR: |A - QR| = O(eps |A|) and |Q^T Q - I| = O(eps) up to cond(A) ~ 1e15 in
+ * double, 1e7 in float. Numerically dependent columns (R(j,j) <= M eps ||A(:,j)||) get
+ * R(j,j) = 0 and info = the first of them (1-based), with Q's column j completed to an
+ * orthonormal Q. Data holding NaN/Inf on any rank: info = GPUSVD_INFO_NONFINITE on every rank,
+ * Q and R NaN. Arguments are checked on each rank and then agreed: an argument that one rank
+ * rejects (a NULL pointer, lda < mLocal, a different n) makes every rank return INVALID_VALUE
+ * without changing anything, the message of the other ranks naming the rejecting rank. (A NULL
+ * handle or comm cannot take part: the other ranks then wait, as in any collective.)
+ *
+ * Host form: an NCCL communicator runs it on the GPU (the data staged through the handle's
+ * device), a host communicator on the handle's backend. `_gpu` form: device pointers (info
+ * too), the handle's stream; waits on the host once per CholeskyQR step, so it cannot be
+ * captured into a CUDA graph (NOT_SUPPORTED). The CPU backend factors the whole width at once
+ * (Cholesky by LAPACK ?potrf).
+ *
+ * @param orth   MGS or MGS2 (accepted for symmetry with gpusvd_sgeqrf_mgs; both give O(eps)
+ *               orthogonality here).
+ * @param mLocal rows on this rank (>= 0); lda >= max(1, mLocal).
+ * @param R      n x n, ldr >= max(1, n).
+ * @param info   as above, the same on every rank.
+ */
+GPUSVD_API gpusvdStatus_t gpusvd_sgeqrf_mgs_dist(gpusvdHandle_t handle, gpusvdComm_t comm,
+                                                 gpusvdOrth_t orth, int64_t mLocal, int64_t n,
+                                                 float *A, int64_t lda, float *R, int64_t ldr,
+                                                 int *info);
+/** @copydoc gpusvd_sgeqrf_mgs_dist */
+GPUSVD_API gpusvdStatus_t gpusvd_dgeqrf_mgs_dist(gpusvdHandle_t handle, gpusvdComm_t comm,
+                                                 gpusvdOrth_t orth, int64_t mLocal, int64_t n,
+                                                 double *A, int64_t lda, double *R, int64_t ldr,
+                                                 int *info);
+/** Device-memory form of gpusvd_sgeqrf_mgs_dist. */
+GPUSVD_API gpusvdStatus_t gpusvd_sgeqrf_mgs_dist_gpu(gpusvdHandle_t handle, gpusvdComm_t comm,
+                                                     gpusvdOrth_t orth, int64_t mLocal, int64_t n,
+                                                     float *A, int64_t lda, float *R, int64_t ldr,
+                                                     int *info);
+/** Device-memory form of gpusvd_dgeqrf_mgs_dist. */
+GPUSVD_API gpusvdStatus_t gpusvd_dgeqrf_mgs_dist_gpu(gpusvdHandle_t handle, gpusvdComm_t comm,
+                                                     gpusvdOrth_t orth, int64_t mLocal, int64_t n,
+                                                     double *A, int64_t lda, double *R,
+                                                     int64_t ldr, int *info);
+/** Workspace of geqrf_mgs_dist on this rank (see gpusvd_sgesvj_bufferSize); not collective. */
+GPUSVD_API gpusvdStatus_t gpusvd_sgeqrf_mgs_dist_bufferSize(gpusvdHandle_t handle,
+                                                            gpusvdOrth_t orth, int64_t mLocal,
+                                                            int64_t n, size_t *deviceBytes,
+                                                            size_t *hostBytes);
+/** @copydoc gpusvd_sgeqrf_mgs_dist_bufferSize */
+GPUSVD_API gpusvdStatus_t gpusvd_dgeqrf_mgs_dist_bufferSize(gpusvdHandle_t handle,
+                                                            gpusvdOrth_t orth, int64_t mLocal,
+                                                            int64_t n, size_t *deviceBytes,
+                                                            size_t *hostBytes);
+
+/**
+ * PCA of data whose samples (rows) are spread over the ranks of `comm`, as gpusvd_spca computes
+ * it for the stacked X (M = the sum of mLocal samples in all, M >= max(2, n)): the column means
+ * over all ranks, the centred data's distributed tall QR (see gpusvd_sgeqrf_mgs_dist), the
+ * one-sided Jacobi SVD of R (LAPACK ?gesvj on the host of every rank: R is n x n), and the
+ * components, variances and scores from it. Every rank gets the same components,
+ * explainedVariance and mean, and the scores of its own samples. Same conventions as
+ * gpusvd_spca (component signs, variances sigma_j^2 / (M - 1) exact but for rounding, +Inf only
+ * where the exact value overflows: the data is centred and factored scaled by one power of two).
+ * Always the QR method (the handle's PCA method is not used). A collective call, with the same
+ * agreement rules as gpusvd_sgeqrf_mgs_dist (n and k must agree). Host form: an NCCL
+ * communicator runs it on the GPU, a host communicator on the handle's backend; `_gpu` form:
+ * device pointers (info too), cannot be captured into a CUDA graph. Workspace: a centred copy of
+ * this rank's rows (mLocal * n) plus O(n^2).
+ *
+ * @param mLocal,n   samples on this rank (>= 0), features; ldx >= max(1, mLocal).
+ * @param k          0 <= k <= n.
+ * @param components n x k, ldc >= max(1, n); @param explainedVariance k values;
+ * @param scores     optional (NULL: skipped) mLocal x k, lds >= max(1, mLocal);
+ * @param mean       optional (NULL: skipped) n column means over all ranks;
+ * @param info       0; >0: ?gesvj did not converge; GPUSVD_INFO_NONFINITE: X holds NaN/Inf on
+ *                   some rank (outputs NaN on every rank). The same on every rank.
+ */
+GPUSVD_API gpusvdStatus_t gpusvd_spca_dist(gpusvdHandle_t handle, gpusvdComm_t comm,
+                                           int64_t mLocal, int64_t n, const float *X, int64_t ldx,
+                                           int64_t k, float *components, int64_t ldc,
+                                           float *explainedVariance, float *scores, int64_t lds,
+                                           float *mean, int *info);
+/** @copydoc gpusvd_spca_dist */
+GPUSVD_API gpusvdStatus_t gpusvd_dpca_dist(gpusvdHandle_t handle, gpusvdComm_t comm,
+                                           int64_t mLocal, int64_t n, const double *X,
+                                           int64_t ldx, int64_t k, double *components,
+                                           int64_t ldc, double *explainedVariance, double *scores,
+                                           int64_t lds, double *mean, int *info);
+/** Device-memory form of gpusvd_spca_dist. */
+GPUSVD_API gpusvdStatus_t gpusvd_spca_dist_gpu(gpusvdHandle_t handle, gpusvdComm_t comm,
+                                               int64_t mLocal, int64_t n, const float *X,
+                                               int64_t ldx, int64_t k, float *components,
+                                               int64_t ldc, float *explainedVariance,
+                                               float *scores, int64_t lds, float *mean, int *info);
+/** Device-memory form of gpusvd_dpca_dist. */
+GPUSVD_API gpusvdStatus_t gpusvd_dpca_dist_gpu(gpusvdHandle_t handle, gpusvdComm_t comm,
+                                               int64_t mLocal, int64_t n, const double *X,
+                                               int64_t ldx, int64_t k, double *components,
+                                               int64_t ldc, double *explainedVariance,
+                                               double *scores, int64_t lds, double *mean,
+                                               int *info);
+/** Workspace of pca_dist on this rank (see gpusvd_sgesvj_bufferSize); not collective. */
+GPUSVD_API gpusvdStatus_t gpusvd_spca_dist_bufferSize(gpusvdHandle_t handle, int64_t mLocal,
+                                                      int64_t n, int64_t k, size_t *deviceBytes,
+                                                      size_t *hostBytes);
+/** @copydoc gpusvd_spca_dist_bufferSize */
+GPUSVD_API gpusvdStatus_t gpusvd_dpca_dist_bufferSize(gpusvdHandle_t handle, int64_t mLocal,
+                                                      int64_t n, int64_t k, size_t *deviceBytes,
+                                                      size_t *hostBytes);
+
 #ifdef __cplusplus
 }
 #endif

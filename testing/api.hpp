@@ -27,6 +27,12 @@ struct Api;
         static constexpr auto geqrf_mgs_batched_gpu = &gpusvd_##X##geqrf_mgs_batched_gpu;     \
         static constexpr auto geqrf_mgs_batched_bufferSize =                                  \
             &gpusvd_##X##geqrf_mgs_batched_bufferSize;                                        \
+        static constexpr auto geqrf_mgs_dist = &gpusvd_##X##geqrf_mgs_dist;                   \
+        static constexpr auto geqrf_mgs_dist_gpu = &gpusvd_##X##geqrf_mgs_dist_gpu;           \
+        static constexpr auto geqrf_mgs_dist_bufferSize =                                     \
+            &gpusvd_##X##geqrf_mgs_dist_bufferSize;                                           \
+        static constexpr auto pca_dist = &gpusvd_##X##pca_dist;                               \
+        static constexpr auto pca_dist_gpu = &gpusvd_##X##pca_dist_gpu;                       \
         static constexpr auto geev_batched = &gpusvd_##X##geev_batched;                       \
         static constexpr auto geev_batched_gpu = &gpusvd_##X##geev_batched_gpu;               \
         static constexpr auto geev_batched_bufferSize = &gpusvd_##X##geev_batched_bufferSize; \

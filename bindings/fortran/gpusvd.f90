@@ -27,13 +27,13 @@
 ! - _gpu forms take device addresses as type(c_ptr), by value (info too), e.g. c_devloc(A)
 !   in CUDA Fortran or a pointer from cudaMalloc; they are asynchronous on the handle's stream.
 ! - The ISO_C_BINDING names used here (c_int, c_int64_t, c_size_t, c_float, c_double, c_char,
-!   c_ptr, c_null_ptr, c_associated, c_f_pointer) come with `use gpusvd`.
+!   c_ptr, c_null_ptr, c_associated, c_f_pointer, c_funptr, c_funloc) come with `use gpusvd`.
 ! - Strings: gpusvdGetErrorMessage etc. return the C pointer; the helpers gpusvd_error_message,
 !   gpusvd_status_name, gpusvd_version_string and gpusvd_build_info return a Fortran
 !   character(len=:), allocatable copy.
 module gpusvd
   use, intrinsic :: iso_c_binding, only: c_int, c_int64_t, c_size_t, c_float, c_double, &
-      c_char, c_ptr, c_null_ptr, c_associated, c_f_pointer
+      c_char, c_ptr, c_null_ptr, c_associated, c_f_pointer, c_funptr, c_funloc
   implicit none
   private :: c_to_f_string
 
@@ -72,6 +72,13 @@ module gpusvd
   ! gpusvdLayout_t (gpusvdSetMatrixLayout; Fortran arrays are column-major, the default)
   integer(c_int), parameter :: GPUSVD_LAYOUT_COL_MAJOR = 0
   integer(c_int), parameter :: GPUSVD_LAYOUT_ROW_MAJOR = 1
+  ! gpusvdDataType_t, gpusvdReduceOp_t (a communicator's all-reduce callback)
+  integer(c_int), parameter :: GPUSVD_DATA_INT32 = 0
+  integer(c_int), parameter :: GPUSVD_DATA_INT64 = 1
+  integer(c_int), parameter :: GPUSVD_DATA_FLOAT = 2
+  integer(c_int), parameter :: GPUSVD_DATA_DOUBLE = 3
+  integer(c_int), parameter :: GPUSVD_REDUCE_SUM = 0
+  integer(c_int), parameter :: GPUSVD_REDUCE_MAX = 1
   ! info of a matrix holding NaN or Inf (not factorized, outputs NaN)
   integer(c_int), parameter :: GPUSVD_INFO_NONFINITE = -1
 
@@ -177,6 +184,13 @@ module gpusvd
       type(c_ptr), value :: handle
       integer(c_int), intent(out) :: layout
     end function gpusvdGetMatrixLayout
+    integer(c_int) function gpusvdGetPcaTotalVariance(handle, totalVariance) &
+        bind(C, name="gpusvdGetPcaTotalVariance")
+      import
+      implicit none
+      type(c_ptr), value :: handle
+      real(c_double), intent(out) :: totalVariance
+    end function gpusvdGetPcaTotalVariance
     integer(c_int) function gpusvdSetPcaMethod(handle, method) bind(C, name="gpusvdSetPcaMethod")
       import
       implicit none
@@ -623,6 +637,147 @@ module gpusvd
       integer(c_int64_t), value :: m, n, k
       integer(c_size_t), intent(inout), optional :: deviceBytes, hostBytes
     end function gpusvd_dpca_bufferSize
+
+    ! --------------------------------------------------------------------------------------
+    ! Distributed tall QR and PCA: communicators (an ncclComm_t, or an all-reduce callback,
+    ! e.g. a bind(C) function wrapping MPI_Allreduce passed as c_funloc(f)), geqrf_mgs_dist and
+    ! pca_dist
+    ! --------------------------------------------------------------------------------------
+    integer(c_int) function gpusvdCommCreateNccl(comm, ncclComm) &
+        bind(C, name="gpusvdCommCreateNccl")
+      import
+      implicit none
+      type(c_ptr), intent(inout) :: comm
+      type(c_ptr), value :: ncclComm
+    end function gpusvdCommCreateNccl
+    integer(c_int) function gpusvdCommCreate(comm, size, rank, allreduce, user) &
+        bind(C, name="gpusvdCommCreate")
+      import
+      implicit none
+      type(c_ptr), intent(inout) :: comm
+      integer(c_int), value :: size, rank
+      type(c_funptr), value :: allreduce
+      type(c_ptr), value :: user
+    end function gpusvdCommCreate
+    integer(c_int) function gpusvdCommGetRank(comm, size, rank) bind(C, name="gpusvdCommGetRank")
+      import
+      implicit none
+      type(c_ptr), value :: comm
+      integer(c_int), intent(inout), optional :: size, rank
+    end function gpusvdCommGetRank
+    integer(c_int) function gpusvdCommDestroy(comm) bind(C, name="gpusvdCommDestroy")
+      import
+      implicit none
+      type(c_ptr), value :: comm
+    end function gpusvdCommDestroy
+    integer(c_int) function gpusvd_sgeqrf_mgs_dist(handle, comm, orth, mLocal, n, A, lda, R, &
+        ldr, info) bind(C, name="gpusvd_sgeqrf_mgs_dist")
+      import
+      implicit none
+      type(c_ptr), value :: handle, comm
+      integer(c_int), value :: orth
+      integer(c_int64_t), value :: mLocal, n, lda, ldr
+      real(c_float), intent(inout) :: A(lda, *), R(ldr, *)
+      integer(c_int), intent(inout) :: info
+    end function gpusvd_sgeqrf_mgs_dist
+    integer(c_int) function gpusvd_dgeqrf_mgs_dist(handle, comm, orth, mLocal, n, A, lda, R, &
+        ldr, info) bind(C, name="gpusvd_dgeqrf_mgs_dist")
+      import
+      implicit none
+      type(c_ptr), value :: handle, comm
+      integer(c_int), value :: orth
+      integer(c_int64_t), value :: mLocal, n, lda, ldr
+      real(c_double), intent(inout) :: A(lda, *), R(ldr, *)
+      integer(c_int), intent(inout) :: info
+    end function gpusvd_dgeqrf_mgs_dist
+    integer(c_int) function gpusvd_sgeqrf_mgs_dist_gpu(handle, comm, orth, mLocal, n, A, lda, &
+        R, ldr, info) bind(C, name="gpusvd_sgeqrf_mgs_dist_gpu")
+      import
+      implicit none
+      type(c_ptr), value :: handle, comm, A, R, info
+      integer(c_int), value :: orth
+      integer(c_int64_t), value :: mLocal, n, lda, ldr
+    end function gpusvd_sgeqrf_mgs_dist_gpu
+    integer(c_int) function gpusvd_dgeqrf_mgs_dist_gpu(handle, comm, orth, mLocal, n, A, lda, &
+        R, ldr, info) bind(C, name="gpusvd_dgeqrf_mgs_dist_gpu")
+      import
+      implicit none
+      type(c_ptr), value :: handle, comm, A, R, info
+      integer(c_int), value :: orth
+      integer(c_int64_t), value :: mLocal, n, lda, ldr
+    end function gpusvd_dgeqrf_mgs_dist_gpu
+    integer(c_int) function gpusvd_sgeqrf_mgs_dist_bufferSize(handle, orth, mLocal, n, &
+        deviceBytes, hostBytes) bind(C, name="gpusvd_sgeqrf_mgs_dist_bufferSize")
+      import
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: orth
+      integer(c_int64_t), value :: mLocal, n
+      integer(c_size_t), intent(inout), optional :: deviceBytes, hostBytes
+    end function gpusvd_sgeqrf_mgs_dist_bufferSize
+    integer(c_int) function gpusvd_dgeqrf_mgs_dist_bufferSize(handle, orth, mLocal, n, &
+        deviceBytes, hostBytes) bind(C, name="gpusvd_dgeqrf_mgs_dist_bufferSize")
+      import
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: orth
+      integer(c_int64_t), value :: mLocal, n
+      integer(c_size_t), intent(inout), optional :: deviceBytes, hostBytes
+    end function gpusvd_dgeqrf_mgs_dist_bufferSize
+    integer(c_int) function gpusvd_spca_dist(handle, comm, mLocal, n, X, ldx, k, components, &
+        ldc, explainedVariance, scores, lds, mean, info) bind(C, name="gpusvd_spca_dist")
+      import
+      implicit none
+      type(c_ptr), value :: handle, comm
+      integer(c_int64_t), value :: mLocal, n, ldx, k, ldc, lds
+      integer(c_int), intent(inout) :: info
+      real(c_float), intent(in) :: X(ldx, *)
+      real(c_float), intent(inout) :: components(ldc, *), explainedVariance(*)
+      real(c_float), intent(inout), optional :: scores(lds, *), mean(*)
+    end function gpusvd_spca_dist
+    integer(c_int) function gpusvd_dpca_dist(handle, comm, mLocal, n, X, ldx, k, components, &
+        ldc, explainedVariance, scores, lds, mean, info) bind(C, name="gpusvd_dpca_dist")
+      import
+      implicit none
+      type(c_ptr), value :: handle, comm
+      integer(c_int64_t), value :: mLocal, n, ldx, k, ldc, lds
+      integer(c_int), intent(inout) :: info
+      real(c_double), intent(in) :: X(ldx, *)
+      real(c_double), intent(inout) :: components(ldc, *), explainedVariance(*)
+      real(c_double), intent(inout), optional :: scores(lds, *), mean(*)
+    end function gpusvd_dpca_dist
+    integer(c_int) function gpusvd_spca_dist_gpu(handle, comm, mLocal, n, X, ldx, k, &
+        components, ldc, explainedVariance, scores, lds, mean, info) &
+        bind(C, name="gpusvd_spca_dist_gpu")
+      import
+      implicit none
+      type(c_ptr), value :: handle, comm, X, components, explainedVariance, scores, mean, info
+      integer(c_int64_t), value :: mLocal, n, ldx, k, ldc, lds
+    end function gpusvd_spca_dist_gpu
+    integer(c_int) function gpusvd_dpca_dist_gpu(handle, comm, mLocal, n, X, ldx, k, &
+        components, ldc, explainedVariance, scores, lds, mean, info) &
+        bind(C, name="gpusvd_dpca_dist_gpu")
+      import
+      implicit none
+      type(c_ptr), value :: handle, comm, X, components, explainedVariance, scores, mean, info
+      integer(c_int64_t), value :: mLocal, n, ldx, k, ldc, lds
+    end function gpusvd_dpca_dist_gpu
+    integer(c_int) function gpusvd_spca_dist_bufferSize(handle, mLocal, n, k, deviceBytes, &
+        hostBytes) bind(C, name="gpusvd_spca_dist_bufferSize")
+      import
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int64_t), value :: mLocal, n, k
+      integer(c_size_t), intent(inout), optional :: deviceBytes, hostBytes
+    end function gpusvd_spca_dist_bufferSize
+    integer(c_int) function gpusvd_dpca_dist_bufferSize(handle, mLocal, n, k, deviceBytes, &
+        hostBytes) bind(C, name="gpusvd_dpca_dist_bufferSize")
+      import
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int64_t), value :: mLocal, n, k
+      integer(c_size_t), intent(inout), optional :: deviceBytes, hostBytes
+    end function gpusvd_dpca_dist_bufferSize
   end interface
 
 contains

@@ -36,6 +36,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "common/collective.hpp"
 #include "common/cublas.hpp"
 #include "common/graph.hpp"
 #include "common/runtime.hpp"
@@ -121,6 +122,13 @@ public:
     /// false: A was left as it was (q_optional, and the first step found it well conditioned).
     bool q_formed() const { return !q_skipped_; }
 
+    /// This rank's rows are a block of a matrix spread over d's ranks: the n x n reductions go
+    /// through d.comm, R is n x n, and dependent columns are left to the caller (no rebuild).
+    void distribute(const TallDist *d) {
+        dist_ = d;
+        k_ = n_;
+    }
+
     gpusvdStatus_t run() {
         gpusvdStatus_t s = setup();
         if (s != GPUSVD_STATUS_SUCCESS) return s;
@@ -131,7 +139,7 @@ public:
         bool scaled = false;
         // Fast path: one panel, nothing screened; a Gram matrix that cannot be trusted sends the
         // (untouched) matrix through the screen.
-        if (n_ <= kCholPanel && m_ >= n_) {
+        if (n_ <= kCholPanel && m_num() >= n_) {
             bool bad = false;
             if ((s = intra(A_, static_cast<int>(n_), R_, ldr_, L_.dead, false, &bad)) !=
                 GPUSVD_STATUS_SUCCESS)
@@ -150,8 +158,9 @@ public:
             scaled = true;
             if ((s = panels()) != GPUSVD_STATUS_SUCCESS) return s;
         }
-        if (rank_deficient_ && !rank_deficient_rebuild()) return status_;
-        if (!check(finish_r<T>(m_, k_, R_, ldr_, L_.dead, scaled ? L_.exps : nullptr, info_, st_),
+        if (rank_deficient_ && !dist_ && !rank_deficient_rebuild()) return status_;
+        if (!check(finish_r<T>(m_num(), k_, R_, ldr_, L_.dead, scaled ? L_.exps : nullptr, info_,
+                               st_),
                    "closing R"))
             return status_;
         return rank_deficient_ ? GPUSVD_STATUS_SUCCESS : wide_r();
@@ -313,7 +322,7 @@ private:
 
     // One Cholesky step on the Gram matrix L_.G; the step number is on the device (L_.ctl).
     bool factor_step(int w, T *S, int64_t lds, int *dead, bool screened) {
-        return check(chol_step<T>(L_.G, w, m_, kMaxSteps, screened, L_.Rs, S, lds, dead, L_.flags,
+        return check(chol_step<T>(L_.G, w, m_num(), kMaxSteps, screened, L_.Rs, S, lds, dead, L_.flags,
                                   L_.ctl, L_.scratch, st_),
                      "Cholesky step");
     }
@@ -334,6 +343,9 @@ private:
     // G = W^T W (upper triangle), W m x w: row chunks, partials summed (geqrf/gram.hpp).
     bool gram(const T *W, int w) {
         status_ = gram_upper<T>(h_, routine_, b_, m_, w, W, lda_, L_.P, L_.G, st_);
+        if (status_ == GPUSVD_STATUS_SUCCESS && dist_)
+            status_ = allreduce_device(h_, routine_, "a Gram matrix", dist_->comm, L_.G,
+                                       int64_t(w) * w, data_type<T>(), GPUSVD_REDUCE_SUM, st_);
         return status_ == GPUSVD_STATUS_SUCCESS;
     }
 
@@ -343,6 +355,13 @@ private:
                    "clearing flags") ||
             !check(cudaMemsetAsync(L_.nonfinite, 0, sizeof(int), st_), "clearing flags") ||
             !check(screen<T>(m_, n_, A_, lda_, L_.amax, L_.nonfinite, st_), "screening A"))
+            return status_;
+        if (dist_ && ((status_ = allreduce_device(h_, routine_, "the column maxima", dist_->comm,
+                                                  L_.amax, n_, GPUSVD_DATA_INT64,
+                                                  GPUSVD_REDUCE_MAX, st_)) != GPUSVD_STATUS_SUCCESS ||
+                      (status_ = allreduce_device(h_, routine_, "the non-finite flag",
+                                                  dist_->comm, L_.nonfinite, 1, GPUSVD_DATA_INT32,
+                                                  GPUSVD_REDUCE_MAX, st_)) != GPUSVD_STATUS_SUCCESS))
             return status_;
         if (graph_) {  // scaled whatever the screen finds; the NaN fill is gated on its flag
             *nonfinite = false;
@@ -406,6 +425,9 @@ private:
         if (!blas_ok(blas::gemm<T>(b_, op(true), op(false), p0, wp, m_, T(1), A_, ld, P, ld, T(0),
                                    C, p0),
                      "GEMM Q^T P") ||
+            (dist_ && (status_ = allreduce_device(h_, routine_, "a projection", dist_->comm, C,
+                                                  p0 * wp, data_type<T>(), GPUSVD_REDUCE_SUM,
+                                                  st_)) != GPUSVD_STATUS_SUCCESS) ||
             !blas_ok(lda_.row ? blas::gemm<T>(b_, CUBLAS_OP_T, CUBLAS_OP_N, wp, m_, p0, T(-1), C,
                                               p0, A_, ld, T(1), P, ld)
                               : blas::gemm<T>(b_, CUBLAS_OP_N, CUBLAS_OP_N, m_, wp, p0, T(-1), A_,
@@ -453,6 +475,10 @@ private:
     Resources *r_ = nullptr;
     gpusvdStatus_t status_ = GPUSVD_STATUS_SUCCESS;
     bool rank_deficient_ = false, q_skipped_ = false;
+    const TallDist *dist_ = nullptr;
+
+    // Rows of the whole matrix: what the shift and the dependence test scale with.
+    int64_t m_num() const { return dist_ ? dist_->m_global : m_; }
 };
 
 }  // namespace
@@ -488,8 +514,30 @@ gpusvdStatus_t geqrf_tall(gpusvdHandle_t h, const char *routine, bool reorth, in
     return ce == cudaSuccess ? GPUSVD_STATUS_SUCCESS : cuda_fail(h, routine, "copying R", ce);
 }
 
+template <class T>
+size_t tall_dist_workspace_bytes(int64_t m, int64_t n) {
+    return layout<T>(nullptr, std::max(m, n), n, false).bytes;  // R is n x n whatever m is
+}
+
+template <class T>
+gpusvdStatus_t geqrf_tall_dist(gpusvdHandle_t h, const char *routine, TallDist *d, int64_t m,
+                               int64_t n, T *A, int64_t lda, T *R, int64_t ldr, int *info, void *ws,
+                               size_t ws_bytes, cudaStream_t stream) {
+    const Layout<T> L = layout<T>(ws, std::max(m, n), n, false);
+    if (ws_bytes < L.bytes)
+        return fail(h, GPUSVD_STATUS_INTERNAL_ERROR, "%s: tall QR workspace too small", routine);
+    TallQr<T> qr(h, routine, false, false, false, stream, m, n, A, lda, R, ldr, info, L);
+    qr.distribute(d);
+    d->dead = L.dead;
+    return qr.run();
+}
+
 #define GPUSVD_INSTANTIATE(T)                                                                   \
     template size_t tall_workspace_bytes<T>(int64_t, int64_t, bool);                            \
+    template size_t tall_dist_workspace_bytes<T>(int64_t, int64_t);                             \
+    template gpusvdStatus_t geqrf_tall_dist<T>(gpusvdHandle_t, const char *, TallDist *, int64_t, \
+                                               int64_t, T *, int64_t, T *, int64_t, int *, void *, \
+                                               size_t, cudaStream_t);                           \
     template gpusvdStatus_t geqrf_tall<T>(gpusvdHandle_t, const char *, bool, int64_t, int64_t, \
                                           T *, MatLd, T *, MatLd, int *, void *, size_t,        \
                                           cudaStream_t, bool *);

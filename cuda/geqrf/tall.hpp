@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "comm.hpp"
 #include "context.hpp"
 #include "geqrf/matrix_ld.hpp"
 
@@ -36,6 +37,29 @@ template <class T>
 gpusvdStatus_t geqrf_tall(gpusvdHandle_t h, const char *routine, bool reorth, int64_t m, int64_t n,
                           T *A, MatLd lda, T *R, MatLd ldr, int *info, void *ws, size_t ws_bytes,
                           cudaStream_t stream, bool *q_formed = nullptr);
+
+/// A tall QR over the rows of several ranks (geqrf_mgs_dist, cuda/geqrf/dist.cpp).
+struct TallDist {
+    gpusvdComm_t comm;
+    int64_t m_global;  // rows over all ranks: what the shift and the dependence test scale with
+    const int *dead = nullptr;  // set by the call: n device flags, the columns the steps zeroed
+                                // (valid until the workspace is reused)
+};
+
+/// Device workspace of geqrf_tall_dist for this rank's m x n rows.
+template <class T>
+size_t tall_dist_workspace_bytes(int64_t m, int64_t n);
+
+/// geqrf_tall on this rank's rows A (m x n, column-major, m >= 1) of a matrix whose rows are
+/// spread over d->comm's ranks (d->m_global >= n rows in all): the Gram matrices, the column
+/// maxima and the panel projections are all-reduced, so every rank takes the same steps and
+/// forms the same R (n x n). Dependent columns get R(j,j) = 0 and *info as in geqrf_tall, but
+/// are not rebuilt: the columns the steps zeroed (d->dead) are for the caller to complete.
+/// Never captured (the caller refuses capture).
+template <class T>
+gpusvdStatus_t geqrf_tall_dist(gpusvdHandle_t h, const char *routine, TallDist *d, int64_t m,
+                               int64_t n, T *A, int64_t lda, T *R, int64_t ldr, int *info, void *ws,
+                               size_t ws_bytes, cudaStream_t stream);
 
 }  // namespace gpu
 }  // namespace gpusvd
