@@ -118,16 +118,17 @@ template <class T>
 gpusvdStatus_t dist_qr_core(gpusvdHandle_t h, const char *routine, gpusvdComm_t c,
                             const Agreement &g, int64_t m, int64_t n, T *A, int64_t lda, T *R,
                             int64_t ldr, int *info, void *ws, int *dead_host, cublasHandle_t b,
-                            cudaStream_t s) {
+                            cudaStream_t s, bool need_q) {
     const int64_t rows = std::max<int64_t>(m, 1);
     Bump bump(ws);
     const size_t tall_bytes = tall_dist_workspace_bytes<T>(rows, n);
     void *tall = bump.take_bytes(tall_bytes);
     T *cvec = bump.take<T>(n + 1);
     TallDist d{c, g.m_global};
-    gpusvdStatus_t st =
-        geqrf_tall_dist<T>(h, routine, &d, rows, n, A, lda, R, ldr, info, tall, tall_bytes, s);
-    if (st != GPUSVD_STATUS_SUCCESS) return st;
+    bool q_formed = true;
+    gpusvdStatus_t st = geqrf_tall_dist<T>(h, routine, &d, rows, n, A, lda, R, ldr, info, tall,
+                                           tall_bytes, s, need_q ? nullptr : &q_formed);
+    if (st != GPUSVD_STATUS_SUCCESS || !q_formed) return st;  // R final after one step: no Q
     cudaError_t e = cudaMemcpyAsync(dead_host, d.dead, sizeof(int) * n, cudaMemcpyDeviceToHost, s);
     if (e == cudaSuccess) e = cudaStreamSynchronize(s);
     if (e != cudaSuccess) return cuda_fail(h, routine, "reading the vanished columns", e);
@@ -201,7 +202,8 @@ gpusvdStatus_t geqrf_dist(gpusvdHandle_t h, const char *routine, Form form, gpus
         e = cudaMemcpy2DAsync(Ad, sizeof(T) * ldad, A, sizeof(T) * lda, sizeof(T) * m, n,
                               cudaMemcpyHostToDevice, s);
     if (e != cudaSuccess) return cuda_fail(h, routine, "copying A to the device", e);
-    st = dist_qr_core<T>(h, routine, c, g, m, n, Ad, ldad, Rd, ldrd, infod, W.core, dead_host, b, s);
+    st = dist_qr_core<T>(h, routine, c, g, m, n, Ad, ldad, Rd, ldrd, infod, W.core, dead_host, b, s,
+                         true);
     if (st != GPUSVD_STATUS_SUCCESS) return st;
     if (host_form) {
         if (m > 0)
@@ -225,7 +227,7 @@ gpusvdStatus_t geqrf_dist(gpusvdHandle_t h, const char *routine, Form form, gpus
     template gpusvdStatus_t dist_qr_core<T>(gpusvdHandle_t, const char *, gpusvdComm_t,        \
                                             const Agreement &, int64_t, int64_t, T *, int64_t, \
                                             T *, int64_t, int *, void *, int *, cublasHandle_t, \
-                                            cudaStream_t);                                     \
+                                            cudaStream_t, bool);                               \
     template gpusvdStatus_t dist_prepare<T>(gpusvdHandle_t, const char *, Form, gpusvdComm_t,  \
                                             DeviceScope &, std::initializer_list<PtrArg>);     \
     template size_t geqrf_dist_device_bytes<T>(int64_t, int64_t);                              \

@@ -1,6 +1,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "geqrf/dist.hpp"
 #include "kernels/dist_start.hpp"
@@ -26,14 +27,15 @@ __global__ void scale_rsqrt_kernel(int64_t m, T *q, const T *ss) {
         q[i] *= inv;
 }
 
+// A block per (row chunk, column): the largest magnitude (as double bits) and a NaN/Inf flag.
 template <class T>
-__global__ void stats_kernel(int64_t m, int64_t n, const T *X, int64_t ldx, long long *stats) {
+__global__ void stats_kernel(int64_t m, const T *X, int64_t ldx, long long *stats) {
+    const int64_t j = blockIdx.y;
     double mx = 0;
     int bad = 0;
-    const int64_t total = m * n;
-    for (int64_t idx = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; idx < total;
-         idx += int64_t(gridDim.x) * blockDim.x) {
-        const double v = fabs(double(X[idx % m + (idx / m) * ldx]));
+    for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < m;
+         i += int64_t(gridDim.x) * blockDim.x) {
+        const double v = fabs(double(X[i + j * ldx]));
         if (!isfinite(v)) bad = 1;
         else mx = fmax(mx, v);
     }
@@ -42,21 +44,24 @@ __global__ void stats_kernel(int64_t m, int64_t n, const T *X, int64_t ldx, long
         bad |= __shfl_xor_sync(0xffffffffu, bad, o);
     }
     if ((threadIdx.x & 31) == 0) {
-        if (mx > 0) atomicMax(reinterpret_cast<unsigned long long *>(stats),
-                              static_cast<unsigned long long>(__double_as_longlong(mx)));
+        if (mx > 0)
+            atomicMax(reinterpret_cast<unsigned long long *>(stats),
+                      static_cast<unsigned long long>(__double_as_longlong(mx)));
         if (bad) atomicMax(reinterpret_cast<unsigned long long *>(stats + 1), 1ull);
     }
 }
 
-// A block per (column, row chunk): the chunk's sum in double, added to the column's.
+// The scaling by 2^-e is two exact multiplications in double (s1 s2 = 2^-e, each representable
+// where 2^-e alone is not).
 template <class T>
-__global__ void scaled_sums_kernel(int64_t m, const T *X, int64_t ldx, int e, double *sums) {
+__global__ void scaled_sums_kernel(int64_t m, const T *X, int64_t ldx, double s1, double s2,
+                                   double *sums) {
     __shared__ double red[32];
     const int64_t j = blockIdx.y;
     double s = 0;
     for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < m;
          i += int64_t(gridDim.x) * blockDim.x)
-        s += ldexp(double(X[i + j * ldx]), -e);
+        s += double(X[i + j * ldx]) * s1 * s2;
     for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
     if ((threadIdx.x & 31) == 0) red[threadIdx.x >> 5] = s;
     __syncthreads();
@@ -68,14 +73,26 @@ __global__ void scaled_sums_kernel(int64_t m, const T *X, int64_t ldx, int e, do
 }
 
 template <class T>
-__global__ void centre_kernel(int64_t m, const T *X, int64_t ldx, int e, const double *sums,
-                              int64_t M, T *Xc, int64_t ldc, T *mean_s) {
+__global__ void centre_kernel(int64_t m, const T *X, int64_t ldx, double s1, double s2,
+                              const double *sums, int64_t M, T *Xc, int64_t ldc, T *mean_s) {
     const int64_t j = blockIdx.y;
     const T mu = static_cast<T>(sums[j] / double(M));
     if (blockIdx.x == 0 && threadIdx.x == 0) mean_s[j] = mu;
     for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < m;
          i += int64_t(gridDim.x) * blockDim.x)
-        Xc[i + j * ldc] = static_cast<T>(ldexp(X[i + j * ldx], -e)) - mu;
+        Xc[i + j * ldc] = static_cast<T>(double(X[i + j * ldx]) * s1 * s2) - mu;
+}
+
+// s1 s2 = 2^-e, both representable in double.
+void split_scale(int e, double *s1, double *s2) {
+    const int h = -e / 2;
+    *s1 = std::ldexp(1.0, h);
+    *s2 = std::ldexp(1.0, -e - h);
+}
+
+dim3 column_grid(int64_t m, int64_t n) {
+    const int64_t chunks = std::min<int64_t>((m + kThreads * 8 - 1) / (kThreads * 8), 128);
+    return dim3(static_cast<unsigned>(std::max<int64_t>(chunks, 1)), static_cast<unsigned>(n));
 }
 
 unsigned blocks_for(int64_t m) {
@@ -102,7 +119,7 @@ template <class T>
 cudaError_t dist_data_stats(int64_t m, int64_t n, const T *X, int64_t ldx, long long *stats,
                             cudaStream_t stream) {
     if (m <= 0 || n <= 0) return cudaSuccess;
-    stats_kernel<T><<<blocks_for(m * n), kThreads, 0, stream>>>(m, n, X, ldx, stats);
+    stats_kernel<T><<<column_grid(m, n), kThreads, 0, stream>>>(m, X, ldx, stats);
     return cudaGetLastError();
 }
 
@@ -110,8 +127,9 @@ template <class T>
 cudaError_t dist_scaled_sums(int64_t m, int64_t n, const T *X, int64_t ldx, int e, double *sums,
                              cudaStream_t stream) {
     if (m <= 0 || n <= 0) return cudaSuccess;
-    const dim3 grid(std::min<unsigned>(blocks_for(m), 64), static_cast<unsigned>(n));
-    scaled_sums_kernel<T><<<grid, kThreads, 0, stream>>>(m, X, ldx, e, sums);
+    double s1, s2;
+    split_scale(e, &s1, &s2);
+    scaled_sums_kernel<T><<<column_grid(m, n), kThreads, 0, stream>>>(m, X, ldx, s1, s2, sums);
     return cudaGetLastError();
 }
 
@@ -119,9 +137,10 @@ template <class T>
 cudaError_t dist_centre(int64_t m, int64_t n, const T *X, int64_t ldx, int e, const double *sums,
                         int64_t M, T *Xc, int64_t ldc, T *mean_s, cudaStream_t stream) {
     if (n <= 0) return cudaSuccess;
-    const dim3 grid(std::max<unsigned>(1, std::min<unsigned>(blocks_for(m), 64)),
-                    static_cast<unsigned>(n));
-    centre_kernel<T><<<grid, kThreads, 0, stream>>>(m, X, ldx, e, sums, M, Xc, ldc, mean_s);
+    double s1, s2;
+    split_scale(e, &s1, &s2);
+    centre_kernel<T><<<column_grid(m, n), kThreads, 0, stream>>>(m, X, ldx, s1, s2, sums, M, Xc,
+                                                                 ldc, mean_s);
     return cudaGetLastError();
 }
 

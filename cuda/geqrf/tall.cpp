@@ -522,14 +522,18 @@ size_t tall_dist_workspace_bytes(int64_t m, int64_t n) {
 template <class T>
 gpusvdStatus_t geqrf_tall_dist(gpusvdHandle_t h, const char *routine, TallDist *d, int64_t m,
                                int64_t n, T *A, int64_t lda, T *R, int64_t ldr, int *info, void *ws,
-                               size_t ws_bytes, cudaStream_t stream) {
+                               size_t ws_bytes, cudaStream_t stream, bool *q_formed) {
+    if (q_formed) *q_formed = true;
     const Layout<T> L = layout<T>(ws, std::max(m, n), n, false);
     if (ws_bytes < L.bytes)
         return fail(h, GPUSVD_STATUS_INTERNAL_ERROR, "%s: tall QR workspace too small", routine);
-    TallQr<T> qr(h, routine, false, false, false, stream, m, n, A, lda, R, ldr, info, L);
+    TallQr<T> qr(h, routine, false, q_formed != nullptr, false, stream, m, n, A, lda, R, ldr, info,
+                 L);
     qr.distribute(d);
     d->dead = L.dead;
-    return qr.run();
+    const gpusvdStatus_t st = qr.run();
+    if (q_formed) *q_formed = qr.q_formed();
+    return st;
 }
 
 #define GPUSVD_INSTANTIATE(T)                                                                   \
@@ -537,7 +541,7 @@ gpusvdStatus_t geqrf_tall_dist(gpusvdHandle_t h, const char *routine, TallDist *
     template size_t tall_dist_workspace_bytes<T>(int64_t, int64_t);                             \
     template gpusvdStatus_t geqrf_tall_dist<T>(gpusvdHandle_t, const char *, TallDist *, int64_t, \
                                                int64_t, T *, int64_t, T *, int64_t, int *, void *, \
-                                               size_t, cudaStream_t);                           \
+                                               size_t, cudaStream_t, bool *);                   \
     template gpusvdStatus_t geqrf_tall<T>(gpusvdHandle_t, const char *, bool, int64_t, int64_t, \
                                           T *, MatLd, T *, MatLd, int *, void *, size_t,        \
                                           cudaStream_t, bool *);

@@ -55,11 +55,12 @@ size_t tall_dist_workspace_bytes(int64_t m, int64_t n);
 /// maxima and the panel projections are all-reduced, so every rank takes the same steps and
 /// forms the same R (n x n). Dependent columns get R(j,j) = 0 and *info as in geqrf_tall, but
 /// are not rebuilt: the columns the steps zeroed (d->dead) are for the caller to complete.
-/// Never captured (the caller refuses capture).
+/// Never captured (the caller refuses capture). q_formed: as geqrf_tall's (every rank decides
+/// alike: the flags come from the same Gram matrix).
 template <class T>
 gpusvdStatus_t geqrf_tall_dist(gpusvdHandle_t h, const char *routine, TallDist *d, int64_t m,
                                int64_t n, T *A, int64_t lda, T *R, int64_t ldr, int *info, void *ws,
-                               size_t ws_bytes, cudaStream_t stream);
+                               size_t ws_bytes, cudaStream_t stream, bool *q_formed = nullptr);
 
 }  // namespace gpu
 }  // namespace gpusvd

@@ -164,7 +164,7 @@ gpusvdStatus_t pca_dist(gpusvdHandle_t h, const char *routine, Form form, gpusvd
             e = dist_centre<T>(m, n, Xd, ldxd, ex, D.sums, g.m_global, D.Xc, rows, D.mean_s, s);
         if (e != cudaSuccess) return failed("centring X");
         st = dist_qr_core<T>(h, routine, c, g, m, n, D.Xc, rows, D.R, n, D.info, D.core, H.dead, b,
-                             s);
+                             s, scores != nullptr);
         if (st != GPUSVD_STATUS_SUCCESS) return st;
         e = cudaMemcpyAsync(H.R, D.R, sizeof(T) * n * n, cudaMemcpyDeviceToHost, s);
         if (e == cudaSuccess)
