@@ -34,15 +34,16 @@
  *   loops whose trip count depends on the data (CholeskyQR steps of the tall QR and of PCA's QR
  *   method, sweeps of the blocked Jacobi) become conditional nodes decided on the device (CUDA
  *   12.4 driver or newer). Outside a capture those forms read a few flags back per step or sweep
- *   (listed in each routine's notes), which is faster there; the batched forms, geqrf_mgs of
- *   square or small matrices, PCA's covariance method and bdsvd values never wait on the host. A call that cannot be captured answers
+ *   (listed in each routine's notes), which is faster there; the batched forms, column-major
+ *   geqrf_mgs of square or small matrices, PCA's covariance method and bdsvd values never wait
+ *   on the host. A call that cannot be captured answers
  *   GPUSVD_STATUS_NOT_SUPPORTED before enqueueing anything, leaving the capture intact: bdsvd
  *   with vectors, and a handle's first use of a resource it must allocate (its device
- *   workspace growing, cuBLAS, the Jacobi statistics), so make the same call once before
- *   capturing, or set a workspace with gpusvdSetWorkspace. A captured graph uses the handle's
- *   workspace (or the one set): while the graph may still be replayed, keep the handle alive and
- *   make no call on it that needs a larger workspace, and do not run it concurrently with other
- *   calls on the same handle.
+ *   workspace growing, cuBLAS, the Jacobi statistics, PCA's total variance), so make the same
+ *   call once before capturing, or set a workspace with gpusvdSetWorkspace. A captured graph
+ *   uses the handle's workspace (or the one set): while the graph may still be replayed, keep
+ *   the handle alive and make no call on it that needs a larger workspace, and do not run it
+ *   concurrently with other calls on the same handle.
  * - Nothing prints, aborts or exits. A handle must not be used by two threads at once; distinct
  *   handles may be used concurrently from any number of threads.
  */
@@ -247,6 +248,20 @@ GPUSVD_API gpusvdStatus_t gpusvdGetJacobiStats(gpusvdHandle_t handle, int *sweep
 GPUSVD_API gpusvdStatus_t gpusvdSetPcaMethod(gpusvdHandle_t handle, gpusvdPcaMethod_t method);
 /** @param[out] method the setting (AUTO is returned as AUTO: it resolves per call). */
 GPUSVD_API gpusvdStatus_t gpusvdGetPcaMethod(gpusvdHandle_t handle, gpusvdPcaMethod_t *method);
+
+/** The total variance of the data of the last pca call on this handle: the sum of the n
+ *  features' sample variances, ||Xc||_F^2 / (m - 1) (Xc the centred data), the denominator of
+ *  explained-variance ratios. The call has it without another pass over the data: the sum of all
+ *  squared singular values of the centred data (QR method) or the trace of its Gram matrix
+ *  (covariance method), scaled back exactly as the explained variances are (+Inf where it
+ *  exceeds the largest number of the data's precision). NaN before any pca call, after one with
+ *  nothing to compute (m, n or k zero) and for data holding NaN/Inf; a refused call leaves it as
+ *  it was. After a `_gpu` call this waits for it to finish on the handle's stream (as
+ *  gpusvdGetJacobiStats); after the replay of a captured call it is that replay's. The handle's
+ *  first `_gpu` pca call allocates the device word that holds it, so it cannot be the first
+ *  call captured into a CUDA graph.
+ *  @param[out] totalVariance the value (double whatever the data's precision). */
+GPUSVD_API gpusvdStatus_t gpusvdGetPcaTotalVariance(gpusvdHandle_t handle, double *totalVariance);
 
 /** How later calls on this handle read and write their matrix arguments (default
  *  GPUSVD_LAYOUT_COL_MAJOR); a value outside the enumerators gives INVALID_VALUE and leaves the

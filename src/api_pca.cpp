@@ -58,6 +58,7 @@ gpusvdStatus_t pca_entry(const char *name, Form form, gpusvdHandle_t h, int64_t 
     if (form == Form::Device) {
         require_device_form(a, pca_on_gpu(m, n), kWideData);
         if (!a.ok()) return a.status();
+        // gpu::pca marks the total variance as on the device (pca_total_on_gpu) once enqueued
         return gpu::pca<T>(h, name, form, g);
     }
     const bool on_gpu = host_runs_on_gpu(a, pca_on_gpu(m, n), input_bytes<T>(m, n, 1), kWideData);
@@ -65,16 +66,25 @@ gpusvdStatus_t pca_entry(const char *name, Form form, gpusvdHandle_t h, int64_t 
     if (!a.ok()) return a.status();
     if (!work) {
         *info = 0;
+        h->pca_total = __builtin_nan(""), h->pca_total_on_gpu = false;
         return GPUSVD_STATUS_SUCCESS;
     }
-    if (on_gpu) return gpu::pca<T>(h, name, form, g);
+    if (on_gpu) {
+        const gpusvdStatus_t st = gpu::pca<T>(h, name, form, g);
+        if (st == GPUSVD_STATUS_SUCCESS) gpu::fetch_pca_total(h);  // the call has finished
+        return st;
+    }
     const size_t bytes =
         cov ? cpu::pca_covariance_bytes<T>(m, n, k) : cpu::pca_qr_bytes<T>(m, n, k);
-    return run_cpu_batch(h, name, 1, bytes, info, [&](int64_t, void *ws) {
+    double total = __builtin_nan("");
+    const gpusvdStatus_t st = run_cpu_batch(h, name, 1, bytes, info, [&](int64_t, void *ws) {
         *info = cov ? cpu::pca_covariance<T>(m, n, X, ldx, k, C, ldc, var, scores, lds, mean, ws,
-                                             row)
-                    : cpu::pca_qr<T>(m, n, X, ldx, k, C, ldc, var, scores, lds, mean, ws, row);
+                                             row, &total)
+                    : cpu::pca_qr<T>(m, n, X, ldx, k, C, ldc, var, scores, lds, mean, ws, row,
+                                     &total);
     });
+    if (st == GPUSVD_STATUS_SUCCESS) h->pca_total = total, h->pca_total_on_gpu = false;
+    return st;
 }
 
 template <class T>
@@ -131,6 +141,15 @@ GPUSVD_API gpusvdStatus_t gpusvdSetPcaMethod(gpusvdHandle_t handle, gpusvdPcaMet
             "must be GPUSVD_PCA_AUTO, GPUSVD_PCA_QR or GPUSVD_PCA_COVARIANCE");
     if (a.ok()) handle->pca_method = method;
     return a.status();
+}
+
+GPUSVD_API gpusvdStatus_t gpusvdGetPcaTotalVariance(gpusvdHandle_t handle, double *total) {
+    gpusvd::Args a(handle, "gpusvdGetPcaTotalVariance");
+    a.ptr("totalVariance", total, true);
+    if (!a.ok()) return a.status();
+    gpusvd::gpu::fetch_pca_total(handle);  // waits for a `_gpu` call still in flight
+    *total = handle->pca_total;
+    return GPUSVD_STATUS_SUCCESS;
 }
 
 GPUSVD_API gpusvdStatus_t gpusvdGetPcaMethod(gpusvdHandle_t handle, gpusvdPcaMethod_t *method) {

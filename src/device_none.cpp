@@ -70,6 +70,7 @@ size_t geev_device_bytes(bool, int64_t, int64_t) {
     return 0;
 }
 void fetch_jacobi_stats(gpusvdHandle_t) {}
+void fetch_pca_total(gpusvdHandle_t) {}
 void release(gpusvdHandle_t) {}
 
 #define GPUSVD_INSTANTIATE(T)                                                                    \

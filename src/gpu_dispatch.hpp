@@ -70,6 +70,7 @@ struct PcaArgs {
     int *info;
     bool covariance;  // the covariance method, else the QR method
     bool row_major;   // X, components and scores row-major (gpusvdSetMatrixLayout)
+    double *total = nullptr;  // device: the total variance written (set inside gpu::pca)
 };
 
 /// bdsvd arguments, validated.
@@ -114,6 +115,8 @@ size_t bdsvd_device_bytes(bool wantv, int64_t n);
 
 /// Reads the Jacobi statistics of the last GPU gesvj call on h into h->last_* (waits for it).
 void fetch_jacobi_stats(gpusvdHandle_t h);
+/// Reads the total variance of the last `_gpu` pca call back into h->pca_total (waits for it).
+void fetch_pca_total(gpusvdHandle_t h);
 
 /// Frees the handle's device buffers, pinned buffers and streams (gpusvdDestroy).
 void release(gpusvdHandle_t h);

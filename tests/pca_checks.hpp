@@ -106,6 +106,27 @@ inline PcaBounds pca_bounds(const PcaRef &r, int64_t j, double E, bool covarianc
     return {covariance ? s1 * E / gap2 : E / gap, (2 * scale * E + E * E) / double(r.m - 1)};
 }
 
+/// ||Xc||_F^2 / (m - 1) of the reference, in long double: the total variance.
+inline long double reference_total_variance(const PcaRef &r) {
+    long double t = 0;
+    for (double v : r.Xc) t += (long double)v * v;
+    return t / (long double)(r.m - 1);
+}
+
+/// gpusvdGetPcaTotalVariance after a successful pca of X0 on h (either method) against the
+/// reference: the sum of all squared singular values (QR) or the Gram matrix's trace
+/// (covariance), each within 50 max(m,n) eps of it, relatively (a sum of positive terms).
+template <typename T>
+void expect_total_variance(gpusvdHandle_t h, const PcaRef &ref) {
+    double total = -1;
+    ASSERT_EQ(gpusvdGetPcaTotalVariance(h, &total), GPUSVD_STATUS_SUCCESS);
+    const long double expect = reference_total_variance(ref);
+    EXPECT_LE(std::fabs((long double)total - expect),
+              kSvdThreshold * double(std::max(ref.m, ref.n)) * eps<T>() * expect +
+                  std::numeric_limits<double>::min())
+        << "total variance " << total << " vs " << (double)expect;
+}
+
 /// pca of X0 (m x n, column-major, ld m) on h given row-major (gpusvdSetMatrixLayout: X,
 /// components and scores row-major, padded leading dimensions), against the same call on
 /// column-major data: each output within the method's bounds of the column-major one (twice the
@@ -125,6 +146,8 @@ void check_pca_row_major(gpusvdHandle_t h, int64_t m, int64_t n, int64_t k,
     int infoc = -777;
     GPUSVD_ASSERT_OK(h, Api<T>::pca(h, m, n, Xc.data(), m, k, Cc.data(), n, varc.data(), sc.data(),
                                     m, meanc.data(), &infoc));
+    const PcaRef ref = pca_reference(m, n, X0);
+    expect_total_variance<T>(h, ref);
     // row-major
     const int64_t ldx = n + 1, ldc = k + 2, lds = k + 3;
     const std::vector<T> X = to_row_major(m, n, X0.data(), m, ldx, pad), Xcopy = X;
@@ -137,6 +160,7 @@ void check_pca_row_major(gpusvdHandle_t h, int64_t m, int64_t n, int64_t k,
                                  var.data(), S.data(), lds, mean.data(), &info));
     }
     EXPECT_EQ(info, infoc);
+    expect_total_variance<T>(h, ref);
     EXPECT_TRUE(same_bits(X, Xcopy)) << "X modified";
     EXPECT_TRUE(row_padding_intact(n, k, C.data(), ldc, pad)) << "components outside n x k";
     EXPECT_TRUE(row_padding_intact(m, k, S.data(), lds, pad)) << "scores outside m x k";
@@ -150,7 +174,6 @@ void check_pca_row_major(gpusvdHandle_t h, int64_t m, int64_t n, int64_t k,
         EXPECT_TRUE(same_bits(var, varc)) << "variances";
         EXPECT_TRUE(same_bits(mean, meanc)) << "mean";
     }
-    const PcaRef ref = pca_reference(m, n, X0);
     EXPECT_LT(orthogonality(n, k, Cr.data(), n), kSvdThreshold);
     const int64_t r = std::min(m - 1, n);
     for (int64_t j = 0; j < k; ++j) {

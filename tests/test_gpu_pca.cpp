@@ -702,7 +702,8 @@ struct PcaRowMajorOnDevice {
 
 // gpusvdSetMatrixLayout: row-major X, components and scores (the centring reads X's rows through
 // shared-memory tiles) through the host and `_gpu` forms, each method, against the column-major
-// call on the same data (pca_checks.hpp); NaN in row-major X gives info NONFINITE and NaN outputs.
+// call on the same data (pca_checks.hpp), with gpusvdGetPcaTotalVariance after each; NaN in
+// row-major X gives info NONFINITE and NaN outputs and total variance.
 TYPED_TEST(GpuPcaDeviceFormTest, RowMajorMatchesColumnMajor) {
     using T = TypeParam;
     const PcaRowMajorOnDevice<T> on_device{*this->rt, *this->stream};
@@ -735,6 +736,9 @@ TYPED_TEST(GpuPcaDeviceFormTest, RowMajorMatchesColumnMajor) {
         EXPECT_TRUE(all_nan(k, n, C.data(), k) && all_nan(k, 1, var.data(), k) &&
                     all_nan(k, m, S.data(), k) && all_nan(n, 1, mean.data(), n))
             << "NaN outputs";
+        double total = 0;
+        ASSERT_EQ(gpusvdGetPcaTotalVariance(this->h, &total), GPUSVD_STATUS_SUCCESS);
+        EXPECT_TRUE(std::isnan(total)) << "total variance of NaN data";
     }
 }
 

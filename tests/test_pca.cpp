@@ -197,6 +197,66 @@ TYPED_TEST(PcaTest, RowMajorLeadingDimensions) {
     call(n, k, k - 1, "lds", GPUSVD_STATUS_INVALID_VALUE);
 }
 
+// gpusvdGetPcaTotalVariance: NaN before any call, the reference's ||Xc||_F^2 / (m - 1) after
+// one (each method, tall and wide data, k below min(m, n)), NaN after NaN data or an empty
+// problem, unchanged by a refused call.
+TYPED_TEST(PcaTest, TotalVariance) {
+    using T = TypeParam;
+    gpusvdHandle_t h = this->h;
+    double total = 0;
+    ASSERT_EQ(gpusvdGetPcaTotalVariance(h, &total), GPUSVD_STATUS_SUCCESS);
+    EXPECT_TRUE(std::isnan(total)) << "before any pca call";
+    EXPECT_EQ(gpusvdGetPcaTotalVariance(h, nullptr), GPUSVD_STATUS_INVALID_VALUE);
+    EXPECT_EQ(gpusvdGetPcaTotalVariance(nullptr, &total), GPUSVD_STATUS_INVALID_VALUE);
+    for (gpusvdPcaMethod_t method : kMethods) {
+        SCOPED_TRACE(method_name(method));
+        this->use(method);
+        uint64_t seed = 81;
+        for (const PcaCase &c : {PcaCase{50, 7, 3}, PcaCase{8, 20, 3}, PcaCase{300, 40, 2},
+                                 PcaCase{2, 5, 1}}) {
+            SCOPED_TRACE(testing::Message() << c.m << " x " << c.n << " k " << c.k);
+            Rng rng(seed++);
+            const std::vector<T> X = make_data<T>(rng, c.m, c.n, top_down);
+            std::vector<T> C(sz(c.n * c.k)), var(sz(c.k));
+            int info = -777;
+            GPUSVD_ASSERT_OK(h, Api<T>::pca(h, c.m, c.n, X.data(), c.m, c.k, C.data(), c.n,
+                                            var.data(), nullptr, 1, nullptr, &info));
+            const PcaRef ref = pca_reference(c.m, c.n, X);
+            expect_total_variance<T>(h, ref);
+            // the explained variances are part of it
+            ASSERT_EQ(gpusvdGetPcaTotalVariance(h, &total), GPUSVD_STATUS_SUCCESS);
+            double sum = 0;
+            for (T v : var) sum += double(v);
+            EXPECT_LE(sum, total * (1 + 100 * eps<T>()));
+            // a refused call leaves it
+            EXPECT_EQ(Api<T>::pca(h, c.m, c.n, X.data(), c.m - 1, c.k, C.data(), c.n, var.data(),
+                                  nullptr, 1, nullptr, &info),
+                      GPUSVD_STATUS_INVALID_VALUE);
+            double again = 0;
+            ASSERT_EQ(gpusvdGetPcaTotalVariance(h, &again), GPUSVD_STATUS_SUCCESS);
+            EXPECT_EQ(again, total);
+        }
+        // NaN data, then an empty problem: NaN
+        std::vector<T> X(sz(20 * 3), T(1)), C(sz(3 * 2)), var(2);
+        X[7] = nan_v<T>();
+        int info = -777;
+        GPUSVD_ASSERT_OK(h, Api<T>::pca(h, 20, 3, X.data(), 20, 2, C.data(), 3, var.data(),
+                                        nullptr, 1, nullptr, &info));
+        EXPECT_EQ(info, GPUSVD_INFO_NONFINITE);
+        ASSERT_EQ(gpusvdGetPcaTotalVariance(h, &total), GPUSVD_STATUS_SUCCESS);
+        EXPECT_TRUE(std::isnan(total)) << "NaN data";
+        X[7] = T(2);
+        GPUSVD_ASSERT_OK(h, Api<T>::pca(h, 20, 3, X.data(), 20, 2, C.data(), 3, var.data(),
+                                        nullptr, 1, nullptr, &info));
+        ASSERT_EQ(gpusvdGetPcaTotalVariance(h, &total), GPUSVD_STATUS_SUCCESS);
+        EXPECT_FALSE(std::isnan(total));
+        GPUSVD_ASSERT_OK(h, Api<T>::pca(h, 20, 3, X.data(), 20, 0, C.data(), 3, var.data(),
+                                        nullptr, 1, nullptr, &info));
+        ASSERT_EQ(gpusvdGetPcaTotalVariance(h, &total), GPUSVD_STATUS_SUCCESS);
+        EXPECT_TRUE(std::isnan(total)) << "k = 0: nothing computed";
+    }
+}
+
 // Spectra that spread the variances: graded over six (double) or three (float) decades, and
 // ill-conditioned over twelve or five; and features of very different scales.
 double graded_d(int64_t p) { return std::pow(10.0, -6.0 * double(p) / 11.0); }

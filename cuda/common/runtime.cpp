@@ -229,6 +229,7 @@ void release(gpusvdHandle_t h) {
     blas_release(r->blas);
     if (r->dev) cudaFree(r->dev);
     if (r->stats) cudaFree(r->stats);
+    if (r->pca_total) cudaFree(r->pca_total);
     if (r->flags_host) cudaFreeHost(r->flags_host);
     if (r->pinned) cudaFreeHost(r->pinned);
     delete r;

@@ -25,6 +25,7 @@ struct Resources {
     cudaStream_t slot[kSlots] = {};
     cudaEvent_t last_use = nullptr;  // recorded after work that reads `dev` on the user's stream
     void *stats = nullptr;           // JacobiStatsDev of the last gesvj call
+    void *pca_total = nullptr;       // double: total variance of the last pca call
     void *blas = nullptr;            // cublasHandle_t (cuda/common/cublas.hpp), on first use
     void *flags_host = nullptr;      // small page-locked buffer: step results the host reads
     cudaEvent_t flags_ready = nullptr;

@@ -92,7 +92,7 @@ gpusvdStatus_t pca_covariance_run(gpusvdHandle_t h, const char *routine, const P
     // it whatever the arithmetic did with it.
     if (e == cudaSuccess)
         e = pca_finish<T>(m, n, k, L.S, true, L.V, nullptr, L.jinfo, L.flag, L.mean_s,
-                          L.scale_exp, a.C, ldc, a.var, nullptr, a.mean, a.info, s);
+                          L.scale_exp, a.C, ldc, a.var, nullptr, a.mean, a.info, a.total, s);
     if (e != cudaSuccess)
         return cuda_fail(h, routine, "the eigendecomposition of the Gram matrix", e);
     if (!a.scores) return GPUSVD_STATUS_SUCCESS;

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "common/cublas.hpp"
+#include "common/graph.hpp"
 #include "common/pipeline.hpp"
 #include "common/runtime.hpp"
 #include "geqrf/cholqr.hpp"
@@ -104,7 +105,7 @@ gpusvdStatus_t pca_run(gpusvdHandle_t h, const char *routine, const PcaArgs<T> &
     e = gesvj_launch<T>(q, L.jac, L.jac_bytes, s);
     if (e == cudaSuccess)
         e = pca_finish<T>(m, n, k, S, false, V, UR, jinfo, nullptr, mean_s, scale_exp, a.C, ldc,
-                          a.var, W, a.mean, a.info, s);
+                          a.var, W, a.mean, a.info, a.total, s);
     if (e != cudaSuccess) return cuda_fail(h, routine, "the SVD of R", e);
     if (!want_scores) return GPUSVD_STATUS_SUCCESS;
     cublasHandle_t b = blas_handle(h, routine, s, &st);
@@ -139,52 +140,96 @@ gpusvdStatus_t run_method(gpusvdHandle_t h, const char *routine, const PcaArgs<T
                         : pca_run<T>(h, routine, a, ws, s);
 }
 
+void fetch_pca_total(gpusvdHandle_t h) {
+    if (!h->pca_total_on_gpu) return;
+    h->pca_total_on_gpu = false;
+    auto *r = static_cast<Resources *>(h->gpu);
+    double t = std::nan("");
+    if (!r || !r->pca_total ||
+        cudaMemcpyAsync(&t, r->pca_total, sizeof t, cudaMemcpyDeviceToHost, user_stream(h)) !=
+            cudaSuccess ||
+        cudaStreamSynchronize(user_stream(h)) != cudaSuccess) {
+        cudaGetLastError();
+        t = std::nan("");  // the call's own status reported the failure
+    }
+    h->pca_total = t;
+}
+
 template <class T>
-gpusvdStatus_t pca(gpusvdHandle_t h, const char *routine, Form form, const PcaArgs<T> &a) {
-    const bool empty = a.m == 0 || a.n == 0 || a.k == 0;
+gpusvdStatus_t pca(gpusvdHandle_t h, const char *routine, Form form, const PcaArgs<T> &args) {
+    const bool empty = args.m == 0 || args.n == 0 || args.k == 0;
     DeviceScope dev(h);
     const gpusvdStatus_t entered = dev.enter(
         routine, form == Form::Device,
-        empty ? std::initializer_list<PtrArg>{{"info", a.info}}
-              : std::initializer_list<PtrArg>{{"X", a.X},
-                                              {"components", a.C},
-                                              {"explainedVariance", a.var},
-                                              {"scores", a.scores},
-                                              {"mean", a.mean},
-                                              {"info", a.info}});
+        empty ? std::initializer_list<PtrArg>{{"info", args.info}}
+              : std::initializer_list<PtrArg>{{"X", args.X},
+                                              {"components", args.C},
+                                              {"explainedVariance", args.var},
+                                              {"scores", args.scores},
+                                              {"mean", args.mean},
+                                              {"info", args.info}});
     if (entered != GPUSVD_STATUS_SUCCESS) return entered;
+    // The total variance goes to a handle-owned device double (gpusvdGetPcaTotalVariance reads
+    // it back), allocated by the handle's first pca call: not inside a capture.
+    PcaArgs<T> a = args;
+    if (!empty) {
+        cudaError_t e;
+        Resources *r = resources(h, &e);
+        if (r && !r->pca_total) {
+            bool cap = false;
+            stream_capturing(user_stream(h), &cap);
+            if (cap && form == Form::Device)
+                return fail(h, GPUSVD_STATUS_NOT_SUPPORTED,
+                            "%s: the handle's first pca call cannot be inside a CUDA graph "
+                            "capture (it allocates): make one call on this handle before "
+                            "capturing",
+                            routine);
+            e = cudaMalloc(&r->pca_total, sizeof(double));
+        }
+        if (e != cudaSuccess) return cuda_fail(h, routine, "allocating the total variance", e);
+        a.total = static_cast<double *>(r->pca_total);
+    }
     const size_t wsb = pca_device_bytes<T>(a.m, a.n, a.k, a.scores != nullptr, a.covariance);
-    if (form == Form::Device)
-        return run_device_form(
+    gpusvdStatus_t st;
+    if (form == Form::Device) {
+        st = run_device_form(
             h, routine, empty, a.info, wsb,
             [&](void *ws, cudaStream_t s) { return run_method<T>(h, routine, a, ws, s); });
-    // Row-major matrices are copied as they are (as the column-major transposes): on the device
-    // they are row-major with ld their column count.
-    const bool row = a.row_major;
-    const int64_t sm = a.scores ? a.m : 0;
-    const Operand ops[] = {
-        {const_cast<T *>(a.X), row ? a.n : a.m, row ? a.m : a.n, a.ldx, 0, sizeof(T), true, false},
-        {a.C, row ? a.k : a.n, row ? a.n : a.k, a.ldc, 0, sizeof(T), false, true},
-        {a.var, a.k, 1, a.k, 0, sizeof(T), false, true},
-        {a.scores, row ? (a.scores ? a.k : 0) : sm, row ? sm : a.k, a.lds, 0, sizeof(T), false,
-         a.scores != nullptr},
-        {a.mean, a.mean ? a.n : 0, 1, a.n, 0, sizeof(T), false, a.mean != nullptr},
-    };
-    return run_host_batched_status(
-        h, routine, 1, ops, 5, a.info, [&](int64_t) { return wsb; },
-        [&](const Chunk &c) {
-            PcaArgs<T> d = a;
-            d.X = static_cast<const T *>(c.dev[0]);
-            d.ldx = row ? a.n : a.m;
-            d.C = static_cast<T *>(c.dev[1]);
-            d.ldc = row ? a.k : a.n;
-            d.var = static_cast<T *>(c.dev[2]);
-            d.scores = a.scores ? static_cast<T *>(c.dev[3]) : nullptr;
-            d.lds = row ? a.k : a.m;
-            d.mean = a.mean ? static_cast<T *>(c.dev[4]) : nullptr;
-            d.info = c.info;
-            return run_method<T>(h, routine, d, c.ws, c.stream);
-        });
+    } else {
+        // Row-major matrices are copied as they are (as the column-major transposes): on the
+        // device they are row-major with ld their column count.
+        const bool row = a.row_major;
+        const int64_t sm = a.scores ? a.m : 0;
+        const Operand ops[] = {
+            {const_cast<T *>(a.X), row ? a.n : a.m, row ? a.m : a.n, a.ldx, 0, sizeof(T), true,
+             false},
+            {a.C, row ? a.k : a.n, row ? a.n : a.k, a.ldc, 0, sizeof(T), false, true},
+            {a.var, a.k, 1, a.k, 0, sizeof(T), false, true},
+            {a.scores, row ? (a.scores ? a.k : 0) : sm, row ? sm : a.k, a.lds, 0, sizeof(T),
+             false, a.scores != nullptr},
+            {a.mean, a.mean ? a.n : 0, 1, a.n, 0, sizeof(T), false, a.mean != nullptr},
+        };
+        st = run_host_batched_status(
+            h, routine, 1, ops, 5, a.info, [&](int64_t) { return wsb; },
+            [&](const Chunk &c) {
+                PcaArgs<T> d = a;
+                d.X = static_cast<const T *>(c.dev[0]);
+                d.ldx = row ? a.n : a.m;
+                d.C = static_cast<T *>(c.dev[1]);
+                d.ldc = row ? a.k : a.n;
+                d.var = static_cast<T *>(c.dev[2]);
+                d.scores = a.scores ? static_cast<T *>(c.dev[3]) : nullptr;
+                d.lds = row ? a.k : a.m;
+                d.mean = a.mean ? static_cast<T *>(c.dev[4]) : nullptr;
+                d.info = c.info;
+                return run_method<T>(h, routine, d, c.ws, c.stream);
+            });
+    }
+    if (st == GPUSVD_STATUS_SUCCESS) {
+        h->pca_total = std::nan("");  // an empty problem has none
+        h->pca_total_on_gpu = !empty;
+    }
+    return st;
 }
 
 #define GPUSVD_INSTANTIATE(T)                                             \

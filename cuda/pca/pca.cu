@@ -146,7 +146,7 @@ template <class T>
 __global__ void finish_kernel(int64_t m, int64_t n, int64_t k, const T *S, bool eigen, const T *V,
                               const T *UR, const int *jinfo, const int *bad, const T *mean_s,
                               const int *scale_exp, T *C, MatLd ldc, T *var, T *W, T *mean,
-                              int *info) {
+                              int *info, double *total) {
     const bool nan = *jinfo == GPUSVD_INFO_NONFINITE || (bad && *bad);
     const int e = *scale_exp, ew = folded_exponent<T>(e);
     const T nanv = Real<T>::nan();
@@ -167,6 +167,11 @@ __global__ void finish_kernel(int64_t m, int64_t n, int64_t k, const T *S, bool 
         for (int64_t c = threadIdx.x; c < n; c += blockDim.x)
             mean[c] = nan ? nanv : Real<T>::ldexp(mean_s[c], e);
     if (threadIdx.x == 0) *info = nan ? GPUSVD_INFO_NONFINITE : *jinfo;
+    if (threadIdx.x == 0 && total) {  // all n values are there: ||Xc||_F^2 (n is small)
+        double s = 0;
+        for (int64_t j = 0; j < n; ++j) s += eigen ? double(S[j]) : double(S[j]) * double(S[j]);
+        *total = nan ? Real<double>::nan() : ldexp(s / double(m - 1), 2 * e);
+    }
 }
 
 // The part of 2^e not folded into W (all of it when nothing was): nothing to do but for data
@@ -216,9 +221,10 @@ template <class T>
 cudaError_t pca_finish(int64_t m, int64_t n, int64_t k, const T *S, bool eigen, const T *V,
                        const T *UR, const int *jinfo, const int *bad, const T *mean_s,
                        const int *scale_exp, T *components, MatLd ldc, T *variance, T *W,
-                       T *mean, int *info, cudaStream_t stream) {
+                       T *mean, int *info, double *total, cudaStream_t stream) {
     finish_kernel<T><<<1, 256, 0, stream>>>(m, n, k, S, eigen, V, UR, jinfo, bad, mean_s,
-                                            scale_exp, components, ldc, variance, W, mean, info);
+                                            scale_exp, components, ldc, variance, W, mean, info,
+                                            total);
     return cudaGetLastError();
 }
 
@@ -244,7 +250,7 @@ cudaError_t mirror_upper(int64_t n, T *G, cudaStream_t stream) {
                                        cudaStream_t);                                              \
     template cudaError_t pca_finish<T>(int64_t, int64_t, int64_t, const T *, bool, const T *,      \
                                        const T *, const int *, const int *, const T *,             \
-                                       const int *, T *, MatLd, T *, T *, T *, int *,              \
+                                       const int *, T *, MatLd, T *, T *, T *, int *, double *,    \
                                        cudaStream_t);                                              \
     template cudaError_t pca_scale_scores<T>(int64_t, int64_t, T *, MatLd, const int *, bool,      \
                                              cudaStream_t);                                        \

@@ -29,12 +29,13 @@ cudaError_t pca_centre(int64_t m, int64_t n, const T *X, MatLd ldx,
 /// neither overflows nor loses accuracy to underflow), mean = mean_s 2^e (if not null);
 /// everything NaN when *jinfo is GPUSVD_INFO_NONFINITE or *bad (if not null) is non-zero,
 /// *info = GPUSVD_INFO_NONFINITE then, else *jinfo. eigen: S holds the eigenvalues of the Gram
-/// matrix (covariance method), variance[k] = S_j 2^2e / (m - 1).
+/// matrix (covariance method), variance[k] = S_j 2^2e / (m - 1). *total (if not null, double) =
+/// the sum of all n variances, ||Xc||_F^2 / (m - 1) (NaN with the outputs).
 template <class T>
 cudaError_t pca_finish(int64_t m, int64_t n, int64_t k, const T *S, bool eigen, const T *V,
                        const T *UR, const int *jinfo, const int *bad, const T *mean_s,
                        const int *scale_exp, T *components, MatLd ldc, T *variance, T *W,
-                       T *mean, int *info, cudaStream_t stream);
+                       T *mean, int *info, double *total, cudaStream_t stream);
 
 /// scores (m x k) *= 2^(e - f), the part of the data's scale pca_finish left out of W (folded),
 /// or 2^e (scores formed from the scaled centred data and the components): a launch that does

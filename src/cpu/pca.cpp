@@ -66,7 +66,8 @@ size_t pca_qr_bytes(int64_t m, int64_t n, int64_t k) {
 
 template <class T>
 int pca_qr(int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *components, int64_t ldc,
-           T *variance, T *scores, int64_t lds, T *mean, void *work, bool row_major) {
+           T *variance, T *scores, int64_t lds, T *mean, void *work, bool row_major,
+           double *total) {
     Bump b(work);
     const PcaWork<T> w = layout<T>(b, m, n, k);
     const bool tall = m > n;
@@ -96,6 +97,7 @@ int pca_qr(int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *componen
     }
     RangeScale<T> range;
     T amax = 0;
+    *total = std::numeric_limits<double>::quiet_NaN();
     if (!pca_detail::column_means(m, n, X, ldx, range, w.mean, &amax))
         return pca_detail::nonfinite_outputs(m, n, k, components, ldc, variance, scores, lds, mean,
                                              row_major);
@@ -106,6 +108,10 @@ int pca_qr(int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *componen
     if (info < 0) return kLapackArgumentError;
     if (mean)
         for (int64_t j = 0; j < n; ++j) mean[j] = range.undo(w.mean[j]);
+    // All p singular values are there: their squares sum to ||Xc||_F^2.
+    double ssq = 0;
+    for (int64_t j = 0; j < w.p; ++j) ssq += double(w.s[j]) * double(w.s[j]);
+    *total = double(range.undo(static_cast<T>(ssq / double(m - 1)), 2));
 
     // Components are rows of VT, with the sign convention; the matching left vector flips with
     // its component. Row-major components and scores: column j is at j, its entries ld apart.
@@ -139,7 +145,7 @@ int pca_qr(int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *componen
 #define GPUSVD_INSTANTIATE(T)                                                                     \
     template size_t pca_qr_bytes<T>(int64_t, int64_t, int64_t);                                   \
     template int pca_qr<T>(int64_t, int64_t, const T *, int64_t, int64_t, T *, int64_t, T *, T *, \
-                           int64_t, T *, void *, bool);
+                           int64_t, T *, void *, bool, double *);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)
 #undef GPUSVD_INSTANTIATE

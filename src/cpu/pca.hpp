@@ -12,10 +12,12 @@ template <class T>
 size_t pca_qr_bytes(int64_t m, int64_t n, int64_t k);
 
 /// scores and mean may be null. row_major: X, components and scores row-major (element (i,j) at
-/// i*ld + j). Returns info.
+/// i*ld + j). *total: the total variance ||Xc||_F^2 / (m - 1) (NaN for NaN/Inf data), from the
+/// factorization (no pass of its own). Returns info.
 template <class T>
 int pca_qr(int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *components, int64_t ldc,
-           T *variance, T *scores, int64_t lds, T *mean, void *work, bool row_major);
+           T *variance, T *scores, int64_t lds, T *mean, void *work, bool row_major,
+           double *total);
 
 template <class T>
 size_t pca_covariance_bytes(int64_t m, int64_t n, int64_t k);
@@ -24,6 +26,6 @@ size_t pca_covariance_bytes(int64_t m, int64_t n, int64_t k);
 template <class T>
 int pca_covariance(int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *components,
                    int64_t ldc, T *variance, T *scores, int64_t lds, T *mean, void *work,
-                   bool row_major);
+                   bool row_major, double *total);
 
 }  // namespace gpusvd::cpu

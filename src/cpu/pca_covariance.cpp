@@ -4,6 +4,7 @@
 // stays in cache for the ?syrk (or the scores' ?gemm) that reads it, so the data is read twice
 // (three times with scores) and the workspace does not grow with m.
 #include <algorithm>
+#include <limits>
 
 #include "cpu/batch.hpp"
 #include "cpu/common.hpp"
@@ -116,7 +117,7 @@ size_t pca_covariance_bytes(int64_t m, int64_t n, int64_t k) {
 template <class T>
 int pca_covariance(int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *components,
                    int64_t ldc, T *variance, T *scores, int64_t lds, T *mean, void *work,
-                   bool row_major) {
+                   bool row_major, double *total) {
     Bump b(work);
     const CovWork<T> w = layout<T>(b, m, n, k);
     const int ni = static_cast<int>(n);
@@ -133,6 +134,7 @@ int pca_covariance(int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *
     };
     RangeScale<T> range;
     T amax = 0;
+    *total = std::numeric_limits<double>::quiet_NaN();
     if (!means(range, &amax))
         return pca_detail::nonfinite_outputs(m, n, k, components, ldc, variance, scores, lds, mean,
                                              row_major);
@@ -155,6 +157,11 @@ int pca_covariance(int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *
     for (int64_t p = 1; p < w.parts; ++p)
         for (int64_t j = 0; j < n; ++j)
             for (int64_t i = 0; i <= j; ++i) w.gram[i + j * n] += w.gram[p * nn + i + j * n];
+
+    // The trace of the Gram matrix is ||Xc||_F^2 (before the eigensolver overwrites it).
+    double trace = 0;
+    for (int64_t j = 0; j < n; ++j) trace += double(w.gram[j + j * n]);
+    *total = double(range.undo(static_cast<T>(trace / double(m - 1)), 2));
 
     // Eigenpairs, ascending: the top k alone, or all of them (vectors in place).
     lapack_int info, found = 0;
@@ -199,7 +206,7 @@ int pca_covariance(int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *
 #define GPUSVD_INSTANTIATE(T)                                                                   \
     template size_t pca_covariance_bytes<T>(int64_t, int64_t, int64_t);                         \
     template int pca_covariance<T>(int64_t, int64_t, const T *, int64_t, int64_t, T *, int64_t, \
-                                   T *, T *, int64_t, T *, void *, bool);
+                                   T *, T *, int64_t, T *, void *, bool, double *);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)
 #undef GPUSVD_INSTANTIATE

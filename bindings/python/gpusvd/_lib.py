@@ -68,6 +68,7 @@ _HANDLE_FUNCS = {
     "gpusvdGetJacobiStats": ("void *handle, int *sweeps, double *offNorm", "int"),
     "gpusvdSetPcaMethod": ("void *handle, gpusvdPcaMethod_t method", "int"),
     "gpusvdGetPcaMethod": ("void *handle, int *method", "int"),
+    "gpusvdGetPcaTotalVariance": ("void *handle, double *totalVariance", "int"),
     "gpusvdSetMatrixLayout": ("void *handle, gpusvdLayout_t layout", "int"),
     "gpusvdGetMatrixLayout": ("void *handle, int *layout", "int"),
     "gpusvdGetErrorMessage": ("void *handle", "char *"),

@@ -122,6 +122,12 @@ def _method_code(method: str) -> int:
     return PCA_METHODS[method]
 
 
+def has_total_variance(lib: Any) -> bool:
+    """Whether the loaded library reports pca's total variance (gpusvdGetPcaTotalVariance)."""
+    return ("gpusvdGetPcaTotalVariance" in SIGNATURES
+            and hasattr(lib, "gpusvdGetPcaTotalVariance"))
+
+
 def has_method_choice(lib: Any) -> bool:
     """Whether the loaded library has gpusvdSetPcaMethod (and this package its prototype)."""
     return "gpusvdSetPcaMethod" in SIGNATURES and hasattr(lib, "gpusvdSetPcaMethod")
@@ -235,8 +241,9 @@ def pca(x: Any, n_components: Union[None, int, float] = None, *, compute_scores:
     components costs only their output. A float ``n_components`` does that, without scores,
     picks k on the host from the variances, and then computes the k scores as
     ``(x - mean) @ components.T``. With None the ratios divide by the sum of all variances;
-    with an integer k < min(m, n) the total variance is summed from the data in one extra
-    pass (in row blocks; float64 accumulation on the host).
+    with an integer k < min(m, n) the library reports the total variance of the data it
+    factored (gpusvdGetPcaTotalVariance: no extra pass over x; for device arrays the call is
+    waited for to read it).
 
     Copies: none when x is float32/float64 in C order (or a row slice of a C-ordered array:
     the library reads it row-major) or in Fortran order (or a column slice of one); otherwise
@@ -293,6 +300,8 @@ def pca(x: Any, n_components: Union[None, int, float] = None, *, compute_scores:
     mean = ops.empty((n,), dt)
     info = ops.rows((1,), _INT32)
     h = resolve(handle, ops, xv)
+    lib = get_lib()
+    lib_total = None
     with pca_method(h, method):
         if row:
             _call_row_major(ops, h, "pca", dt, xv, m, n, ops.ptr(xv), ldx, k, ops.ptr(comp),
@@ -301,6 +310,11 @@ def pca(x: Any, n_components: Union[None, int, float] = None, *, compute_scores:
         else:
             _call(ops, h, "pca", dt, xv, m, n, ops.ptr(xv), ldx, k, ops.ptr(comp), _ld(n),
                   ops.ptr(ev), _ptr(ops, scores), _ld(m), ops.ptr(mean), ops.ptr(info))
+        if not full and k > 0 and m >= 2 and has_total_variance(lib):
+            # the call's own total (no pass over x); device arrays: waits for the call
+            t = ctypes.c_double()
+            h.call(lib.gpusvdGetPcaTotalVariance, ctypes.byref(t))
+            lib_total = t.value
     info = _finish(ops, info, True, "pca: the SVD did not converge", True, False)
     if k == 0:
         # The library writes nothing for a zero-size problem (gpusvd.h): fill the mean here.
@@ -314,7 +328,9 @@ def pca(x: Any, n_components: Union[None, int, float] = None, *, compute_scores:
         total = float("nan")
     elif full:
         total = float(np.sum(ev, dtype=np.float64)) if not ops.device else ev.sum()
-    else:
+    elif lib_total is not None:
+        total = lib_total
+    else:  # a library without gpusvdGetPcaTotalVariance
         total = _sum_of_squares(ops, xv, mean) / (m - 1)
 
     if fraction is not None:

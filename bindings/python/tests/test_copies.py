@@ -197,6 +197,10 @@ def test_pca_reads_either_order_without_copy(rng, order, monkeypatch):
 
     monkeypatch.setattr(_pca, "_call", spy(_pca._call, False))
     monkeypatch.setattr(_pca, "_call_row_major", spy(_pca._call_row_major, True))
+
+    def no_pass(*args):
+        raise AssertionError("an extra pass over x for the total variance")
+    monkeypatch.setattr(_pca, "_sum_of_squares", no_pass)  # the library reports it
     x = ordered(rng.standard_normal((200, 6)) * [5.0, 3.0, 2.0, 1.0, 0.5, 0.1] + 3.0, order)
     p = gpusvd.pca(x, 3)
     row, anchor, args = seen[-1]
@@ -212,6 +216,9 @@ def test_pca_reads_either_order_without_copy(rng, order, monkeypatch):
     np.testing.assert_allclose(np.abs(p.components), np.abs(vt[:3]), atol=1e-12)
     np.testing.assert_allclose(p.scores, xc @ p.components.T, atol=1e-12)
     np.testing.assert_allclose(p.mean, x.mean(axis=0), rtol=1e-13)
+    total = float(np.var(x, axis=0, ddof=1).sum())
+    np.testing.assert_allclose(p.total_variance, total, rtol=1e-12)
+    np.testing.assert_allclose(p.explained_variance_ratio, s[:3] ** 2 / 199 / total, rtol=1e-12)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -532,11 +532,16 @@ def _ptr(lib, x):
 
 
 # (function, pointer's position in the call's args, orders whose buffer is used in place; the
-# shapes below are square or stacks, which svd takes through the transpose)
+# shapes below are square or stacks, which svd takes through the transpose; qr takes one
+# C-ordered matrix row-major in place too, a stack only in Fortran order)
 IN_PLACE = [
     ("svd", 4, "CF"), ("svdvals", 4, "CF"), ("eigvals", 2, "CF"), ("eig", 2, "F"),
     ("qr", 3, "F"),
 ]
+
+
+def in_place_orders(func, in_place, shape):
+    return in_place + ("C" if func == "qr" and len(shape) == 2 else "")
 
 
 @pytest.mark.parametrize("func,pos,in_place", IN_PLACE)
@@ -549,6 +554,7 @@ def test_overwrite_a_device(lib, rng, calls, func, pos, in_place, order, shape):
     a0 = lib.clone(a)
     out = getattr(gpusvd, func)(a, overwrite_a=True)
     _, w, args = calls[-1]
+    in_place = in_place_orders(func, in_place, shape)
     assert (args[pos] == _ptr(lib, a)) == (order in in_place), (func, order)
     if order not in in_place:
         assert lib.same(a, a0), "%s changed an input it had to copy" % func
@@ -590,7 +596,7 @@ def test_svd_c_order_device_is_a_straight_copy(lib, rng, calls, shape):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("order", ["C", "F"])  # F: passed to the library without a copy
+@pytest.mark.parametrize("order", ["C", "F"])  # both passed to the library without a copy
 @pytest.mark.parametrize("shape,k", [((2000, 12), 4), ((300, 64), 5), ((500, 8), 8),
                                      ((48, 48), 3)])
 def test_pca_device(lib, rng, dtype, order, shape, k):
@@ -614,6 +620,11 @@ def test_pca_device(lib, rng, dtype, order, shape, k):
     tol = 1e4 * eps(dtype)
     np.testing.assert_allclose(ev, ev_r, rtol=tol)
     np.testing.assert_allclose(mean, mean_r, rtol=tol)
+    total = float(x_h.astype(np.float64).var(axis=0, ddof=1).sum())  # the ratios' denominator
+    tv = res.total_variance  # a float, or a 0-d device array
+    np.testing.assert_allclose(float(lib.host(tv) if hasattr(tv, "shape") else tv), total,
+                               rtol=tol)
+    np.testing.assert_allclose(lib.host(res.explained_variance_ratio), ev_r / total, rtol=tol)
     # components up to sign (compared as |components| after aligning each row's sign) ...
     sign = np.where(np.sum(comp.astype(np.float64) * comp_r, axis=1) < 0, -1.0, 1.0)
     np.testing.assert_allclose(comp * sign[:, None], comp_r, atol=tol)
