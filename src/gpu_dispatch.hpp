@@ -25,6 +25,8 @@ struct GesvjArgs {
     int64_t ldv, sV;
     int64_t batch;
     int *info;
+    int64_t call_batch = 0;  // a device's part of a split call: the whole call's batch, which
+                             // chooses the kernels (0: batch)
 };
 
 /// geev_batched arguments, validated.

@@ -240,4 +240,33 @@ TEST_F(DevicesTest, BatchSplitOverDevicesMatchesOneDevice) {
     EXPECT_EQ(got, 1);
 }
 
+// A device's part is computed as the whole call would be: 100 SVDs of 32x32 split over the
+// devices leave each part fewer than the 64 matrices below which a call of its own would take
+// wider pair teams (other rounding); the split must still give the one-device bits.
+TEST_F(DevicesTest, SmallPartsKeepTheWholeCallsKernels) {
+    if (count < 2) GTEST_SKIP() << "one device";
+    std::vector<int> ids(static_cast<size_t>(count));
+    for (int i = 0; i < count; ++i) ids[size_t(i)] = i;
+    const int64_t n = 32, batch = 100;
+    Rng rng(17);
+    const std::vector<double> A = gaussian<double>(rng, n, n * batch);
+    Handle one, many;
+    ASSERT_EQ(gpusvdSetBackend(one, GPUSVD_BACKEND_GPU), GPUSVD_STATUS_SUCCESS);
+    ASSERT_EQ(gpusvdSetBackend(many, GPUSVD_BACKEND_GPU), GPUSVD_STATUS_SUCCESS);
+    GPUSVD_ASSERT_OK(many, gpusvdSetDevices(many, count, ids.data()));
+    auto svd = [&](gpusvdHandle_t h, std::vector<double> *S, std::vector<double> *U) {
+        std::vector<double> W = A, V(A.size());
+        std::vector<int> info(sz(batch), -9);
+        S->assign(sz(n * batch), 0.0), U->assign(A.size(), 0.0);
+        GPUSVD_EXPECT_OK(h, gpusvd_dgesvj_batched(h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, n, n, W.data(),
+                                                  n, n * n, S->data(), n, U->data(), n, n * n,
+                                                  V.data(), n, n * n, batch, info.data()));
+    };
+    std::vector<double> S1, U1, S2, U2;
+    svd(one, &S1, &U1);
+    svd(many, &S2, &U2);
+    EXPECT_EQ(0, std::memcmp(S1.data(), S2.data(), S1.size() * 8)) << "S bitwise";
+    EXPECT_EQ(0, std::memcmp(U1.data(), U2.data(), U1.size() * 8)) << "U bitwise";
+}
+
 }  // namespace

@@ -147,6 +147,7 @@ gpusvdStatus_t gesvj(gpusvdHandle_t h, const char *routine, Form form, const Ges
         return over_devices(h, a.batch, true, [&](gpusvdHandle_t c, int64_t b0, int64_t nb) {
             GesvjArgs<T> q = a;
             q.A += b0 * a.sA, q.S += b0 * a.sS, q.info += b0, q.batch = nb;
+            q.call_batch = a.call_batch > 0 ? a.call_batch : a.batch;
             if (q.U) q.U += b0 * a.sU;
             if (q.V) q.V += b0 * a.sV;
             return gesvj<T>(c, routine, form, q);
@@ -180,7 +181,10 @@ gpusvdStatus_t gesvj(gpusvdHandle_t h, const char *routine, Form form, const Ges
     const double tol = h->jacobi_tol > 0 ? h->jacobi_tol
                                          : std::sqrt(static_cast<double>(std::max(a.m, a.n))) *
                                                kernels::Real<T>::eps();
-    const bool single = a.batch == 1;
+    // The whole call's batch chooses the paths: a device's part of a split call (a.call_batch)
+    // computes each matrix as the call on one device would.
+    const int64_t call_batch = a.call_batch > 0 ? a.call_batch : a.batch;
+    const bool single = call_batch == 1;
     GesvjProblem<T> p{a.wantu,
                       a.wantv,
                       a.m,
@@ -200,7 +204,8 @@ gpusvdStatus_t gesvj(gpusvdHandle_t h, const char *routine, Form form, const Ges
                       a.info,
                       tol,
                       h->jacobi_max_sweeps,
-                      stats};
+                      stats,
+                      call_batch};
 
     if (form == Form::Device) {
         if (a.m == 0 || a.n == 0) {  // nothing to compute; info still says "success" per matrix

@@ -174,7 +174,17 @@ template <class T>
 cudaError_t gesvj_launch(const GesvjProblem<T> &p, void *ws, size_t ws_bytes, cudaStream_t stream) {
     if (p.batch <= 0) return cudaSuccess;
     cudaError_t err;
-    const GesvjPlan pl = plan_for<T>(p.wantu, p.wantv, p.m, p.n, p.batch);
+    // The kernels (team width above all) as the whole call chooses them; the grid for this
+    // launch's matrices (the global path's workspace is sized for them).
+    GesvjPlan pl = plan_for<T>(p.wantu, p.wantv, p.m, p.n, p.plan_batch > 0 ? p.plan_batch : p.batch);
+    if (p.plan_batch > p.batch) {
+        const GesvjPlan own = plan_for<T>(p.wantu, p.wantv, p.m, p.n, p.batch);
+        if (pl.path == GesvjPlan::kGlobal) pl.grid = own.grid, pl.ws_bytes = own.ws_bytes;
+        else if (pl.path == GesvjPlan::kWarp)
+            pl.grid = (p.batch + pl.mats_per_block - 1) / pl.mats_per_block;
+        else if (pl.path == GesvjPlan::kBlock)
+            pl.grid = p.batch < INT32_MAX ? p.batch : INT32_MAX;
+    }
     switch (pl.path) {
         case GesvjPlan::kNothing:
             return cudaMemsetAsync(p.info, 0, static_cast<size_t>(p.batch) * sizeof(int), stream);
