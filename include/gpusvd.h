@@ -178,7 +178,8 @@ GPUSVD_API gpusvdStatus_t gpusvdDestroy(gpusvdHandle_t handle);
  *  unchanged. A routine without GPU kernels returns NOT_SUPPORTED on backend GPU (never a silent
  *  fallback); AUTO uses the CPU for it. AUTO also keeps host-pointer calls whose input matrices
  *  total less than 64 KiB on the CPU (transfer and launch latency would dominate). Every
- *  routine has GPU kernels; pca only for m >= n (wider data runs on the CPU under AUTO). */
+ *  real (s, d) routine has GPU kernels; pca only for m >= n (wider data runs on the CPU under
+ *  AUTO). The complex (c, z) routines run on the CPU only in this version. */
 GPUSVD_API gpusvdStatus_t gpusvdSetBackend(gpusvdHandle_t handle, gpusvdBackend_t backend);
 
 /** The backend set explicitly, or for AUTO the one it resolves to on this machine: GPU when a
@@ -691,6 +692,284 @@ GPUSVD_API gpusvdStatus_t gpusvd_spca_bufferSize(gpusvdHandle_t handle, int64_t 
                                                  size_t *hostBytes);
 /** @copydoc gpusvd_spca_bufferSize */
 GPUSVD_API gpusvdStatus_t gpusvd_dpca_bufferSize(gpusvdHandle_t handle, int64_t m, int64_t n,
+                                                 int64_t k, size_t *deviceBytes,
+                                                 size_t *hostBytes);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Complex precisions (c: single, z: double)                                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Complex elements: two reals, real part first, aligned like cuComplex / cuDoubleComplex (the
+ * size of the pair: 8 and 16 bytes). No CUDA or C99 <complex.h> header is needed. The layout is
+ * that of C99 `float _Complex` / `double _Complex`, C++ std::complex<float> / <double>, Fortran
+ * complex(c_float_complex) / complex(c_double_complex), numpy complex64 / complex128 and CUDA's
+ * cuComplex / cuDoubleComplex, so arrays of any of those are passed by casting the pointer.
+ * Their alignment may be smaller than these types' (8 for double _Complex and complex(8) on
+ * x86-64): the library reads complex arrays with the alignment of their real parts only, so
+ * such arrays are accepted as they are. */
+#if defined(_MSC_VER)
+typedef struct __declspec(align(8)) gpusvdComplex { float re, im; } gpusvdComplex_t;
+typedef struct __declspec(align(16)) gpusvdDoubleComplex { double re, im; } gpusvdDoubleComplex_t;
+#else
+typedef struct __attribute__((aligned(8))) gpusvdComplex { float re, im; } gpusvdComplex_t;
+typedef struct __attribute__((aligned(16))) gpusvdDoubleComplex {
+    double re, im;
+} gpusvdDoubleComplex_t;
+#endif
+
+/* The c and z routines below take the same arguments, validation rules, info codes, NaN/Inf
+ * rules (a NaN or Inf real or imaginary part makes the matrix non-finite; its outputs are NaN in
+ * both parts), workspace rules and layouts as the s and d routines of the same name, with the
+ * conventions of LAPACK's complex routines; each declaration notes what differs. Singular
+ * values and explained variances are real (float for c, double for z); every other array is
+ * complex; strides and leading dimensions count complex elements.
+ *
+ * This version has no GPU kernels for complex data: the host forms run on the CPU backend
+ * (LAPACK's complex routines, batches in parallel over the cores as for real data) under
+ * GPUSVD_BACKEND_AUTO and CPU, and answer GPUSVD_STATUS_NOT_SUPPORTED under GPUSVD_BACKEND_GPU;
+ * the `_gpu` forms answer GPUSVD_STATUS_NOT_SUPPORTED (GPUSVD_STATUS_NO_DEVICE where no GPU is
+ * usable) and change nothing; `_bufferSize` reports no device workspace. */
+
+/** gesvj of complex A (see gpusvd_sgesvj): A = U diag(S) V^H, S real (k values, descending),
+ *  U (m x k) and V (n x k) with orthonormal columns (U^H U = V^H V = I); V itself is returned,
+ *  not V^H, as the real routines return V. CPU: LAPACK cgesvj / zgesvj. */
+GPUSVD_API gpusvdStatus_t gpusvd_cgesvj(gpusvdHandle_t handle, gpusvdJob_t jobu, gpusvdJob_t jobv,
+                                        int64_t m, int64_t n, gpusvdComplex_t *A, int64_t lda,
+                                        float *S, gpusvdComplex_t *U, int64_t ldu,
+                                        gpusvdComplex_t *V, int64_t ldv, int *info);
+/** @copydoc gpusvd_cgesvj */
+GPUSVD_API gpusvdStatus_t gpusvd_zgesvj(gpusvdHandle_t handle, gpusvdJob_t jobu, gpusvdJob_t jobv,
+                                        int64_t m, int64_t n, gpusvdDoubleComplex_t *A,
+                                        int64_t lda, double *S, gpusvdDoubleComplex_t *U,
+                                        int64_t ldu, gpusvdDoubleComplex_t *V, int64_t ldv,
+                                        int *info);
+/** Device-memory form of gpusvd_cgesvj: NOT_SUPPORTED in this version (no complex GPU kernel). */
+GPUSVD_API gpusvdStatus_t gpusvd_cgesvj_gpu(gpusvdHandle_t handle, gpusvdJob_t jobu,
+                                            gpusvdJob_t jobv, int64_t m, int64_t n,
+                                            gpusvdComplex_t *A, int64_t lda, float *S,
+                                            gpusvdComplex_t *U, int64_t ldu, gpusvdComplex_t *V,
+                                            int64_t ldv, int *info);
+/** Device-memory form of gpusvd_zgesvj: NOT_SUPPORTED in this version (no complex GPU kernel). */
+GPUSVD_API gpusvdStatus_t gpusvd_zgesvj_gpu(gpusvdHandle_t handle, gpusvdJob_t jobu,
+                                            gpusvdJob_t jobv, int64_t m, int64_t n,
+                                            gpusvdDoubleComplex_t *A, int64_t lda, double *S,
+                                            gpusvdDoubleComplex_t *U, int64_t ldu,
+                                            gpusvdDoubleComplex_t *V, int64_t ldv, int *info);
+/** Workspace of cgesvj (see gpusvd_sgesvj_bufferSize). */
+GPUSVD_API gpusvdStatus_t gpusvd_cgesvj_bufferSize(gpusvdHandle_t handle, gpusvdJob_t jobu,
+                                                   gpusvdJob_t jobv, int64_t m, int64_t n,
+                                                   size_t *deviceBytes, size_t *hostBytes);
+/** @copydoc gpusvd_cgesvj_bufferSize */
+GPUSVD_API gpusvdStatus_t gpusvd_zgesvj_bufferSize(gpusvdHandle_t handle, gpusvdJob_t jobu,
+                                                   gpusvdJob_t jobv, int64_t m, int64_t n,
+                                                   size_t *deviceBytes, size_t *hostBytes);
+
+/** Batched cgesvj (see gpusvd_sgesvj_batched and gpusvd_cgesvj). */
+GPUSVD_API gpusvdStatus_t gpusvd_cgesvj_batched(gpusvdHandle_t handle, gpusvdJob_t jobu,
+                                                gpusvdJob_t jobv, int64_t m, int64_t n,
+                                                gpusvdComplex_t *A, int64_t lda, int64_t strideA,
+                                                float *S, int64_t strideS, gpusvdComplex_t *U,
+                                                int64_t ldu, int64_t strideU, gpusvdComplex_t *V,
+                                                int64_t ldv, int64_t strideV, int64_t batchCount,
+                                                int *info);
+/** @copydoc gpusvd_cgesvj_batched */
+GPUSVD_API gpusvdStatus_t gpusvd_zgesvj_batched(gpusvdHandle_t handle, gpusvdJob_t jobu,
+                                                gpusvdJob_t jobv, int64_t m, int64_t n,
+                                                gpusvdDoubleComplex_t *A, int64_t lda,
+                                                int64_t strideA, double *S, int64_t strideS,
+                                                gpusvdDoubleComplex_t *U, int64_t ldu,
+                                                int64_t strideU, gpusvdDoubleComplex_t *V,
+                                                int64_t ldv, int64_t strideV, int64_t batchCount,
+                                                int *info);
+/** Device-memory form of gpusvd_cgesvj_batched: NOT_SUPPORTED in this version. */
+GPUSVD_API gpusvdStatus_t gpusvd_cgesvj_batched_gpu(gpusvdHandle_t handle, gpusvdJob_t jobu,
+                                                    gpusvdJob_t jobv, int64_t m, int64_t n,
+                                                    gpusvdComplex_t *A, int64_t lda,
+                                                    int64_t strideA, float *S, int64_t strideS,
+                                                    gpusvdComplex_t *U, int64_t ldu,
+                                                    int64_t strideU, gpusvdComplex_t *V,
+                                                    int64_t ldv, int64_t strideV,
+                                                    int64_t batchCount, int *info);
+/** Device-memory form of gpusvd_zgesvj_batched: NOT_SUPPORTED in this version. */
+GPUSVD_API gpusvdStatus_t gpusvd_zgesvj_batched_gpu(gpusvdHandle_t handle, gpusvdJob_t jobu,
+                                                    gpusvdJob_t jobv, int64_t m, int64_t n,
+                                                    gpusvdDoubleComplex_t *A, int64_t lda,
+                                                    int64_t strideA, double *S, int64_t strideS,
+                                                    gpusvdDoubleComplex_t *U, int64_t ldu,
+                                                    int64_t strideU, gpusvdDoubleComplex_t *V,
+                                                    int64_t ldv, int64_t strideV,
+                                                    int64_t batchCount, int *info);
+/** Workspace of cgesvj_batched (see gpusvd_sgesvj_bufferSize). */
+GPUSVD_API gpusvdStatus_t gpusvd_cgesvj_batched_bufferSize(gpusvdHandle_t handle,
+                                                           gpusvdJob_t jobu, gpusvdJob_t jobv,
+                                                           int64_t m, int64_t n,
+                                                           int64_t batchCount,
+                                                           size_t *deviceBytes,
+                                                           size_t *hostBytes);
+/** @copydoc gpusvd_cgesvj_batched_bufferSize */
+GPUSVD_API gpusvdStatus_t gpusvd_zgesvj_batched_bufferSize(gpusvdHandle_t handle,
+                                                           gpusvdJob_t jobu, gpusvdJob_t jobv,
+                                                           int64_t m, int64_t n,
+                                                           int64_t batchCount,
+                                                           size_t *deviceBytes,
+                                                           size_t *hostBytes);
+
+/** geqrf_mgs of complex A (see gpusvd_sgeqrf_mgs): A = Q R, Q^H Q = I, R upper trapezoidal
+ *  with a real non-negative diagonal (imaginary parts of R(j,j) exactly 0), as LAPACK's
+ *  cgeqrfp / zgeqrfp give it. CPU: cgeqrf / zgeqrf with each column's phase moved into Q (or
+ *  cgeqrfp / zgeqrfp for large matrices), then cungqr / zungqr. Row-major A and R are honoured
+ *  as for the real routine. */
+GPUSVD_API gpusvdStatus_t gpusvd_cgeqrf_mgs(gpusvdHandle_t handle, gpusvdOrth_t orth, int64_t m,
+                                            int64_t n, gpusvdComplex_t *A, int64_t lda,
+                                            gpusvdComplex_t *R, int64_t ldr, int *info);
+/** @copydoc gpusvd_cgeqrf_mgs */
+GPUSVD_API gpusvdStatus_t gpusvd_zgeqrf_mgs(gpusvdHandle_t handle, gpusvdOrth_t orth, int64_t m,
+                                            int64_t n, gpusvdDoubleComplex_t *A, int64_t lda,
+                                            gpusvdDoubleComplex_t *R, int64_t ldr, int *info);
+/** Device-memory form of gpusvd_cgeqrf_mgs: NOT_SUPPORTED in this version. */
+GPUSVD_API gpusvdStatus_t gpusvd_cgeqrf_mgs_gpu(gpusvdHandle_t handle, gpusvdOrth_t orth,
+                                                int64_t m, int64_t n, gpusvdComplex_t *A,
+                                                int64_t lda, gpusvdComplex_t *R, int64_t ldr,
+                                                int *info);
+/** Device-memory form of gpusvd_zgeqrf_mgs: NOT_SUPPORTED in this version. */
+GPUSVD_API gpusvdStatus_t gpusvd_zgeqrf_mgs_gpu(gpusvdHandle_t handle, gpusvdOrth_t orth,
+                                                int64_t m, int64_t n, gpusvdDoubleComplex_t *A,
+                                                int64_t lda, gpusvdDoubleComplex_t *R,
+                                                int64_t ldr, int *info);
+/** Workspace of cgeqrf_mgs (see gpusvd_sgesvj_bufferSize). */
+GPUSVD_API gpusvdStatus_t gpusvd_cgeqrf_mgs_bufferSize(gpusvdHandle_t handle, gpusvdOrth_t orth,
+                                                       int64_t m, int64_t n, size_t *deviceBytes,
+                                                       size_t *hostBytes);
+/** @copydoc gpusvd_cgeqrf_mgs_bufferSize */
+GPUSVD_API gpusvdStatus_t gpusvd_zgeqrf_mgs_bufferSize(gpusvdHandle_t handle, gpusvdOrth_t orth,
+                                                       int64_t m, int64_t n, size_t *deviceBytes,
+                                                       size_t *hostBytes);
+
+/** Batched cgeqrf_mgs (see gpusvd_sgeqrf_mgs_batched and gpusvd_cgeqrf_mgs). */
+GPUSVD_API gpusvdStatus_t gpusvd_cgeqrf_mgs_batched(gpusvdHandle_t handle, gpusvdOrth_t orth,
+                                                    int64_t m, int64_t n, gpusvdComplex_t *A,
+                                                    int64_t lda, int64_t strideA,
+                                                    gpusvdComplex_t *R, int64_t ldr,
+                                                    int64_t strideR, int64_t batchCount,
+                                                    int *info);
+/** @copydoc gpusvd_cgeqrf_mgs_batched */
+GPUSVD_API gpusvdStatus_t gpusvd_zgeqrf_mgs_batched(gpusvdHandle_t handle, gpusvdOrth_t orth,
+                                                    int64_t m, int64_t n,
+                                                    gpusvdDoubleComplex_t *A, int64_t lda,
+                                                    int64_t strideA, gpusvdDoubleComplex_t *R,
+                                                    int64_t ldr, int64_t strideR,
+                                                    int64_t batchCount, int *info);
+/** Device-memory form of gpusvd_cgeqrf_mgs_batched: NOT_SUPPORTED in this version. */
+GPUSVD_API gpusvdStatus_t gpusvd_cgeqrf_mgs_batched_gpu(gpusvdHandle_t handle, gpusvdOrth_t orth,
+                                                        int64_t m, int64_t n, gpusvdComplex_t *A,
+                                                        int64_t lda, int64_t strideA,
+                                                        gpusvdComplex_t *R, int64_t ldr,
+                                                        int64_t strideR, int64_t batchCount,
+                                                        int *info);
+/** Device-memory form of gpusvd_zgeqrf_mgs_batched: NOT_SUPPORTED in this version. */
+GPUSVD_API gpusvdStatus_t gpusvd_zgeqrf_mgs_batched_gpu(gpusvdHandle_t handle, gpusvdOrth_t orth,
+                                                        int64_t m, int64_t n,
+                                                        gpusvdDoubleComplex_t *A, int64_t lda,
+                                                        int64_t strideA, gpusvdDoubleComplex_t *R,
+                                                        int64_t ldr, int64_t strideR,
+                                                        int64_t batchCount, int *info);
+/** Workspace of cgeqrf_mgs_batched (see gpusvd_sgesvj_bufferSize). */
+GPUSVD_API gpusvdStatus_t gpusvd_cgeqrf_mgs_batched_bufferSize(gpusvdHandle_t handle,
+                                                               gpusvdOrth_t orth, int64_t m,
+                                                               int64_t n, int64_t batchCount,
+                                                               size_t *deviceBytes,
+                                                               size_t *hostBytes);
+/** @copydoc gpusvd_cgeqrf_mgs_batched_bufferSize */
+GPUSVD_API gpusvdStatus_t gpusvd_zgeqrf_mgs_batched_bufferSize(gpusvdHandle_t handle,
+                                                               gpusvdOrth_t orth, int64_t m,
+                                                               int64_t n, int64_t batchCount,
+                                                               size_t *deviceBytes,
+                                                               size_t *hostBytes);
+
+/** geev_batched of complex matrices (see gpusvd_sgeev_batched), with LAPACK cgeev / zgeev's
+ *  conventions (balancing on): the n eigenvalues of matrix b in one complex array W + b*strideW
+ *  (strideW >= n; no real/imaginary split and no pairing), column j of VR the right eigenvector
+ *  of W[j], of unit 2-norm with its component of largest modulus real (imaginary part 0).
+ *  info: 0; >0: the QR algorithm failed, eigenvalues info+1..n (1-based) converged (LAPACK's
+ *  partial output is left); GPUSVD_INFO_NONFINITE: NaN/Inf input, outputs NaN. */
+GPUSVD_API gpusvdStatus_t gpusvd_cgeev_batched(gpusvdHandle_t handle, gpusvdJob_t jobvr,
+                                               int64_t n, gpusvdComplex_t *A, int64_t lda,
+                                               int64_t strideA, gpusvdComplex_t *W,
+                                               int64_t strideW, gpusvdComplex_t *VR, int64_t ldvr,
+                                               int64_t strideVR, int64_t batchCount, int *info);
+/** @copydoc gpusvd_cgeev_batched */
+GPUSVD_API gpusvdStatus_t gpusvd_zgeev_batched(gpusvdHandle_t handle, gpusvdJob_t jobvr,
+                                               int64_t n, gpusvdDoubleComplex_t *A, int64_t lda,
+                                               int64_t strideA, gpusvdDoubleComplex_t *W,
+                                               int64_t strideW, gpusvdDoubleComplex_t *VR,
+                                               int64_t ldvr, int64_t strideVR,
+                                               int64_t batchCount, int *info);
+/** Device-memory form of gpusvd_cgeev_batched: NOT_SUPPORTED in this version. */
+GPUSVD_API gpusvdStatus_t gpusvd_cgeev_batched_gpu(gpusvdHandle_t handle, gpusvdJob_t jobvr,
+                                                   int64_t n, gpusvdComplex_t *A, int64_t lda,
+                                                   int64_t strideA, gpusvdComplex_t *W,
+                                                   int64_t strideW, gpusvdComplex_t *VR,
+                                                   int64_t ldvr, int64_t strideVR,
+                                                   int64_t batchCount, int *info);
+/** Device-memory form of gpusvd_zgeev_batched: NOT_SUPPORTED in this version. */
+GPUSVD_API gpusvdStatus_t gpusvd_zgeev_batched_gpu(gpusvdHandle_t handle, gpusvdJob_t jobvr,
+                                                   int64_t n, gpusvdDoubleComplex_t *A,
+                                                   int64_t lda, int64_t strideA,
+                                                   gpusvdDoubleComplex_t *W, int64_t strideW,
+                                                   gpusvdDoubleComplex_t *VR, int64_t ldvr,
+                                                   int64_t strideVR, int64_t batchCount,
+                                                   int *info);
+/** Workspace of cgeev_batched (see gpusvd_sgesvj_bufferSize). */
+GPUSVD_API gpusvdStatus_t gpusvd_cgeev_batched_bufferSize(gpusvdHandle_t handle,
+                                                          gpusvdJob_t jobvr, int64_t n,
+                                                          int64_t batchCount,
+                                                          size_t *deviceBytes,
+                                                          size_t *hostBytes);
+/** @copydoc gpusvd_cgeev_batched_bufferSize */
+GPUSVD_API gpusvdStatus_t gpusvd_zgeev_batched_bufferSize(gpusvdHandle_t handle,
+                                                          gpusvdJob_t jobvr, int64_t n,
+                                                          int64_t batchCount,
+                                                          size_t *deviceBytes,
+                                                          size_t *hostBytes);
+
+/** pca of complex data (see gpusvd_spca): Xc = X - 1 mean^T = U diag(sigma) V^H;
+ *  components = the first k columns of V (orthonormal, V^H V = I), each multiplied by the
+ *  phase that makes its entry of largest modulus (the first on ties) real and positive;
+ *  explainedVariance real, sigma_j^2 / (m - 1); scores = Xc components (m x k, complex); mean
+ *  complex. The QR method only (the handle's PCA method is not used): LAPACK cgeqrf / zgeqrf
+ *  of the centred copy when m > n and cgesdd / zgesdd of R (or of the centred copy); the same
+ *  32-bit limits as the real QR method. gpusvdGetPcaTotalVariance gives ||Xc||_F^2 / (m - 1)
+ *  after it. Row-major X, components and scores are honoured as for the real routine. */
+GPUSVD_API gpusvdStatus_t gpusvd_cpca(gpusvdHandle_t handle, int64_t m, int64_t n,
+                                      const gpusvdComplex_t *X, int64_t ldx, int64_t k,
+                                      gpusvdComplex_t *components, int64_t ldc,
+                                      float *explainedVariance, gpusvdComplex_t *scores,
+                                      int64_t lds, gpusvdComplex_t *mean, int *info);
+/** @copydoc gpusvd_cpca */
+GPUSVD_API gpusvdStatus_t gpusvd_zpca(gpusvdHandle_t handle, int64_t m, int64_t n,
+                                      const gpusvdDoubleComplex_t *X, int64_t ldx, int64_t k,
+                                      gpusvdDoubleComplex_t *components, int64_t ldc,
+                                      double *explainedVariance, gpusvdDoubleComplex_t *scores,
+                                      int64_t lds, gpusvdDoubleComplex_t *mean, int *info);
+/** Device-memory form of gpusvd_cpca: NOT_SUPPORTED in this version. */
+GPUSVD_API gpusvdStatus_t gpusvd_cpca_gpu(gpusvdHandle_t handle, int64_t m, int64_t n,
+                                          const gpusvdComplex_t *X, int64_t ldx, int64_t k,
+                                          gpusvdComplex_t *components, int64_t ldc,
+                                          float *explainedVariance, gpusvdComplex_t *scores,
+                                          int64_t lds, gpusvdComplex_t *mean, int *info);
+/** Device-memory form of gpusvd_zpca: NOT_SUPPORTED in this version. */
+GPUSVD_API gpusvdStatus_t gpusvd_zpca_gpu(gpusvdHandle_t handle, int64_t m, int64_t n,
+                                          const gpusvdDoubleComplex_t *X, int64_t ldx, int64_t k,
+                                          gpusvdDoubleComplex_t *components, int64_t ldc,
+                                          double *explainedVariance,
+                                          gpusvdDoubleComplex_t *scores, int64_t lds,
+                                          gpusvdDoubleComplex_t *mean, int *info);
+/** Workspace of cpca (see gpusvd_sgesvj_bufferSize). */
+GPUSVD_API gpusvdStatus_t gpusvd_cpca_bufferSize(gpusvdHandle_t handle, int64_t m, int64_t n,
+                                                 int64_t k, size_t *deviceBytes,
+                                                 size_t *hostBytes);
+/** @copydoc gpusvd_cpca_bufferSize */
+GPUSVD_API gpusvdStatus_t gpusvd_zpca_bufferSize(gpusvdHandle_t handle, int64_t m, int64_t n,
                                                  int64_t k, size_t *deviceBytes,
                                                  size_t *hostBytes);
 

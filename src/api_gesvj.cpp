@@ -2,6 +2,7 @@
 #include <atomic>
 
 #include "api_common.hpp"
+#include "api_complex.hpp"
 #include "cpu/gesvj.hpp"
 #include "gpu_dispatch.hpp"
 #include "lapack_sizes.hpp"
@@ -9,7 +10,8 @@
 namespace gpusvd {
 namespace {
 
-constexpr bool kGesvjOnGpu = true;  // cuda/gesvj/
+template <class T>
+constexpr bool kGesvjOnGpu = kGpuKernelsFor<T>;  // cuda/gesvj/
 
 // A rejected call leaves the statistics of the handle's last gesvj as they were; a call that
 // runs starts them afresh. A pending `_gpu` call's statistics are read first by the host form
@@ -41,11 +43,12 @@ private:
     bool on_gpu_;
 };
 
+// T: float, double, std::complex<float>, std::complex<double>; S is real.
 template <class T>
 gpusvdStatus_t gesvj_entry(const char *name, Form form, bool batched, gpusvdHandle_t h,
                            gpusvdJob_t jobu, gpusvdJob_t jobv, int64_t m, int64_t n, T *A,
-                           int64_t lda, int64_t sA, T *S, int64_t sS, T *U, int64_t ldu, int64_t sU,
-                           T *V, int64_t ldv, int64_t sV, int64_t batch, int *info) {
+                           int64_t lda, int64_t sA, real_t<T> *S, int64_t sS, T *U, int64_t ldu,
+                           int64_t sU, T *V, int64_t ldv, int64_t sV, int64_t batch, int *info) {
     Args a(h, name);
     a.column_major_only();  // gpusvdSetMatrixLayout: column-major matrices only
     a.job("jobu", jobu).job("jobv", jobv).nonneg("m", m).nonneg("n", n);
@@ -61,23 +64,32 @@ gpusvdStatus_t gesvj_entry(const char *name, Form form, bool batched, gpusvdHand
         if (wu) a.stride("strideU", sU, sat_mul(ldu, k), batch, "ldu * min(m, n)");
         if (wv) a.stride("strideV", sV, sat_mul(ldv, k), batch, "ldv * min(m, n)");
     }
-    a.extent("A", m, n, lda, sA, batch, sizeof(T)).extent("S", k, 1, k, sS, batch, sizeof(T));
+    a.extent("A", m, n, lda, sA, batch, sizeof(T))
+        .extent("S", k, 1, k, sS, batch, sizeof(real_t<T>));
     if (wu) a.extent("U", m, k, ldu, sU, batch, sizeof(T));
     if (wv) a.extent("V", n, k, ldv, sV, batch, sizeof(T));
     const bool work = k > 0 && batch > 0;
     a.ptr("A", A, work).ptr("S", S, work).ptr("U", U, work && wu).ptr("V", V, work && wv);
     a.ptr("info", info, batch > 0);
-    const GesvjArgs<T> g{wu, wv, m, n, A, lda, sA, S, sS, wu ? U : nullptr, ldu, sU,
-                         wv ? V : nullptr, ldv, sV, batch, info};
+    auto run_gpu = [&]() -> gpusvdStatus_t {
+        if constexpr (kGesvjOnGpu<T>) {
+            const GesvjArgs<T> g{
+                wu,  wv, m,     n,   A, lda, sA, S, sS, wu ? U : nullptr, ldu, sU, wv ? V : nullptr,
+                ldv, sV, batch, info};
+            return gpu::gesvj<T>(h, name, form, g);
+        } else {
+            return fail(h, GPUSVD_STATUS_INTERNAL_ERROR, "%s: no GPU path", name);
+        }
+    };
     if (form == Form::Device) {
-        require_device_form(a, kGesvjOnGpu);
+        require_device_form(a, kGesvjOnGpu<T>, gpu_kernel_subject<T>());
         if (!a.ok()) return a.status();
         JacobiStatsScope stats(h, form);
-        return stats.finish(batch > 0 ? gpu::gesvj<T>(h, name, form, g) : GPUSVD_STATUS_SUCCESS);
+        return stats.finish(batch > 0 ? run_gpu() : GPUSVD_STATUS_SUCCESS);
     }
-    const bool on_gpu = host_runs_on_gpu(a, kGesvjOnGpu, input_bytes<T>(m, n, batch));
-    if (!on_gpu && work)
-        gesvj_lapack_sizes(m, n, lda, wu ? ldu : 1, wv ? ldv : 1).check(a);
+    const bool on_gpu =
+        host_runs_on_gpu(a, kGesvjOnGpu<T>, input_bytes<T>(m, n, batch), gpu_kernel_subject<T>());
+    if (!on_gpu && work) gesvj_lapack_sizes(m, n, lda, wu ? ldu : 1, wv ? ldv : 1).check(a);
     if (!a.ok()) return a.status();
 
     JacobiStatsScope stats(h, form);
@@ -85,7 +97,7 @@ gpusvdStatus_t gesvj_entry(const char *name, Form form, bool batched, gpusvdHand
         zero_info(info, batch);
         return stats.finish(GPUSVD_STATUS_SUCCESS);
     }
-    if (on_gpu) return stats.finish(gpu::gesvj<T>(h, name, form, g));
+    if (on_gpu) return stats.finish(run_gpu());
     std::atomic<int> sweeps{0};
     std::atomic<double> off{0.0};
     const double tol = h->jacobi_tol;
@@ -113,13 +125,17 @@ gpusvdStatus_t gesvj_size(const char *name, gpusvdHandle_t h, gpusvdJob_t jobu, 
     Args a(h, name);
     a.column_major_only();  // gpusvdSetMatrixLayout: column-major matrices only
     a.job("jobu", jobu).job("jobv", jobv).nonneg("m", m).nonneg("n", n).nonneg("batchCount", batch);
-    const bool gpu_ok = a.ok() && kGesvjOnGpu && gpu_reachable(h);
+    const bool gpu_ok = a.ok() && kGesvjOnGpu<T> && gpu_reachable(h);
     const bool work = m > 0 && n > 0 && batch > 0;
     const bool wu = jobu == GPUSVD_JOB_VEC, wv = jobv == GPUSVD_JOB_VEC;
-    const LapackSizes cpu = gesvj_lapack_sizes(m, n, std::max<int64_t>(1, m), wu ? m : 1, wv ? n : 1);
+    const LapackSizes cpu =
+        gesvj_lapack_sizes(m, n, std::max<int64_t>(1, m), wu ? m : 1, wv ? n : 1);
     if (!gpu_ok && work) cpu.check(a);
     if (!a.ok()) return a.status();
-    set_sizes(dev, host, work && gpu_ok ? gpu::gesvj_device_bytes<T>(wu, wv, m, n, batch) : 0,
+    size_t dev_bytes = 0;
+    if constexpr (kGesvjOnGpu<T>)
+        if (work && gpu_ok) dev_bytes = gpu::gesvj_device_bytes<T>(wu, wv, m, n, batch);
+    set_sizes(dev, host, dev_bytes,
               work && cpu.fit() ? batch_bytes(cpu::gesvj_bytes<T>(m, n), batch) : 0);
     return GPUSVD_STATUS_SUCCESS;
 }
@@ -129,49 +145,54 @@ gpusvdStatus_t gesvj_size(const char *name, gpusvdHandle_t h, gpusvdJob_t jobu, 
 
 using gpusvd::Form;
 
-#define GPUSVD_GESVJ(X, T)                                                                         \
+#define GPUSVD_GESVJ(X, T, S_T)                                                                    \
     GPUSVD_API gpusvdStatus_t gpusvd_##X##gesvj(                                                   \
         gpusvdHandle_t h, gpusvdJob_t jobu, gpusvdJob_t jobv, int64_t m, int64_t n, T *A,          \
-        int64_t lda, T *S, T *U, int64_t ldu, T *V, int64_t ldv, int *info) {                      \
-        return gpusvd::gesvj_entry<T>("gpusvd_" #X "gesvj", Form::Host, false, h, jobu, jobv, m,   \
-                                      n, A, lda, 0, S, 0, U, ldu, 0, V, ldv, 0, 1, info);          \
+        int64_t lda, S_T *S, T *U, int64_t ldu, T *V, int64_t ldv, int *info) {                    \
+        return gpusvd::gesvj_entry("gpusvd_" #X "gesvj", Form::Host, false, h, jobu, jobv, m, n,   \
+                                   gpusvd::internal(A), lda, 0, S, 0, gpusvd::internal(U), ldu, 0, \
+                                   gpusvd::internal(V), ldv, 0, 1, info);                          \
     }                                                                                              \
     GPUSVD_API gpusvdStatus_t gpusvd_##X##gesvj_gpu(                                               \
         gpusvdHandle_t h, gpusvdJob_t jobu, gpusvdJob_t jobv, int64_t m, int64_t n, T *A,          \
-        int64_t lda, T *S, T *U, int64_t ldu, T *V, int64_t ldv, int *info) {                      \
-        return gpusvd::gesvj_entry<T>("gpusvd_" #X "gesvj_gpu", Form::Device, false, h, jobu,      \
-                                      jobv, m, n, A, lda, 0, S, 0, U, ldu, 0, V, ldv, 0, 1, info); \
+        int64_t lda, S_T *S, T *U, int64_t ldu, T *V, int64_t ldv, int *info) {                    \
+        return gpusvd::gesvj_entry("gpusvd_" #X "gesvj_gpu", Form::Device, false, h, jobu, jobv,   \
+                                   m, n, gpusvd::internal(A), lda, 0, S, 0, gpusvd::internal(U),   \
+                                   ldu, 0, gpusvd::internal(V), ldv, 0, 1, info);                  \
     }                                                                                              \
     GPUSVD_API gpusvdStatus_t gpusvd_##X##gesvj_bufferSize(gpusvdHandle_t h, gpusvdJob_t jobu,     \
                                                            gpusvdJob_t jobv, int64_t m, int64_t n, \
                                                            size_t *dev, size_t *host) {            \
-        return gpusvd::gesvj_size<T>("gpusvd_" #X "gesvj_bufferSize", h, jobu, jobv, m, n, 1, dev, \
-                                     host);                                                        \
+        return gpusvd::gesvj_size<gpusvd::internal_t<T>>("gpusvd_" #X "gesvj_bufferSize", h, jobu, \
+                                                         jobv, m, n, 1, dev, host);                \
     }                                                                                              \
     GPUSVD_API gpusvdStatus_t gpusvd_##X##gesvj_batched(                                           \
         gpusvdHandle_t h, gpusvdJob_t jobu, gpusvdJob_t jobv, int64_t m, int64_t n, T *A,          \
-        int64_t lda, int64_t sA, T *S, int64_t sS, T *U, int64_t ldu, int64_t sU, T *V,            \
+        int64_t lda, int64_t sA, S_T *S, int64_t sS, T *U, int64_t ldu, int64_t sU, T *V,          \
         int64_t ldv, int64_t sV, int64_t batch, int *info) {                                       \
-        return gpusvd::gesvj_entry<T>("gpusvd_" #X "gesvj_batched", Form::Host, true, h, jobu,     \
-                                      jobv, m, n, A, lda, sA, S, sS, U, ldu, sU, V, ldv, sV,       \
-                                      batch, info);                                                \
+        return gpusvd::gesvj_entry("gpusvd_" #X "gesvj_batched", Form::Host, true, h, jobu, jobv,  \
+                                   m, n, gpusvd::internal(A), lda, sA, S, sS, gpusvd::internal(U), \
+                                   ldu, sU, gpusvd::internal(V), ldv, sV, batch, info);            \
     }                                                                                              \
     GPUSVD_API gpusvdStatus_t gpusvd_##X##gesvj_batched_gpu(                                       \
         gpusvdHandle_t h, gpusvdJob_t jobu, gpusvdJob_t jobv, int64_t m, int64_t n, T *A,          \
-        int64_t lda, int64_t sA, T *S, int64_t sS, T *U, int64_t ldu, int64_t sU, T *V,            \
+        int64_t lda, int64_t sA, S_T *S, int64_t sS, T *U, int64_t ldu, int64_t sU, T *V,          \
         int64_t ldv, int64_t sV, int64_t batch, int *info) {                                       \
-        return gpusvd::gesvj_entry<T>("gpusvd_" #X "gesvj_batched_gpu", Form::Device, true, h,     \
-                                      jobu, jobv, m, n, A, lda, sA, S, sS, U, ldu, sU, V, ldv, sV, \
-                                      batch, info);                                                \
+        return gpusvd::gesvj_entry("gpusvd_" #X "gesvj_batched_gpu", Form::Device, true, h, jobu,  \
+                                   jobv, m, n, gpusvd::internal(A), lda, sA, S, sS,                \
+                                   gpusvd::internal(U), ldu, sU, gpusvd::internal(V), ldv, sV,     \
+                                   batch, info);                                                   \
     }                                                                                              \
     GPUSVD_API gpusvdStatus_t gpusvd_##X##gesvj_batched_bufferSize(                                \
         gpusvdHandle_t h, gpusvdJob_t jobu, gpusvdJob_t jobv, int64_t m, int64_t n, int64_t batch, \
         size_t *dev, size_t *host) {                                                               \
-        return gpusvd::gesvj_size<T>("gpusvd_" #X "gesvj_batched_bufferSize", h, jobu, jobv, m, n, \
-                                     batch, dev, host);                                            \
+        return gpusvd::gesvj_size<gpusvd::internal_t<T>>("gpusvd_" #X "gesvj_batched_bufferSize",  \
+                                                         h, jobu, jobv, m, n, batch, dev, host);   \
     }
 
 extern "C" {
-GPUSVD_GESVJ(s, float)
-GPUSVD_GESVJ(d, double)
+GPUSVD_GESVJ(s, float, float)
+GPUSVD_GESVJ(d, double, double)
+GPUSVD_GESVJ(c, gpusvdComplex_t, float)
+GPUSVD_GESVJ(z, gpusvdDoubleComplex_t, double)
 }

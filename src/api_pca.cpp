@@ -2,6 +2,7 @@
 #include <type_traits>
 
 #include "api_common.hpp"
+#include "api_complex.hpp"
 #include "cpu/pca.hpp"
 #include "gpu_dispatch.hpp"
 #include "lapack_sizes.hpp"
@@ -9,9 +10,17 @@
 namespace gpusvd {
 namespace {
 
-// cuda/pca/: tall or square data (samples >= features); wider data runs on the CPU.
-inline bool pca_on_gpu(int64_t m, int64_t n) { return m >= n; }
-constexpr const char *kWideData = "data with fewer samples than features (m < n)";
+// cuda/pca/: tall or square real data (samples >= features); wider or complex data runs on the
+// CPU.
+template <class T>
+bool pca_on_gpu(int64_t m, int64_t n) {
+    return kGpuKernelsFor<T> && m >= n;
+}
+template <class T>
+constexpr const char *no_gpu_kernel_for() {
+    return is_complex_v<T> ? gpu_kernel_subject<T>()
+                           : "data with fewer samples than features (m < n)";
+}
 
 // AUTO's rule (documented at gpusvdSetPcaMethod): the covariance method for double-precision data
 // with at least kCovarianceRatio samples per feature and at most kCovarianceFeatures features,
@@ -22,6 +31,7 @@ constexpr int64_t kCovarianceFeatures = 1000;
 
 template <class T>
 bool covariance_method(gpusvdHandle_t h, int64_t m, int64_t n) {
+    if (is_complex_v<T>) return false;  // complex data: the QR method only
     if (h->pca_method != GPUSVD_PCA_AUTO) return h->pca_method == GPUSVD_PCA_COVARIANCE;
     return std::is_same<T, double>::value && n <= kCovarianceFeatures && m / kCovarianceRatio >= n;
 }
@@ -39,10 +49,18 @@ inline void check_dims(Args &a, int64_t m, int64_t n, int64_t k) {
         a.range("m", m, 2, INT64_MAX, "must be >= 2: the sample variance needs two samples");
 }
 
+// Host workspace of the method (complex data: the QR method only).
+template <class T>
+size_t cpu_bytes(bool cov, int64_t m, int64_t n, int64_t k) {
+    if constexpr (!is_complex_v<T>)
+        if (cov) return cpu::pca_covariance_bytes<T>(m, n, k);
+    return cpu::pca_qr_bytes<T>(m, n, k);
+}
+
 template <class T>
 gpusvdStatus_t pca_entry(const char *name, Form form, gpusvdHandle_t h, int64_t m, int64_t n,
-                         const T *X, int64_t ldx, int64_t k, T *C, int64_t ldc, T *var, T *scores,
-                         int64_t lds, T *mean, int *info) {
+                         const T *X, int64_t ldx, int64_t k, T *C, int64_t ldc, real_t<T> *var,
+                         T *scores, int64_t lds, T *mean, int *info) {
     Args a(h, name);
     check_dims(a, m, n, k);
     const bool work = m > 0 && n > 0 && k > 0;
@@ -54,14 +72,23 @@ gpusvdStatus_t pca_entry(const char *name, Form form, gpusvdHandle_t h, int64_t 
     a.ptr("X", X, work).ptr("components", C, work).ptr("explainedVariance", var, work);
     a.ptr("info", info, true);
     const bool cov = a.ok() && covariance_method<T>(h, m, n);
-    const PcaArgs<T> g{m, n, X, ldx, k, C, ldc, var, scores, scores ? lds : 1, mean, info, cov, row};
+    auto run_gpu = [&]() -> gpusvdStatus_t {
+        if constexpr (kGpuKernelsFor<T>) {
+            const PcaArgs<T> g{m,      n,    X,   ldx, k,  C, ldc, var, scores, scores ? lds : 1,
+                               mean, info, cov, row};
+            return gpu::pca<T>(h, name, form, g);
+        } else {
+            return fail(h, GPUSVD_STATUS_INTERNAL_ERROR, "%s: no GPU path", name);
+        }
+    };
     if (form == Form::Device) {
-        require_device_form(a, pca_on_gpu(m, n), kWideData);
+        require_device_form(a, pca_on_gpu<T>(m, n), no_gpu_kernel_for<T>());
         if (!a.ok()) return a.status();
         // gpu::pca marks the total variance as on the device (pca_total_on_gpu) once enqueued
-        return gpu::pca<T>(h, name, form, g);
+        return run_gpu();
     }
-    const bool on_gpu = host_runs_on_gpu(a, pca_on_gpu(m, n), input_bytes<T>(m, n, 1), kWideData);
+    const bool on_gpu =
+        host_runs_on_gpu(a, pca_on_gpu<T>(m, n), input_bytes<T>(m, n, 1), no_gpu_kernel_for<T>());
     if (!on_gpu && work) cpu_sizes(cov, m, n, ldx, ldc, scores ? lds : 1).check(a);  // any layout
     if (!a.ok()) return a.status();
     if (!work) {
@@ -70,18 +97,20 @@ gpusvdStatus_t pca_entry(const char *name, Form form, gpusvdHandle_t h, int64_t 
         return GPUSVD_STATUS_SUCCESS;
     }
     if (on_gpu) {
-        const gpusvdStatus_t st = gpu::pca<T>(h, name, form, g);
+        const gpusvdStatus_t st = run_gpu();
         if (st == GPUSVD_STATUS_SUCCESS) gpu::fetch_pca_total(h);  // the call has finished
         return st;
     }
-    const size_t bytes =
-        cov ? cpu::pca_covariance_bytes<T>(m, n, k) : cpu::pca_qr_bytes<T>(m, n, k);
+    const size_t bytes = cpu_bytes<T>(cov, m, n, k);
     double total = __builtin_nan("");
     const gpusvdStatus_t st = run_cpu_batch(h, name, 1, bytes, info, [&](int64_t, void *ws) {
-        *info = cov ? cpu::pca_covariance<T>(m, n, X, ldx, k, C, ldc, var, scores, lds, mean, ws,
-                                             row, &total)
-                    : cpu::pca_qr<T>(m, n, X, ldx, k, C, ldc, var, scores, lds, mean, ws, row,
-                                     &total);
+        if constexpr (!is_complex_v<T>)
+            if (cov) {
+                *info = cpu::pca_covariance<T>(m, n, X, ldx, k, C, ldc, var, scores, lds, mean,
+                                               ws, row, &total);
+                return;
+            }
+        *info = cpu::pca_qr<T>(m, n, X, ldx, k, C, ldc, var, scores, lds, mean, ws, row, &total);
     });
     if (st == GPUSVD_STATUS_SUCCESS) h->pca_total = total, h->pca_total_on_gpu = false;
     return st;
@@ -92,7 +121,7 @@ gpusvdStatus_t pca_size(const char *name, gpusvdHandle_t h, int64_t m, int64_t n
                         size_t *dev, size_t *host) {
     Args a(h, name);
     check_dims(a, m, n, k);
-    const bool gpu_ok = a.ok() && pca_on_gpu(m, n) && gpu_reachable(h);
+    const bool gpu_ok = a.ok() && pca_on_gpu<T>(m, n) && gpu_reachable(h);
     const bool work = m > 0 && n > 0 && k > 0;
     const bool cov = a.ok() && covariance_method<T>(h, m, n);
     // The covariance method without scores supports any m: lds is the call's to check.
@@ -100,11 +129,11 @@ gpusvdStatus_t pca_size(const char *name, gpusvdHandle_t h, int64_t m, int64_t n
     const LapackSizes cpu = cpu_sizes(cov, m, n, rows, std::max<int64_t>(1, n), cov ? 1 : rows);
     if (!gpu_ok && work) cpu.check(a);
     if (!a.ok()) return a.status();
-    const size_t host_bytes = !work || !cpu.fit() ? 0
-                              : cov                 ? cpu::pca_covariance_bytes<T>(m, n, k)
-                                                    : cpu::pca_qr_bytes<T>(m, n, k);
-    set_sizes(dev, host, work && gpu_ok ? gpu::pca_device_bytes<T>(m, n, k, true, cov) : 0,
-              host_bytes);
+    const size_t host_bytes = !work || !cpu.fit() ? 0 : cpu_bytes<T>(cov, m, n, k);
+    size_t dev_bytes = 0;
+    if constexpr (kGpuKernelsFor<T>)
+        if (work && gpu_ok) dev_bytes = gpu::pca_device_bytes<T>(m, n, k, true, cov);
+    set_sizes(dev, host, dev_bytes, host_bytes);
     return GPUSVD_STATUS_SUCCESS;
 }
 
@@ -113,27 +142,34 @@ gpusvdStatus_t pca_size(const char *name, gpusvdHandle_t h, int64_t m, int64_t n
 
 using gpusvd::Form;
 
-#define GPUSVD_PCA(X_, T)                                                                          \
+#define GPUSVD_PCA(X_, T, V)                                                                       \
     GPUSVD_API gpusvdStatus_t gpusvd_##X_##pca(gpusvdHandle_t h, int64_t m, int64_t n, const T *X, \
-                                               int64_t ldx, int64_t k, T *C, int64_t ldc, T *var,  \
+                                               int64_t ldx, int64_t k, T *C, int64_t ldc, V *var,  \
                                                T *scores, int64_t lds, T *mean, int *info) {       \
-        return gpusvd::pca_entry<T>("gpusvd_" #X_ "pca", Form::Host, h, m, n, X, ldx, k, C, ldc,   \
-                                    var, scores, lds, mean, info);                                 \
+        using gpusvd::internal;                                                                    \
+        return gpusvd::pca_entry("gpusvd_" #X_ "pca", Form::Host, h, m, n, internal(X), ldx, k,    \
+                                 internal(C), ldc, var, internal(scores), lds, internal(mean),     \
+                                 info);                                                            \
     }                                                                                              \
     GPUSVD_API gpusvdStatus_t gpusvd_##X_##pca_gpu(                                                \
         gpusvdHandle_t h, int64_t m, int64_t n, const T *X, int64_t ldx, int64_t k, T *C,          \
-        int64_t ldc, T *var, T *scores, int64_t lds, T *mean, int *info) {                         \
-        return gpusvd::pca_entry<T>("gpusvd_" #X_ "pca_gpu", Form::Device, h, m, n, X, ldx, k, C,  \
-                                    ldc, var, scores, lds, mean, info);                            \
+        int64_t ldc, V *var, T *scores, int64_t lds, T *mean, int *info) {                         \
+        using gpusvd::internal;                                                                    \
+        return gpusvd::pca_entry("gpusvd_" #X_ "pca_gpu", Form::Device, h, m, n, internal(X), ldx, \
+                                 k, internal(C), ldc, var, internal(scores), lds, internal(mean),  \
+                                 info);                                                            \
     }                                                                                              \
     GPUSVD_API gpusvdStatus_t gpusvd_##X_##pca_bufferSize(gpusvdHandle_t h, int64_t m, int64_t n,  \
                                                           int64_t k, size_t *dev, size_t *host) {  \
-        return gpusvd::pca_size<T>("gpusvd_" #X_ "pca_bufferSize", h, m, n, k, dev, host);         \
+        return gpusvd::pca_size<gpusvd::internal_t<T>>("gpusvd_" #X_ "pca_bufferSize", h, m, n, k, \
+                                                       dev, host);                                 \
     }
 
 extern "C" {
-GPUSVD_PCA(s, float)
-GPUSVD_PCA(d, double)
+GPUSVD_PCA(s, float, float)
+GPUSVD_PCA(d, double, double)
+GPUSVD_PCA(c, gpusvdComplex_t, float)
+GPUSVD_PCA(z, gpusvdDoubleComplex_t, double)
 
 GPUSVD_API gpusvdStatus_t gpusvdSetPcaMethod(gpusvdHandle_t handle, gpusvdPcaMethod_t method) {
     gpusvd::Args a(handle, "gpusvdSetPcaMethod");

@@ -12,6 +12,15 @@
 #ifndef GPUSVD_UTIL_MATGEN_HPP
 #define GPUSVD_UTIL_MATGEN_HPP
 
+// Complex LAPACKE arguments as std::complex, as in the library (src/cpu/lapack.hpp).
+#ifndef LAPACK_COMPLEX_CPP
+#define LAPACK_COMPLEX_CPP
+#endif
+#ifndef lapack_complex_float
+#define lapack_complex_float std::complex<float>
+#define lapack_complex_double std::complex<double>
+#endif
+#include <complex>
 #include <lapacke.h>
 
 #include <algorithm>
@@ -587,6 +596,78 @@ void symmetric_with_eigenvalues(Rng &rng, int64_t n, const double *lambda, T *A,
             W[i + j * n] = s;
         }
     detail::store(n, n, W.data(), A, lda);
+}
+
+// ---- Complex test matrices ------------------------------------------------------------------
+
+/// Random m x n complex matrix with orthonormal columns (m >= n, unitary-Haar): the QR of a
+/// complex Gaussian matrix with the phases of R's diagonal folded into Q. In complex<double>.
+inline void random_unitary(Rng &rng, int64_t m, int64_t n, std::complex<double> *Q, int64_t ldq) {
+    if (m == 0 || n == 0) return;
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < m; ++i) Q[i + j * ldq] = {rng.normal(), rng.normal()};
+    std::vector<std::complex<double>> tau(static_cast<size_t>(n));
+    detail::check_lapack(LAPACKE_zgeqrf(LAPACK_COL_MAJOR, (lapack_int)m, (lapack_int)n, Q,
+                                        (lapack_int)ldq, tau.data()),
+                         "zgeqrf");
+    std::vector<std::complex<double>> phase(static_cast<size_t>(n));
+    for (int64_t j = 0; j < n; ++j) {
+        const std::complex<double> d = Q[j + j * ldq];
+        phase[static_cast<size_t>(j)] = std::abs(d) > 0 ? d / std::abs(d) : 1.0;
+    }
+    detail::check_lapack(LAPACKE_zungqr(LAPACK_COL_MAJOR, (lapack_int)m, (lapack_int)n,
+                                        (lapack_int)n, Q, (lapack_int)ldq, tau.data()),
+                         "zungqr");
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < m; ++i) Q[i + j * ldq] *= phase[static_cast<size_t>(j)];
+}
+
+/// A (m x n, complex<T>, leading dimension lda) = U diag(sigma) V^H with random U (m x k),
+/// V (n x k) with orthonormal columns, k = min(m,n). Built in complex<double>.
+template <typename T>
+void prescribed_sv_complex(Rng &rng, int64_t m, int64_t n, const double *sigma,
+                           std::complex<T> *A, int64_t lda) {
+    const int64_t k = std::min(m, n);
+    if (m == 0 || n == 0) return;
+    std::vector<std::complex<double>> U(static_cast<size_t>(m * k)), V(static_cast<size_t>(n * k));
+    random_unitary(rng, m, k, U.data(), m);
+    random_unitary(rng, n, k, V.data(), n);
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < m; ++i) {
+            std::complex<double> acc = 0;
+            for (int64_t p = 0; p < k; ++p)
+                acc += U[static_cast<size_t>(i + p * m)] * sigma[p] *
+                       std::conj(V[static_cast<size_t>(j + p * n)]);
+            A[i + j * lda] = std::complex<T>(T(acc.real()), T(acc.imag()));
+        }
+}
+
+/// m x n complex matrix (leading dimension m) with singular values singular_values(rng, mode,
+/// min(m,n), cond, rank).
+template <typename T>
+std::vector<std::complex<T>> prescribed_sv_complex(Rng &rng, int64_t m, int64_t n,
+                                                   SigmaMode mode, double cond,
+                                                   int64_t rank = -1) {
+    std::vector<std::complex<T>> A(static_cast<size_t>(std::max<int64_t>(m * n, 0)));
+    const std::vector<double> s = singular_values(rng, mode, std::min(m, n), cond, rank);
+    prescribed_sv_complex(rng, m, n, s.data(), A.data(), std::max<int64_t>(m, 1));
+    return A;
+}
+
+/// Complex Gaussian m x n matrix (ld m), rows graded from 1 to row_lo and columns from 1 to
+/// col_lo, as graded() for real data.
+template <typename T>
+std::vector<std::complex<T>> graded_complex(Rng &rng, int64_t m, int64_t n, double row_lo,
+                                            double col_lo) {
+    std::vector<std::complex<T>> A(static_cast<size_t>(m * n));
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < m; ++i) {
+            const double r = m > 1 ? std::pow(row_lo, double(i) / double(m - 1)) : 1.0;
+            const double c = n > 1 ? std::pow(col_lo, double(j) / double(n - 1)) : 1.0;
+            A[static_cast<size_t>(i + j * m)] =
+                std::complex<T>(T(r * c * rng.normal()), T(r * c * rng.normal()));
+        }
+    return A;
 }
 
 }  // namespace gpusvd_util

@@ -14,6 +14,7 @@
 #include <cblas.h>
 
 #include <algorithm>
+#include <complex>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -379,6 +380,165 @@ double eig_match(int64_t n, const T *wr, const T *wi, const R *wr_ref, const R *
         best = cand[hi];
     }
     return anorm > 0.0 ? (best / anorm) / eps : best / eps;
+}
+
+// ---- Complex (and real) element types: the same ratios with conjugate transposes ------------
+// E is float, double, std::complex<float> or std::complex<double>; sums are formed in
+// std::complex<double>, eps is that of E's real type.
+
+namespace detail {
+template <typename E>
+struct RealOf {
+    using type = E;
+};
+template <typename R>
+struct RealOf<std::complex<R>> {
+    using type = R;
+};
+inline std::complex<double> widen(float x) { return x; }
+inline std::complex<double> widen(double x) { return x; }
+inline std::complex<double> widen(std::complex<float> x) { return {x.real(), x.imag()}; }
+inline std::complex<double> widen(std::complex<double> x) { return x; }
+template <typename E>
+double eps_of() {
+    return double(std::numeric_limits<typename RealOf<E>::type>::epsilon());
+}
+/// 1-norm of an m x n matrix held as complex<double>, ld m.
+inline double norm1_wide(int64_t m, int64_t n, const std::vector<std::complex<double>> &A) {
+    double best = 0;
+    for (int64_t j = 0; j < n; ++j) {
+        double s = 0;
+        for (int64_t i = 0; i < m; ++i) s += std::abs(A[static_cast<size_t>(i + j * m)]);
+        if (std::isnan(s)) return s;
+        best = std::max(best, s);
+    }
+    return best;
+}
+}  // namespace detail
+
+/// 1-norm of the m x n matrix A (any element type), in double.
+template <typename E>
+double norm1_h(int64_t m, int64_t n, const E *A, int64_t lda) {
+    double best = 0;
+    for (int64_t j = 0; j < n; ++j) {
+        double s = 0;
+        for (int64_t i = 0; i < m; ++i) s += std::abs(detail::widen(A[i + j * lda]));
+        if (std::isnan(s)) return s;
+        best = std::max(best, s);
+    }
+    return best;
+}
+
+/// |A - U diag(S) V^H|_1 / (|A|_1 max(m,n) eps): U m x k, V n x k (V itself, not V^H).
+template <typename E, typename R>
+double svd_residual_h(int64_t m, int64_t n, int64_t k, const E *A, int64_t lda, const R *S,
+                      const E *U, int64_t ldu, const E *V, int64_t ldv) {
+    std::vector<std::complex<double>> D(static_cast<size_t>(m * n));
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < m; ++i) {
+            std::complex<double> acc = detail::widen(A[i + j * lda]);
+            for (int64_t p = 0; p < k; ++p)
+                acc -= detail::widen(U[i + p * ldu]) * double(S[p]) *
+                       std::conj(detail::widen(V[j + p * ldv]));
+            D[static_cast<size_t>(i + j * m)] = acc;
+        }
+    const double a = norm1_h(m, n, A, lda), r = detail::norm1_wide(m, n, D);
+    return detail::safe_ratio(r, a, double(std::max(m, n))) *
+           double(std::numeric_limits<double>::epsilon()) / detail::eps_of<E>();
+}
+
+/// |I - Q^H Q|_1 / (rows eps) of the columns of Q (rows x cols).
+template <typename E>
+double orthogonality_h(int64_t rows, int64_t cols, const E *Q, int64_t ldq) {
+    std::vector<std::complex<double>> G(static_cast<size_t>(cols * cols));
+    for (int64_t j = 0; j < cols; ++j)
+        for (int64_t i = 0; i < cols; ++i) {
+            std::complex<double> acc = i == j ? 1.0 : 0.0;
+            for (int64_t r = 0; r < rows; ++r)
+                acc -= std::conj(detail::widen(Q[r + i * ldq])) * detail::widen(Q[r + j * ldq]);
+            G[static_cast<size_t>(i + j * cols)] = acc;
+        }
+    return detail::norm1_wide(cols, cols, G) / (double(std::max<int64_t>(rows, 1)) *
+                                                 detail::eps_of<E>());
+}
+
+/// |A - Q R|_1 / (m |A|_1 eps): Q m x k, R k x n (upper trapezoid used), k = min(m,n).
+template <typename E>
+double qr_residual_h(int64_t m, int64_t n, const E *A, int64_t lda, const E *Q, int64_t ldq,
+                     const E *R, int64_t ldr) {
+    const int64_t k = std::min(m, n);
+    std::vector<std::complex<double>> D(static_cast<size_t>(m * n));
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < m; ++i) {
+            std::complex<double> acc = detail::widen(A[i + j * lda]);
+            for (int64_t p = 0; p <= std::min(j, k - 1); ++p)
+                acc -= detail::widen(Q[i + p * ldq]) * detail::widen(R[p + j * ldr]);
+            D[static_cast<size_t>(i + j * m)] = acc;
+        }
+    const double a = norm1_h(m, n, A, lda), r = detail::norm1_wide(m, n, D);
+    return detail::safe_ratio(r, a, double(m)) * double(std::numeric_limits<double>::epsilon()) /
+           detail::eps_of<E>();
+}
+
+/// |A VR - VR diag(W)|_1 / (n |A|_1 eps) of complex eigenpairs (W n values, VR n x n).
+template <typename C>
+double eig_residual_c(int64_t n, const C *A, int64_t lda, const C *W, const C *VR,
+                      int64_t ldvr) {
+    std::vector<std::complex<double>> D(static_cast<size_t>(n * n));
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < n; ++i) {
+            std::complex<double> acc = -detail::widen(VR[i + j * ldvr]) * detail::widen(W[j]);
+            for (int64_t p = 0; p < n; ++p)
+                acc += detail::widen(A[i + p * lda]) * detail::widen(VR[p + j * ldvr]);
+            D[static_cast<size_t>(i + j * n)] = acc;
+        }
+    const double a = norm1_h(n, n, A, lda), r = detail::norm1_wide(n, n, D);
+    return detail::safe_ratio(r, a, double(n)) * double(std::numeric_limits<double>::epsilon()) /
+           detail::eps_of<C>();
+}
+
+/// ?geev's normalisation of complex VR: the largest over the columns of | ||v||_2 - 1 | / eps,
+/// or +Inf where the component of largest modulus has a nonzero imaginary part.
+template <typename C>
+double eigvec_normalisation_c(int64_t n, const C *VR, int64_t ldvr) {
+    double worst = 0;
+    for (int64_t j = 0; j < n; ++j) {
+        double ss = 0, big = -1;
+        int64_t arg = 0;
+        for (int64_t i = 0; i < n; ++i) {
+            const double a = std::abs(detail::widen(VR[i + j * ldvr]));
+            ss += a * a;
+            if (a > big) big = a, arg = i;
+        }
+        // ?geev makes the largest component real; ties in modulus are within rounding
+        const double im = std::abs(detail::widen(VR[arg + j * ldvr]).imag());
+        if (im > 4 * detail::eps_of<C>() * big)
+            return std::numeric_limits<double>::infinity();
+        worst = std::max(worst, std::abs(std::sqrt(ss) - 1.0) / detail::eps_of<C>());
+    }
+    return worst;
+}
+
+/// Distance between two sets of n complex values (the best matching, greedy by nearest) over
+/// (max |ref| eps).
+template <typename C>
+double eigenvalue_match_c(int64_t n, const C *W, const C *ref) {
+    std::vector<char> used(static_cast<size_t>(n), 0);
+    double worst = 0, scale = 0;
+    for (int64_t i = 0; i < n; ++i) scale = std::max(scale, std::abs(detail::widen(ref[i])));
+    for (int64_t i = 0; i < n; ++i) {
+        int64_t best = -1;
+        double d = std::numeric_limits<double>::infinity();
+        for (int64_t j = 0; j < n; ++j) {
+            if (used[static_cast<size_t>(j)]) continue;
+            const double e = std::abs(detail::widen(W[i]) - detail::widen(ref[j]));
+            if (e < d || best < 0) d = e, best = j;
+        }
+        if (best < 0 || std::isnan(d)) return std::numeric_limits<double>::quiet_NaN();
+        used[static_cast<size_t>(best)] = 1;
+        worst = std::max(worst, d);
+    }
+    return scale > 0 ? worst / (scale * detail::eps_of<C>()) : worst / detail::eps_of<C>();
 }
 
 }  // namespace gpusvd_util

@@ -3,6 +3,15 @@
 #pragma once
 
 #include <gtest/gtest.h>
+// Complex LAPACKE arguments as std::complex, as in the library (src/cpu/lapack.hpp).
+#ifndef LAPACK_COMPLEX_CPP
+#define LAPACK_COMPLEX_CPP
+#endif
+#ifndef lapack_complex_float
+#define lapack_complex_float std::complex<float>
+#define lapack_complex_double std::complex<double>
+#endif
+#include <complex>
 #include <lapacke.h>
 
 #include <algorithm>

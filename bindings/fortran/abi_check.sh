@@ -24,14 +24,18 @@ trap 'rm -rf "$work"' EXIT
 # The header's prototypes, flattened one per line, rewritten to what Fortran can express and
 # gfortran prints: handle, const char* (string results) and void** as void* (gfortran prints
 # a c_ptr passed by reference as void*), the communicator as void*, its all-reduce callback as
-# gfortran's int (*)() (type(c_funptr), value), enums as int, size_t as long (c_size_t), and the
-# device pointers of _gpu forms as void* (type(c_ptr), value).
+# gfortran's int (*)() (type(c_funptr), value), enums as int, size_t as long (c_size_t), the
+# complex structs as C99 complex (gfortran prints complex(c_float_complex) and
+# complex(c_double_complex) as __GFORTRAN_FLOAT_COMPLEX / __GFORTRAN_DOUBLE_COMPLEX, which are
+# float _Complex / double _Complex in C: same size and layout), and the device pointers of _gpu
+# forms as void* (type(c_ptr), value).
 "$cc" -E -P -x c "$hdr" | tr '\n' ' ' | sed 's/;/;\n/g' | grep -E '\bgpusvd[A-Za-z0-9_]*[[:space:]]*\(' \
   | grep -v typedef \
   | sed -E 's/\bgpusvd(Handle|Comm)_t\b/void */g; s/\bgpusvdAllreduceFn_t ([A-Za-z]+)/int (*\1)()/g;
+           s/\bgpusvdComplex_t\b/float _Complex/g; s/\bgpusvdDoubleComplex_t\b/double _Complex/g;
            s/\bgpusvd[A-Za-z]*_t\b/int/g; s/\bsize_t\b/long/g;
            s/\bconst char \*/void */g; s/void \* ?\*/void */g;
-           /_gpu[[:space:]]*\(/ s/(const )?\b(float|double|int) \*/void */g' > "$work/c_protos.h"
+           /_gpu[[:space:]]*\(/ s/(const )?\b((float|double) _Complex|float|double|int) \*/void */g' > "$work/c_protos.h"
 names() { grep -oE '\bgpusvd[A-Za-z0-9_]*[[:space:]]*\(' "$1" | tr -d ' (' | sort -u; }
 if ! diff <(names "$work/c_protos.h") <(names "$work/f_protos.h"); then
   echo "ABI check: functions of gpusvd.h (<) and of gpusvd.f90 (>) differ" >&2

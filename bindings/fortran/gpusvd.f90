@@ -14,6 +14,9 @@
 !   literals with the kind, e.g. 5_c_int64_t, or declare integer(c_int64_t) variables.
 ! - Enums: integer(c_int) by value, the GPUSVD_* constants below. Byte sizes: integer(c_size_t).
 ! - The handle, CUDA streams and workspace buffers are type(c_ptr).
+! - Complex routines (c, z) take complex(c_float_complex) / complex(c_double_complex) arrays
+!   (the layout of gpusvdComplex_t / gpusvdDoubleComplex_t); their singular values and explained
+!   variances are real(c_float) / real(c_double).
 ! - Host forms take ordinary Fortran arrays (column-major, as LAPACK). Matrices are declared
 !   A(lda, *) etc.; batched arrays are assumed-size (*), so A(lda, n, batch) can be passed.
 ! - Everything the library writes (arrays, info, byte sizes, ...) is intent(inout), not
@@ -33,6 +36,7 @@
 !   character(len=:), allocatable copy.
 module gpusvd
   use, intrinsic :: iso_c_binding, only: c_int, c_int64_t, c_size_t, c_float, c_double, &
+      c_float_complex, c_double_complex, &
       c_char, c_ptr, c_null_ptr, c_associated, c_f_pointer, c_funptr, c_funloc
   implicit none
   private :: c_to_f_string
@@ -637,6 +641,351 @@ module gpusvd
       integer(c_int64_t), value :: m, n, k
       integer(c_size_t), intent(inout), optional :: deviceBytes, hostBytes
     end function gpusvd_dpca_bufferSize
+    ! Complex precisions (c: complex(c_float_complex), z: complex(c_double_complex)); singular
+    ! values and explained variances are real. The _gpu forms answer GPUSVD_STATUS_NOT_SUPPORTED
+    ! in this version (no complex GPU kernels); the host forms run on the CPU.
+    integer(c_int) function gpusvd_cgesvj(handle, jobu, jobv, m, n, A, lda, S, U, ldu, V, ldv, &
+        info) bind(C, name="gpusvd_cgesvj")
+      import
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: jobu, jobv
+      integer(c_int64_t), value :: m, n, lda, ldu, ldv
+      integer(c_int), intent(inout) :: info
+      complex(c_float_complex), intent(inout) :: A(lda, *)
+      real(c_float), intent(inout) :: S(*)
+      complex(c_float_complex), intent(inout), optional :: U(ldu, *), V(ldv, *)
+    end function gpusvd_cgesvj
+    integer(c_int) function gpusvd_cgesvj_gpu(handle, jobu, jobv, m, n, A, lda, S, U, ldu, V, &
+        ldv, info) bind(C, name="gpusvd_cgesvj_gpu")
+      import
+      implicit none
+      type(c_ptr), value :: handle, A, S, U, V, info
+      integer(c_int), value :: jobu, jobv
+      integer(c_int64_t), value :: m, n, lda, ldu, ldv
+    end function gpusvd_cgesvj_gpu
+    integer(c_int) function gpusvd_cgesvj_bufferSize(handle, jobu, jobv, m, n, deviceBytes, &
+        hostBytes) bind(C, name="gpusvd_cgesvj_bufferSize")
+      import
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: jobu, jobv
+      integer(c_int64_t), value :: m, n
+      integer(c_size_t), intent(inout), optional :: deviceBytes, hostBytes
+    end function gpusvd_cgesvj_bufferSize
+    integer(c_int) function gpusvd_cgesvj_batched(handle, jobu, jobv, m, n, A, lda, strideA, S, &
+        strideS, U, ldu, strideU, V, ldv, strideV, batchCount, info) bind(C, &
+        name="gpusvd_cgesvj_batched")
+      import
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: jobu, jobv
+      integer(c_int64_t), value :: m, n, lda, strideA, strideS, ldu, strideU, ldv, strideV, &
+          batchCount
+      complex(c_float_complex), intent(inout) :: A(*)
+      real(c_float), intent(inout) :: S(*)
+      complex(c_float_complex), intent(inout), optional :: U(*), V(*)
+      integer(c_int), intent(inout) :: info(*)
+    end function gpusvd_cgesvj_batched
+    integer(c_int) function gpusvd_cgesvj_batched_gpu(handle, jobu, jobv, m, n, A, lda, &
+        strideA, S, strideS, U, ldu, strideU, V, ldv, strideV, batchCount, info) bind(C, &
+        name="gpusvd_cgesvj_batched_gpu")
+      import
+      implicit none
+      type(c_ptr), value :: handle, A, S, U, V, info
+      integer(c_int), value :: jobu, jobv
+      integer(c_int64_t), value :: m, n, lda, strideA, strideS, ldu, strideU, ldv, strideV, &
+          batchCount
+    end function gpusvd_cgesvj_batched_gpu
+    integer(c_int) function gpusvd_cgesvj_batched_bufferSize(handle, jobu, jobv, m, n, &
+        batchCount, deviceBytes, hostBytes) bind(C, name="gpusvd_cgesvj_batched_bufferSize")
+      import
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: jobu, jobv
+      integer(c_int64_t), value :: m, n, batchCount
+      integer(c_size_t), intent(inout), optional :: deviceBytes, hostBytes
+    end function gpusvd_cgesvj_batched_bufferSize
+    integer(c_int) function gpusvd_cgeqrf_mgs(handle, orth, m, n, A, lda, R, ldr, info) bind(C, &
+        name="gpusvd_cgeqrf_mgs")
+      import
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: orth
+      integer(c_int64_t), value :: m, n, lda, ldr
+      integer(c_int), intent(inout) :: info
+      complex(c_float_complex), intent(inout) :: A(lda, *), R(ldr, *)
+    end function gpusvd_cgeqrf_mgs
+    integer(c_int) function gpusvd_cgeqrf_mgs_gpu(handle, orth, m, n, A, lda, R, ldr, &
+        info) bind(C, name="gpusvd_cgeqrf_mgs_gpu")
+      import
+      implicit none
+      type(c_ptr), value :: handle, A, R, info
+      integer(c_int), value :: orth
+      integer(c_int64_t), value :: m, n, lda, ldr
+    end function gpusvd_cgeqrf_mgs_gpu
+    integer(c_int) function gpusvd_cgeqrf_mgs_bufferSize(handle, orth, m, n, deviceBytes, &
+        hostBytes) bind(C, name="gpusvd_cgeqrf_mgs_bufferSize")
+      import
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: orth
+      integer(c_int64_t), value :: m, n
+      integer(c_size_t), intent(inout), optional :: deviceBytes, hostBytes
+    end function gpusvd_cgeqrf_mgs_bufferSize
+    integer(c_int) function gpusvd_cgeqrf_mgs_batched(handle, orth, m, n, A, lda, strideA, R, &
+        ldr, strideR, batchCount, info) bind(C, name="gpusvd_cgeqrf_mgs_batched")
+      import
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: orth
+      integer(c_int64_t), value :: m, n, lda, strideA, ldr, strideR, batchCount
+      complex(c_float_complex), intent(inout) :: A(*), R(*)
+      integer(c_int), intent(inout) :: info(*)
+    end function gpusvd_cgeqrf_mgs_batched
+    integer(c_int) function gpusvd_cgeqrf_mgs_batched_gpu(handle, orth, m, n, A, lda, strideA, &
+        R, ldr, strideR, batchCount, info) bind(C, name="gpusvd_cgeqrf_mgs_batched_gpu")
+      import
+      implicit none
+      type(c_ptr), value :: handle, A, R, info
+      integer(c_int), value :: orth
+      integer(c_int64_t), value :: m, n, lda, strideA, ldr, strideR, batchCount
+    end function gpusvd_cgeqrf_mgs_batched_gpu
+    integer(c_int) function gpusvd_cgeqrf_mgs_batched_bufferSize(handle, orth, m, n, &
+        batchCount, deviceBytes, hostBytes) bind(C, name="gpusvd_cgeqrf_mgs_batched_bufferSize")
+      import
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: orth
+      integer(c_int64_t), value :: m, n, batchCount
+      integer(c_size_t), intent(inout), optional :: deviceBytes, hostBytes
+    end function gpusvd_cgeqrf_mgs_batched_bufferSize
+    integer(c_int) function gpusvd_cgeev_batched(handle, jobvr, n, A, lda, strideA, W, strideW, &
+        VR, ldvr, strideVR, batchCount, info) bind(C, name="gpusvd_cgeev_batched")
+      import
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: jobvr
+      integer(c_int64_t), value :: n, lda, strideA, strideW, ldvr, strideVR, batchCount
+      complex(c_float_complex), intent(inout) :: A(*), W(*)
+      complex(c_float_complex), intent(inout), optional :: VR(*)
+      integer(c_int), intent(inout) :: info(*)
+    end function gpusvd_cgeev_batched
+    integer(c_int) function gpusvd_cgeev_batched_gpu(handle, jobvr, n, A, lda, strideA, W, strideW, &
+        VR, ldvr, strideVR, batchCount, info) bind(C, name="gpusvd_cgeev_batched_gpu")
+      import
+      implicit none
+      type(c_ptr), value :: handle, A, W, VR, info
+      integer(c_int), value :: jobvr
+      integer(c_int64_t), value :: n, lda, strideA, strideW, ldvr, strideVR, batchCount
+    end function gpusvd_cgeev_batched_gpu
+    integer(c_int) function gpusvd_cgeev_batched_bufferSize(handle, jobvr, n, batchCount, &
+        deviceBytes, hostBytes) bind(C, name="gpusvd_cgeev_batched_bufferSize")
+      import
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: jobvr
+      integer(c_int64_t), value :: n, batchCount
+      integer(c_size_t), intent(inout), optional :: deviceBytes, hostBytes
+    end function gpusvd_cgeev_batched_bufferSize
+    integer(c_int) function gpusvd_cpca(handle, m, n, X, ldx, k, components, ldc, &
+        explainedVariance, scores, lds, mean, info) bind(C, name="gpusvd_cpca")
+      import
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int64_t), value :: m, n, ldx, k, ldc, lds
+      integer(c_int), intent(inout) :: info
+      complex(c_float_complex), intent(in) :: X(ldx, *)
+      complex(c_float_complex), intent(inout) :: components(ldc, *)
+      real(c_float), intent(inout) :: explainedVariance(*)
+      complex(c_float_complex), intent(inout), optional :: scores(lds, *), mean(*)
+    end function gpusvd_cpca
+    integer(c_int) function gpusvd_cpca_gpu(handle, m, n, X, ldx, k, components, ldc, &
+        explainedVariance, scores, lds, mean, info) bind(C, name="gpusvd_cpca_gpu")
+      import
+      implicit none
+      type(c_ptr), value :: handle, X, components, explainedVariance, scores, mean, info
+      integer(c_int64_t), value :: m, n, ldx, k, ldc, lds
+    end function gpusvd_cpca_gpu
+    integer(c_int) function gpusvd_cpca_bufferSize(handle, m, n, k, deviceBytes, &
+        hostBytes) bind(C, name="gpusvd_cpca_bufferSize")
+      import
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int64_t), value :: m, n, k
+      integer(c_size_t), intent(inout), optional :: deviceBytes, hostBytes
+    end function gpusvd_cpca_bufferSize
+    integer(c_int) function gpusvd_zgesvj(handle, jobu, jobv, m, n, A, lda, S, U, ldu, V, ldv, &
+        info) bind(C, name="gpusvd_zgesvj")
+      import
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: jobu, jobv
+      integer(c_int64_t), value :: m, n, lda, ldu, ldv
+      integer(c_int), intent(inout) :: info
+      complex(c_double_complex), intent(inout) :: A(lda, *)
+      real(c_double), intent(inout) :: S(*)
+      complex(c_double_complex), intent(inout), optional :: U(ldu, *), V(ldv, *)
+    end function gpusvd_zgesvj
+    integer(c_int) function gpusvd_zgesvj_gpu(handle, jobu, jobv, m, n, A, lda, S, U, ldu, V, &
+        ldv, info) bind(C, name="gpusvd_zgesvj_gpu")
+      import
+      implicit none
+      type(c_ptr), value :: handle, A, S, U, V, info
+      integer(c_int), value :: jobu, jobv
+      integer(c_int64_t), value :: m, n, lda, ldu, ldv
+    end function gpusvd_zgesvj_gpu
+    integer(c_int) function gpusvd_zgesvj_bufferSize(handle, jobu, jobv, m, n, deviceBytes, &
+        hostBytes) bind(C, name="gpusvd_zgesvj_bufferSize")
+      import
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: jobu, jobv
+      integer(c_int64_t), value :: m, n
+      integer(c_size_t), intent(inout), optional :: deviceBytes, hostBytes
+    end function gpusvd_zgesvj_bufferSize
+    integer(c_int) function gpusvd_zgesvj_batched(handle, jobu, jobv, m, n, A, lda, strideA, S, &
+        strideS, U, ldu, strideU, V, ldv, strideV, batchCount, info) bind(C, &
+        name="gpusvd_zgesvj_batched")
+      import
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: jobu, jobv
+      integer(c_int64_t), value :: m, n, lda, strideA, strideS, ldu, strideU, ldv, strideV, &
+          batchCount
+      complex(c_double_complex), intent(inout) :: A(*)
+      real(c_double), intent(inout) :: S(*)
+      complex(c_double_complex), intent(inout), optional :: U(*), V(*)
+      integer(c_int), intent(inout) :: info(*)
+    end function gpusvd_zgesvj_batched
+    integer(c_int) function gpusvd_zgesvj_batched_gpu(handle, jobu, jobv, m, n, A, lda, &
+        strideA, S, strideS, U, ldu, strideU, V, ldv, strideV, batchCount, info) bind(C, &
+        name="gpusvd_zgesvj_batched_gpu")
+      import
+      implicit none
+      type(c_ptr), value :: handle, A, S, U, V, info
+      integer(c_int), value :: jobu, jobv
+      integer(c_int64_t), value :: m, n, lda, strideA, strideS, ldu, strideU, ldv, strideV, &
+          batchCount
+    end function gpusvd_zgesvj_batched_gpu
+    integer(c_int) function gpusvd_zgesvj_batched_bufferSize(handle, jobu, jobv, m, n, &
+        batchCount, deviceBytes, hostBytes) bind(C, name="gpusvd_zgesvj_batched_bufferSize")
+      import
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: jobu, jobv
+      integer(c_int64_t), value :: m, n, batchCount
+      integer(c_size_t), intent(inout), optional :: deviceBytes, hostBytes
+    end function gpusvd_zgesvj_batched_bufferSize
+    integer(c_int) function gpusvd_zgeqrf_mgs(handle, orth, m, n, A, lda, R, ldr, info) bind(C, &
+        name="gpusvd_zgeqrf_mgs")
+      import
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: orth
+      integer(c_int64_t), value :: m, n, lda, ldr
+      integer(c_int), intent(inout) :: info
+      complex(c_double_complex), intent(inout) :: A(lda, *), R(ldr, *)
+    end function gpusvd_zgeqrf_mgs
+    integer(c_int) function gpusvd_zgeqrf_mgs_gpu(handle, orth, m, n, A, lda, R, ldr, &
+        info) bind(C, name="gpusvd_zgeqrf_mgs_gpu")
+      import
+      implicit none
+      type(c_ptr), value :: handle, A, R, info
+      integer(c_int), value :: orth
+      integer(c_int64_t), value :: m, n, lda, ldr
+    end function gpusvd_zgeqrf_mgs_gpu
+    integer(c_int) function gpusvd_zgeqrf_mgs_bufferSize(handle, orth, m, n, deviceBytes, &
+        hostBytes) bind(C, name="gpusvd_zgeqrf_mgs_bufferSize")
+      import
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: orth
+      integer(c_int64_t), value :: m, n
+      integer(c_size_t), intent(inout), optional :: deviceBytes, hostBytes
+    end function gpusvd_zgeqrf_mgs_bufferSize
+    integer(c_int) function gpusvd_zgeqrf_mgs_batched(handle, orth, m, n, A, lda, strideA, R, &
+        ldr, strideR, batchCount, info) bind(C, name="gpusvd_zgeqrf_mgs_batched")
+      import
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: orth
+      integer(c_int64_t), value :: m, n, lda, strideA, ldr, strideR, batchCount
+      complex(c_double_complex), intent(inout) :: A(*), R(*)
+      integer(c_int), intent(inout) :: info(*)
+    end function gpusvd_zgeqrf_mgs_batched
+    integer(c_int) function gpusvd_zgeqrf_mgs_batched_gpu(handle, orth, m, n, A, lda, strideA, &
+        R, ldr, strideR, batchCount, info) bind(C, name="gpusvd_zgeqrf_mgs_batched_gpu")
+      import
+      implicit none
+      type(c_ptr), value :: handle, A, R, info
+      integer(c_int), value :: orth
+      integer(c_int64_t), value :: m, n, lda, strideA, ldr, strideR, batchCount
+    end function gpusvd_zgeqrf_mgs_batched_gpu
+    integer(c_int) function gpusvd_zgeqrf_mgs_batched_bufferSize(handle, orth, m, n, &
+        batchCount, deviceBytes, hostBytes) bind(C, name="gpusvd_zgeqrf_mgs_batched_bufferSize")
+      import
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: orth
+      integer(c_int64_t), value :: m, n, batchCount
+      integer(c_size_t), intent(inout), optional :: deviceBytes, hostBytes
+    end function gpusvd_zgeqrf_mgs_batched_bufferSize
+    integer(c_int) function gpusvd_zgeev_batched(handle, jobvr, n, A, lda, strideA, W, strideW, &
+        VR, ldvr, strideVR, batchCount, info) bind(C, name="gpusvd_zgeev_batched")
+      import
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: jobvr
+      integer(c_int64_t), value :: n, lda, strideA, strideW, ldvr, strideVR, batchCount
+      complex(c_double_complex), intent(inout) :: A(*), W(*)
+      complex(c_double_complex), intent(inout), optional :: VR(*)
+      integer(c_int), intent(inout) :: info(*)
+    end function gpusvd_zgeev_batched
+    integer(c_int) function gpusvd_zgeev_batched_gpu(handle, jobvr, n, A, lda, strideA, W, strideW, &
+        VR, ldvr, strideVR, batchCount, info) bind(C, name="gpusvd_zgeev_batched_gpu")
+      import
+      implicit none
+      type(c_ptr), value :: handle, A, W, VR, info
+      integer(c_int), value :: jobvr
+      integer(c_int64_t), value :: n, lda, strideA, strideW, ldvr, strideVR, batchCount
+    end function gpusvd_zgeev_batched_gpu
+    integer(c_int) function gpusvd_zgeev_batched_bufferSize(handle, jobvr, n, batchCount, &
+        deviceBytes, hostBytes) bind(C, name="gpusvd_zgeev_batched_bufferSize")
+      import
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int), value :: jobvr
+      integer(c_int64_t), value :: n, batchCount
+      integer(c_size_t), intent(inout), optional :: deviceBytes, hostBytes
+    end function gpusvd_zgeev_batched_bufferSize
+    integer(c_int) function gpusvd_zpca(handle, m, n, X, ldx, k, components, ldc, &
+        explainedVariance, scores, lds, mean, info) bind(C, name="gpusvd_zpca")
+      import
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int64_t), value :: m, n, ldx, k, ldc, lds
+      integer(c_int), intent(inout) :: info
+      complex(c_double_complex), intent(in) :: X(ldx, *)
+      complex(c_double_complex), intent(inout) :: components(ldc, *)
+      real(c_double), intent(inout) :: explainedVariance(*)
+      complex(c_double_complex), intent(inout), optional :: scores(lds, *), mean(*)
+    end function gpusvd_zpca
+    integer(c_int) function gpusvd_zpca_gpu(handle, m, n, X, ldx, k, components, ldc, &
+        explainedVariance, scores, lds, mean, info) bind(C, name="gpusvd_zpca_gpu")
+      import
+      implicit none
+      type(c_ptr), value :: handle, X, components, explainedVariance, scores, mean, info
+      integer(c_int64_t), value :: m, n, ldx, k, ldc, lds
+    end function gpusvd_zpca_gpu
+    integer(c_int) function gpusvd_zpca_bufferSize(handle, m, n, k, deviceBytes, &
+        hostBytes) bind(C, name="gpusvd_zpca_bufferSize")
+      import
+      implicit none
+      type(c_ptr), value :: handle
+      integer(c_int64_t), value :: m, n, k
+      integer(c_size_t), intent(inout), optional :: deviceBytes, hostBytes
+    end function gpusvd_zpca_bufferSize
 
     ! --------------------------------------------------------------------------------------
     ! Distributed tall QR and PCA: communicators (an ncclComm_t, or an all-reduce callback,

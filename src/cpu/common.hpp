@@ -9,6 +9,7 @@
 #include <limits>
 #include <utility>
 
+#include "cpu/complex.hpp"
 #include "workspace.hpp"
 
 namespace gpusvd::cpu {
@@ -27,11 +28,16 @@ inline int lapack_info(int info) {
 /// sees it, so it must stay cheap next to the factorization (see scan.cpp).
 template <class T>
 bool has_nonfinite(int64_t m, int64_t n, const T *a, int64_t lda);
+/// Complex a: a 2m x n real matrix (real and imaginary parts interleaved).
+template <class R>
+bool has_nonfinite(int64_t m, int64_t n, const std::complex<R> *a, int64_t lda) {
+    return has_nonfinite(2 * m, n, reinterpret_cast<const R *>(a), 2 * lda);
+}
 
 template <class T>
 void fill_nan(int64_t m, int64_t n, T *a, int64_t lda) {
     if (!a) return;
-    const T nan = std::numeric_limits<T>::quiet_NaN();
+    const T nan = nan_of<T>();
     for (int64_t j = 0; j < n; ++j)
         for (int64_t i = 0; i < m; ++i) a[i + j * lda] = nan;
 }
@@ -39,8 +45,9 @@ void fill_nan(int64_t m, int64_t n, T *a, int64_t lda) {
 /// Largest |a_ij| of a (m x n), finite input. Four independent maxima: the dependency chain of
 /// one would make this pass, which every routine pays, several times slower.
 template <class T>
-T max_abs(int64_t m, int64_t n, const T *a, int64_t lda) {
-    T acc[4] = {T(0), T(0), T(0), T(0)};
+real_t<T> max_abs(int64_t m, int64_t n, const T *a, int64_t lda) {
+    using R = real_t<T>;
+    R acc[4] = {R(0), R(0), R(0), R(0)};
     for (int64_t j = 0; j < n; ++j) {
         const T *col = a + j * lda;
         int64_t i = 0;
@@ -49,6 +56,15 @@ T max_abs(int64_t m, int64_t n, const T *a, int64_t lda) {
         for (; i < m; ++i) acc[0] = std::max(acc[0], std::abs(col[i]));
     }
     return std::max(std::max(acc[0], acc[1]), std::max(acc[2], acc[3]));
+}
+
+/// x 2^e (ldexp of both parts for complex x).
+template <class E>
+E scale_pow2(E x, int e) {
+    if constexpr (is_complex_v<E>)
+        return E(std::ldexp(x.real(), e), std::ldexp(x.imag(), e));
+    else
+        return std::ldexp(x, e);
 }
 
 /// Scaling by a power of two around LAPACK calls whose intermediate quantities can overflow or
@@ -78,15 +94,24 @@ public:
 
     bool active() const { return e_ != 0; }
     /// x 2^e, the input's scaling (exact but for results below the normal range).
-    T apply(T x) const { return x * f1_ * f2_; }
-    void apply(int64_t m, int64_t n, T *a, int64_t lda) const {
+    /// (Complex elements E of real type T are scaled in both parts.)
+    template <class E>
+    E apply(E x) const {
+        return x * f1_ * f2_;
+    }
+    template <class E>
+    void apply(int64_t m, int64_t n, E *a, int64_t lda) const {
         if (!active()) return;
         for (int64_t j = 0; j < n; ++j)
             for (int64_t i = 0; i < m; ++i) a[i + j * lda] = apply(a[i + j * lda]);
     }
     /// x 2^(-e power): an output of degree `power` in the data back to the data's scale.
-    T undo(T x, int power = 1) const { return active() ? std::ldexp(x, -e_ * power) : x; }
-    void undo(int64_t m, int64_t n, T *a, int64_t lda, int power = 1) const {
+    template <class E>
+    E undo(E x, int power = 1) const {
+        return active() ? scale_pow2(x, -e_ * power) : x;
+    }
+    template <class E>
+    void undo(int64_t m, int64_t n, E *a, int64_t lda, int power = 1) const {
         if (!active() || !a) return;
         for (int64_t j = 0; j < n; ++j)
             for (int64_t i = 0; i < m; ++i) a[i + j * lda] = undo(a[i + j * lda], power);
@@ -113,9 +138,10 @@ void swap_columns(int64_t m, T *a, int64_t lda, int64_t i, int64_t j) {
 /// Sort s[0..k) descending, applying the same permutation to the columns of U (m x k) and of
 /// V (n x k) and/or the rows of VT (k x n) where given. Selection sort: k swaps at most, and the
 /// input is almost always already sorted.
-template <class T>
-void sort_descending(int64_t k, T *s, int64_t m, T *u, int64_t ldu, int64_t n, T *v, int64_t ldv,
-                     T *vt = nullptr, int64_t ldvt = 0) {
+/// (s real, the vectors real or complex.)
+template <class T, class E>
+void sort_descending(int64_t k, T *s, int64_t m, E *u, int64_t ldu, int64_t n, E *v, int64_t ldv,
+                     E *vt = nullptr, int64_t ldvt = 0) {
     for (int64_t i = 0; i + 1 < k; ++i) {
         int64_t best = i;
         for (int64_t j = i + 1; j < k; ++j)

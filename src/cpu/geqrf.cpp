@@ -49,17 +49,15 @@ GeqrfWork<T> layout(Bump &b, int64_t m, int64_t n, lapack_int lwork) {
 // 2-norm without overflow or harmful underflow: the entries divided by the largest, scaled up
 // by a power of two first where that one is subnormal (its reciprocal would overflow).
 template <class T>
-T norm2(int64_t m, const T *x) {
-    const T amax = max_abs(m, 1, x, m);
+real_t<T> norm2(int64_t m, const T *x) {
+    using R = real_t<T>;
+    const R amax = max_abs(m, 1, x, m);
     if (amax == 0 || !std::isfinite(amax)) return amax;
-    const RangeScale<T> up =
-        amax < std::numeric_limits<T>::min() ? RangeScale<T>::to_unit(amax) : RangeScale<T>();
-    const T inv = 1 / up.apply(amax);
-    T ssq = 0;
-    for (int64_t i = 0; i < m; ++i) {
-        const T y = up.apply(x[i]) * inv;
-        ssq += y * y;
-    }
+    const RangeScale<R> up =
+        amax < std::numeric_limits<R>::min() ? RangeScale<R>::to_unit(amax) : RangeScale<R>();
+    const R inv = 1 / up.apply(amax);
+    R ssq = 0;
+    for (int64_t i = 0; i < m; ++i) ssq += abs2(up.apply(x[i]) * inv);
     return up.undo(up.apply(amax) * std::sqrt(ssq));
 }
 
@@ -136,7 +134,7 @@ int geqrf_col_major(const GeqrfPlan &plan, T *A, int64_t lda, T *R, int64_t ldr,
     // The Householder vector of a column whose norm overflows is Inf/NaN, and subnormal data
     // would be factored in subnormal arithmetic, losing bits at every step. R scales with A,
     // Q does not.
-    const RangeScale<T> range = RangeScale<T>::of(max_abs(m, n, A, lda));
+    const RangeScale<real_t<T>> range = RangeScale<real_t<T>>::of(max_abs(m, n, A, lda));
     range.apply(m, n, A, lda);
     Bump b(work);
     const GeqrfWork<T> w = layout<T>(b, m, n, plan.lwork);
@@ -150,18 +148,30 @@ int geqrf_col_major(const GeqrfPlan &plan, T *A, int64_t lda, T *R, int64_t ldr,
     if (lapack::orgqr(mi, ki, ki, A, ld, w.tau, w.lapack, plan.lwork) < 0)
         return kLapackArgumentError;
 
-    // R(j,j) < 0 (?geqrf): flip row j of R and column j of Q together.
+    // R(j,j) < 0 (?geqrf), or not real (complex ?geqrf): row j of R times conj(phase) and
+    // column j of Q times phase, phase = R(j,j) / |R(j,j)|, which leaves QR unchanged and R(j,j)
+    // = |R(j,j)| exactly real.
     // A column whose part orthogonal to the previous ones is at most m * eps * ||a_j|| is
     // declared dependent (R(j,j) = 0); its Householder Q column already completes Q.
     // ||a_j|| = ||R(0:j, j)|| since Q is orthonormal: O(n^2) instead of another pass over A.
-    const T thresh = static_cast<T>(m) * std::numeric_limits<T>::epsilon();
+    using Re = real_t<T>;
+    const Re thresh = static_cast<Re>(m) * std::numeric_limits<Re>::epsilon();
     int info = 0;
     for (int64_t j = 0; j < k; ++j) {
-        if (R[j + j * ldr] < 0) {
+        const T d = R[j + j * ldr];
+        if constexpr (is_complex_v<T>) {
+            if (d.imag() != 0 || d.real() < 0) {
+                const Re mag = std::abs(d);
+                const T phase = d / mag, back = std::conj(phase);
+                for (int64_t c = j + 1; c < n; ++c) R[j + c * ldr] *= back;
+                for (int64_t i = 0; i < m; ++i) A[i + j * lda] *= phase;
+                R[j + j * ldr] = T(mag, 0);
+            }
+        } else if (d < 0) {
             for (int64_t c = j; c < n; ++c) R[j + c * ldr] = -R[j + c * ldr];
             for (int64_t i = 0; i < m; ++i) A[i + j * lda] = -A[i + j * lda];
         }
-        if (R[j + j * ldr] <= thresh * norm2(j + 1, R + j * ldr)) {
+        if (real_of(R[j + j * ldr]) <= thresh * norm2(j + 1, R + j * ldr)) {
             R[j + j * ldr] = 0;
             if (!info) info = static_cast<int>(j + 1);
         }
@@ -177,6 +187,8 @@ int geqrf_col_major(const GeqrfPlan &plan, T *A, int64_t lda, T *R, int64_t ldr,
     template int geqrf<T>(const GeqrfPlan &, T *, int64_t, T *, int64_t, void *);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)
+GPUSVD_INSTANTIATE(std::complex<float>)
+GPUSVD_INSTANTIATE(std::complex<double>)
 #undef GPUSVD_INSTANTIATE
 
 }  // namespace gpusvd::cpu

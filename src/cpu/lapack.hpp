@@ -1,10 +1,20 @@
 // Precision-generic names for the LAPACKE *_work routines (and the cblas GEMM and SYRK) the CPU
 // backend uses, so each algorithm is written once as a template; the benchmark's reference
 // side calls the same wrappers. Column-major only; arguments are validated by the caller, so
-// LAPACK's xerbla is never reached.
+// LAPACK's xerbla is never reached. Complex element types are std::complex (LAPACKE's
+// LAPACK_COMPLEX_CPP), with the same names as the real wrappers where the algorithm is the same
+// (orgqr is ?ungqr for complex T) and an extra real workspace argument where LAPACK has one.
 #pragma once
 
 #include <cblas.h>
+#include <complex>
+#ifndef LAPACK_COMPLEX_CPP
+#define LAPACK_COMPLEX_CPP
+#endif
+#ifndef lapack_complex_float
+#define lapack_complex_float std::complex<float>
+#define lapack_complex_double std::complex<double>
+#endif
 #include <lapacke.h>
 
 #include <limits>
@@ -95,11 +105,71 @@ GPUSVD_LAPACK_WRAPPERS(float, s)
 GPUSVD_LAPACK_WRAPPERS(double, d)
 #undef GPUSVD_LAPACK_WRAPPERS
 
+#define GPUSVD_LAPACK_COMPLEX_WRAPPERS(R, X)                                                       \
+    using X##T = std::complex<R>;                                                                  \
+    /* RWORK: LRWORK >= max(6, n); RWORK(1) is CTOL on entry with jobu = 'C', and RWORK(1..6)     \
+       hold the statistics ?gesvj's real WORK holds. */                                            \
+    inline lapack_int gesvj(char joba, char jobu, char jobv, lapack_int m, lapack_int n, X##T *a,  \
+                            lapack_int lda, R *sva, lapack_int mv, X##T *v, lapack_int ldv,        \
+                            X##T *cwork, lapack_int lwork, R *rwork, lapack_int lrwork) {          \
+        return LAPACKE_##X##gesvj_work(LAPACK_COL_MAJOR, joba, jobu, jobv, m, n, a, lda, sva, mv,  \
+                                       v, ldv, cwork, lwork, rwork, lrwork);                       \
+    }                                                                                              \
+    inline lapack_int geqrf(lapack_int m, lapack_int n, X##T *a, lapack_int lda, X##T *tau,        \
+                            X##T *work, lapack_int lwork) {                                        \
+        return LAPACKE_##X##geqrf_work(LAPACK_COL_MAJOR, m, n, a, lda, tau, work, lwork);          \
+    }                                                                                              \
+    /* Real non-negative R(j,j) (Householder vectors from ?larfgp). */                             \
+    inline lapack_int geqrfp(lapack_int m, lapack_int n, X##T *a, lapack_int lda, X##T *tau,       \
+                             X##T *work, lapack_int lwork) {                                       \
+        return LAPACKE_##X##geqrfp_work(LAPACK_COL_MAJOR, m, n, a, lda, tau, work, lwork);         \
+    }                                                                                              \
+    inline lapack_int orgqr(lapack_int m, lapack_int n, lapack_int k, X##T *a, lapack_int lda,     \
+                            const X##T *tau, X##T *work, lapack_int lwork) {                       \
+        return LAPACKE_##X##ungqr_work(LAPACK_COL_MAJOR, m, n, k, a, lda, tau, work, lwork);       \
+    }                                                                                              \
+    /* Right eigenvectors only (no VL); eigenvalues in one complex array; RWORK 2n. */             \
+    inline lapack_int geev(char jobvr, lapack_int n, X##T *a, lapack_int lda, X##T *w, X##T *vr,   \
+                           lapack_int ldvr, X##T *work, lapack_int lwork, R *rwork) {              \
+        X##T vl = 0;                                                                               \
+        return LAPACKE_##X##geev_work(LAPACK_COL_MAJOR, 'N', jobvr, n, a, lda, w, &vl, 1, vr,      \
+                                      ldvr, work, lwork, rwork);                                   \
+    }                                                                                              \
+    /* RWORK: 5 p^2 + 7 p (jobz 'S'), p = min(m, n). */                                            \
+    inline lapack_int gesdd(char jobz, lapack_int m, lapack_int n, X##T *a, lapack_int lda, R *s,  \
+                            X##T *u, lapack_int ldu, X##T *vt, lapack_int ldvt, X##T *work,        \
+                            lapack_int lwork, R *rwork, lapack_int *iwork) {                       \
+        return LAPACKE_##X##gesdd_work(LAPACK_COL_MAJOR, jobz, m, n, a, lda, s, u, ldu, vt, ldvt,  \
+                                       work, lwork, rwork, iwork);                                 \
+    }                                                                                              \
+    /* C = A * B as gemm_layout above (a row-major operand is transposed, not conjugated). */      \
+    inline void gemm_layout(bool a_row, bool b_row, bool c_row, int m, int n, int k,               \
+                            const X##T *a, int lda, const X##T *b, int ldb, X##T *c, int ldc) {    \
+        const X##T one = 1, zero = 0;                                                              \
+        if (!c_row)                                                                                \
+            cblas_##X##gemm(CblasColMajor, a_row ? CblasTrans : CblasNoTrans,                      \
+                            b_row ? CblasTrans : CblasNoTrans, m, n, k, &one, a, lda, b, ldb,      \
+                            &zero, c, ldc);                                                        \
+        else                                                                                       \
+            cblas_##X##gemm(CblasColMajor, b_row ? CblasNoTrans : CblasTrans,                      \
+                            a_row ? CblasNoTrans : CblasTrans, n, m, k, &one, b, ldb, a, lda,      \
+                            &zero, c, ldc);                                                        \
+    }
+
+GPUSVD_LAPACK_COMPLEX_WRAPPERS(float, c)
+GPUSVD_LAPACK_COMPLEX_WRAPPERS(double, z)
+#undef GPUSVD_LAPACK_COMPLEX_WRAPPERS
+
 /// LAPACK's workspace query result as an element count.
 template <class T>
 inline lapack_int query_size(T w) {
     const T limit = static_cast<T>(std::numeric_limits<lapack_int>::max() - 1);
     return w >= limit ? std::numeric_limits<lapack_int>::max() : static_cast<lapack_int>(w) + 1;
+}
+
+template <class T>
+inline lapack_int query_size(std::complex<T> w) {
+    return query_size(w.real());
 }
 
 }  // namespace gpusvd::lapack
