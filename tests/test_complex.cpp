@@ -46,64 +46,59 @@ TEST(ComplexTypes, SameBytesAsStdComplex) {
 template <typename C>
 struct Z;
 
-#define COMPLEX_API(X, R, P)                                                                      \
-    template <>                                                                                   \
-    struct Z<std::complex<R>> {                                                                   \
-        using C = std::complex<R>;                                                                \
-        static constexpr const char *prefix = "gpusvd_" #X;                                       \
-        static P *p(C *x) { return reinterpret_cast<P *>(x); }                                    \
-        static const P *p(const C *x) { return reinterpret_cast<const P *>(x); }                  \
-        template <bool Gpu = false>                                                               \
-        static gpusvdStatus_t gesvj(gpusvdHandle_t h, gpusvdJob_t ju, gpusvdJob_t jv, int64_t m,  \
-                                    int64_t n, C *A, int64_t lda, R *S, C *U, int64_t ldu, C *V,  \
-                                    int64_t ldv, int *info) {                                     \
-            return (Gpu ? gpusvd_##X##gesvj_gpu : gpusvd_##X##gesvj)(h, ju, jv, m, n, p(A), lda, \
-                                                                      S, p(U), ldu, p(V), ldv,    \
-                                                                      info);                      \
-        }                                                                                         \
-        template <bool Gpu = false>                                                               \
-        static gpusvdStatus_t gesvj_batched(gpusvdHandle_t h, gpusvdJob_t ju, gpusvdJob_t jv,    \
-                                            int64_t m, int64_t n, C *A, int64_t lda, int64_t sA,  \
-                                            R *S, int64_t sS, C *U, int64_t ldu, int64_t sU,      \
-                                            C *V, int64_t ldv, int64_t sV, int64_t batch,         \
-                                            int *info) {                                          \
-            return (Gpu ? gpusvd_##X##gesvj_batched_gpu : gpusvd_##X##gesvj_batched)(            \
-                h, ju, jv, m, n, p(A), lda, sA, S, sS, p(U), ldu, sU, p(V), ldv, sV, batch,      \
-                info);                                                                            \
-        }                                                                                         \
-        template <bool Gpu = false>                                                               \
-        static gpusvdStatus_t geqrf(gpusvdHandle_t h, gpusvdOrth_t o, int64_t m, int64_t n,      \
-                                    C *A, int64_t lda, C *R_, int64_t ldr, int *info) {           \
-            return (Gpu ? gpusvd_##X##geqrf_mgs_gpu : gpusvd_##X##geqrf_mgs)(h, o, m, n, p(A),   \
-                                                                              lda, p(R_), ldr,    \
-                                                                              info);              \
-        }                                                                                         \
-        template <bool Gpu = false>                                                               \
-        static gpusvdStatus_t geqrf_batched(gpusvdHandle_t h, gpusvdOrth_t o, int64_t m,         \
-                                            int64_t n, C *A, int64_t lda, int64_t sA, C *R_,      \
-                                            int64_t ldr, int64_t sR, int64_t batch, int *info) {  \
-            return (Gpu ? gpusvd_##X##geqrf_mgs_batched_gpu : gpusvd_##X##geqrf_mgs_batched)(    \
-                h, o, m, n, p(A), lda, sA, p(R_), ldr, sR, batch, info);                          \
-        }                                                                                         \
-        template <bool Gpu = false>                                                               \
-        static gpusvdStatus_t geev(gpusvdHandle_t h, gpusvdJob_t jv, int64_t n, C *A,            \
-                                   int64_t lda, int64_t sA, C *W, int64_t sW, C *VR,              \
-                                   int64_t ldvr, int64_t sVR, int64_t batch, int *info) {         \
-            return (Gpu ? gpusvd_##X##geev_batched_gpu : gpusvd_##X##geev_batched)(              \
-                h, jv, n, p(A), lda, sA, p(W), sW, p(VR), ldvr, sVR, batch, info);                \
-        }                                                                                         \
-        template <bool Gpu = false>                                                               \
-        static gpusvdStatus_t pca(gpusvdHandle_t h, int64_t m, int64_t n, const C *X,            \
-                                  int64_t ldx, int64_t k, C *Cm, int64_t ldc, R *var, C *scores,  \
-                                  int64_t lds, C *mean, int *info) {                              \
-            return (Gpu ? gpusvd_##X##pca_gpu : gpusvd_##X##pca)(h, m, n, p(X), ldx, k, p(Cm),   \
-                                                                  ldc, var, p(scores), lds,       \
-                                                                  p(mean), info);                 \
-        }                                                                                         \
-        static constexpr auto gesvj_bufferSize = &gpusvd_##X##gesvj_bufferSize;                   \
-        static constexpr auto geqrf_bufferSize = &gpusvd_##X##geqrf_mgs_bufferSize;               \
-        static constexpr auto geev_bufferSize = &gpusvd_##X##geev_batched_bufferSize;             \
-        static constexpr auto pca_bufferSize = &gpusvd_##X##pca_bufferSize;                       \
+#define COMPLEX_API(X, R, P)                                                                       \
+    template <>                                                                                    \
+    struct Z<std::complex<R>> {                                                                    \
+        using C = std::complex<R>;                                                                 \
+        static constexpr const char *prefix = "gpusvd_" #X;                                        \
+        static P *p(C *x) { return reinterpret_cast<P *>(x); }                                     \
+        static const P *p(const C *x) { return reinterpret_cast<const P *>(x); }                   \
+        template <bool Gpu = false>                                                                \
+        static gpusvdStatus_t gesvj(gpusvdHandle_t h, gpusvdJob_t ju, gpusvdJob_t jv, int64_t m,   \
+                                    int64_t n, C *A, int64_t lda, R *S, C *U, int64_t ldu, C *V,   \
+                                    int64_t ldv, int *info) {                                      \
+            return (Gpu ? gpusvd_##X##gesvj_gpu : gpusvd_##X##gesvj)(                              \
+                h, ju, jv, m, n, p(A), lda, S, p(U), ldu, p(V), ldv, info);                        \
+        }                                                                                          \
+        template <bool Gpu = false>                                                                \
+        static gpusvdStatus_t gesvj_batched(gpusvdHandle_t h, gpusvdJob_t ju, gpusvdJob_t jv,      \
+                                            int64_t m, int64_t n, C *A, int64_t lda, int64_t sA,   \
+                                            R *S, int64_t sS, C *U, int64_t ldu, int64_t sU, C *V, \
+                                            int64_t ldv, int64_t sV, int64_t batch, int *info) {   \
+            return (Gpu ? gpusvd_##X##gesvj_batched_gpu : gpusvd_##X##gesvj_batched)(              \
+                h, ju, jv, m, n, p(A), lda, sA, S, sS, p(U), ldu, sU, p(V), ldv, sV, batch, info); \
+        }                                                                                          \
+        template <bool Gpu = false>                                                                \
+        static gpusvdStatus_t geqrf(gpusvdHandle_t h, gpusvdOrth_t o, int64_t m, int64_t n, C *A,  \
+                                    int64_t lda, C *R_, int64_t ldr, int *info) {                  \
+            return (Gpu ? gpusvd_##X##geqrf_mgs_gpu : gpusvd_##X##geqrf_mgs)(                      \
+                h, o, m, n, p(A), lda, p(R_), ldr, info);                                          \
+        }                                                                                          \
+        template <bool Gpu = false>                                                                \
+        static gpusvdStatus_t geqrf_batched(gpusvdHandle_t h, gpusvdOrth_t o, int64_t m,           \
+                                            int64_t n, C *A, int64_t lda, int64_t sA, C *R_,       \
+                                            int64_t ldr, int64_t sR, int64_t batch, int *info) {   \
+            return (Gpu ? gpusvd_##X##geqrf_mgs_batched_gpu : gpusvd_##X##geqrf_mgs_batched)(      \
+                h, o, m, n, p(A), lda, sA, p(R_), ldr, sR, batch, info);                           \
+        }                                                                                          \
+        template <bool Gpu = false>                                                                \
+        static gpusvdStatus_t geev(gpusvdHandle_t h, gpusvdJob_t jv, int64_t n, C *A, int64_t lda, \
+                                   int64_t sA, C *W, int64_t sW, C *VR, int64_t ldvr, int64_t sVR, \
+                                   int64_t batch, int *info) {                                     \
+            return (Gpu ? gpusvd_##X##geev_batched_gpu : gpusvd_##X##geev_batched)(                \
+                h, jv, n, p(A), lda, sA, p(W), sW, p(VR), ldvr, sVR, batch, info);                 \
+        }                                                                                          \
+        template <bool Gpu = false>                                                                \
+        static gpusvdStatus_t pca(gpusvdHandle_t h, int64_t m, int64_t n, const C *X, int64_t ldx, \
+                                  int64_t k, C *Cm, int64_t ldc, R *var, C *scores, int64_t lds,   \
+                                  C *mean, int *info) {                                            \
+            return (Gpu ? gpusvd_##X##pca_gpu : gpusvd_##X##pca)(                                  \
+                h, m, n, p(X), ldx, k, p(Cm), ldc, var, p(scores), lds, p(mean), info);            \
+        }                                                                                          \
+        static constexpr auto gesvj_bufferSize = &gpusvd_##X##gesvj_bufferSize;                    \
+        static constexpr auto geqrf_bufferSize = &gpusvd_##X##geqrf_mgs_bufferSize;                \
+        static constexpr auto geev_bufferSize = &gpusvd_##X##geev_batched_bufferSize;              \
+        static constexpr auto pca_bufferSize = &gpusvd_##X##pca_bufferSize;                        \
     };
 COMPLEX_API(c, float, gpusvdComplex_t)
 COMPLEX_API(z, double, gpusvdDoubleComplex_t)
@@ -155,8 +150,8 @@ TYPED_TEST_SUITE(ComplexTest, ComplexTypes);
 
 // The SVD of A by gesvj against LAPACK's ratios and ?gesdd's singular values.
 template <typename C>
-void check_gesvj(gpusvdHandle_t h, int64_t m, int64_t n, const std::vector<C> &A0,
-                 const char *what, double sv_bound = 0) {
+void check_gesvj(gpusvdHandle_t h, int64_t m, int64_t n, const std::vector<C> &A0, const char *what,
+                 double sv_bound = 0) {
     using R = RealT<C>;
     SCOPED_TRACE(std::string(what) + " " + std::to_string(m) + "x" + std::to_string(n));
     const int64_t k = std::min(m, n);
@@ -175,14 +170,16 @@ void check_gesvj(gpusvdHandle_t h, int64_t m, int64_t n, const std::vector<C> &A
     std::vector<C> B = A0;
     std::vector<R> Sref(static_cast<size_t>(k));
     ASSERT_EQ(ref_gesdd(int(m), int(n), B.data(), Sref.data()), 0);
-    EXPECT_LT(sv_compare(k, S.data(), Sref.data()), sv_bound > 0 ? sv_bound : 10.0 * double(std::max(m, n)));
+    EXPECT_LT(sv_compare(k, S.data(), Sref.data()),
+              sv_bound > 0 ? sv_bound : 10.0 * double(std::max(m, n)));
     // values only: the same values
     std::vector<C> A2 = A0;
     std::vector<R> S2(static_cast<size_t>(k));
     ASSERT_EQ(Z<C>::gesvj(h, GPUSVD_JOB_NOVEC, GPUSVD_JOB_NOVEC, m, n, A2.data(), m, S2.data(),
                           nullptr, 1, nullptr, 1, &info),
               GPUSVD_STATUS_SUCCESS);
-    EXPECT_LT(sv_compare(k, S2.data(), Sref.data()), sv_bound > 0 ? sv_bound : 10.0 * double(std::max(m, n)));
+    EXPECT_LT(sv_compare(k, S2.data(), Sref.data()),
+              sv_bound > 0 ? sv_bound : 10.0 * double(std::max(m, n)));
 }
 
 TYPED_TEST(ComplexTest, GesvjPrescribedSingularValues) {
@@ -192,8 +189,8 @@ TYPED_TEST(ComplexTest, GesvjPrescribedSingularValues) {
     const double cond = std::is_same<C, std::complex<float>>::value ? 1e4 : 1e12;
     const int64_t shapes[][2] = {{1, 1}, {6, 1}, {1, 6}, {8, 5}, {5, 8}, {17, 17}, {40, 9}};
     for (const auto &s : shapes)
-        for (SigmaMode mode : {SigmaMode::Geometric, SigmaMode::ClusterOneSmall,
-                               SigmaMode::RankDeficient}) {
+        for (SigmaMode mode :
+             {SigmaMode::Geometric, SigmaMode::ClusterOneSmall, SigmaMode::RankDeficient}) {
             const auto A = prescribed_sv_complex<RealT<C>>(rng, s[0], s[1], mode, cond);
             check_gesvj(hd.h, s[0], s[1], A, sigma_mode_name(mode));
         }
@@ -215,7 +212,8 @@ TYPED_TEST(ComplexTest, GesvjGradedZeroAndRange) {
     ASSERT_EQ(Z<C>::gesvj(hd.h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, 9, 6, A1.data(), 9, S1.data(),
                           U1.data(), 9, V1.data(), 6, &info),
               GPUSVD_STATUS_SUCCESS);
-    for (int e : {std::numeric_limits<R>::max_exponent - 2, std::numeric_limits<R>::min_exponent + 4}) {
+    for (int e :
+         {std::numeric_limits<R>::max_exponent - 2, std::numeric_limits<R>::min_exponent + 4}) {
         SCOPED_TRACE(e);
         std::vector<C> As(A.size()), Uo(54), Vo(36);
         for (size_t i = 0; i < A.size(); ++i)
@@ -328,10 +326,12 @@ TYPED_TEST(ComplexTest, GeqrfShapesModesAndDependentColumns) {
              prescribed_sv_complex<R>(rng, 20000, 3, SigmaMode::Geometric, 10));
     // column 3 a complex multiple of column 1: found dependent
     auto A = prescribed_sv_complex<R>(rng, 8, 5, SigmaMode::Geometric, 10);
-    for (int i = 0; i < 8; ++i) A[static_cast<size_t>(i + 2 * 8)] = C(0.5, -2) * A[static_cast<size_t>(i)];
+    for (int i = 0; i < 8; ++i)
+        A[static_cast<size_t>(i + 2 * 8)] = C(0.5, -2) * A[static_cast<size_t>(i)];
     check_qr(hd.h, GPUSVD_ORTH_MGS2, 8, 5, A, 3);
     // near overflow / underflow
-    for (int e : {std::numeric_limits<R>::max_exponent - 4, std::numeric_limits<R>::min_exponent + 2}) {
+    for (int e :
+         {std::numeric_limits<R>::max_exponent - 4, std::numeric_limits<R>::min_exponent + 2}) {
         auto B = prescribed_sv_complex<R>(rng, 9, 6, SigmaMode::Geometric, 100);
         for (auto &x : B) x = C(std::ldexp(x.real(), e), std::ldexp(x.imag(), e));
         check_qr(hd.h, GPUSVD_ORTH_MGS2, 9, 6, B);
@@ -370,7 +370,8 @@ TYPED_TEST(ComplexTest, GeqrfBatchedAndRowMajor) {
     std::vector<C> Ac(A0.begin(), A0.begin() + m * n), Ar(static_cast<size_t>(m * n)),
         Rc(static_cast<size_t>(n * n)), Rr(static_cast<size_t>(n * n));
     for (int64_t i = 0; i < m; ++i)
-        for (int64_t j = 0; j < n; ++j) Ar[static_cast<size_t>(i * n + j)] = Ac[static_cast<size_t>(i + j * m)];
+        for (int64_t j = 0; j < n; ++j)
+            Ar[static_cast<size_t>(i * n + j)] = Ac[static_cast<size_t>(i + j * m)];
     int ic, ir;
     ASSERT_EQ(Z<C>::geqrf(hd.h, GPUSVD_ORTH_MGS2, m, n, Ac.data(), m, Rc.data(), n, &ic),
               GPUSVD_STATUS_SUCCESS);
@@ -393,8 +394,8 @@ void check_geev(gpusvdHandle_t h, int64_t n, const std::vector<C> &A0, const cha
     SCOPED_TRACE(std::string(what) + " n=" + std::to_string(n));
     std::vector<C> A = A0, W(static_cast<size_t>(n)), VR(static_cast<size_t>(n * n));
     int info = 99;
-    ASSERT_EQ(Z<C>::geev(h, GPUSVD_JOB_VEC, n, A.data(), n, n * n, W.data(), n, VR.data(), n,
-                         n * n, 1, &info),
+    ASSERT_EQ(Z<C>::geev(h, GPUSVD_JOB_VEC, n, A.data(), n, n * n, W.data(), n, VR.data(), n, n * n,
+                         1, &info),
               GPUSVD_STATUS_SUCCESS)
         << gpusvdGetErrorMessage(h);
     EXPECT_EQ(info, 0);
@@ -402,13 +403,15 @@ void check_geev(gpusvdHandle_t h, int64_t n, const std::vector<C> &A0, const cha
     EXPECT_LT(eigvec_normalisation_c(n, VR.data(), n), 10.0 * double(n));
     std::vector<C> B = A0, Wref(static_cast<size_t>(n));
     ASSERT_EQ(ref_geev(int(n), B.data(), Wref.data()), 0);
-    EXPECT_LT(eigenvalue_match_c(n, W.data(), Wref.data()), match_bound > 0 ? match_bound : 100.0 * double(n));
+    EXPECT_LT(eigenvalue_match_c(n, W.data(), Wref.data()),
+              match_bound > 0 ? match_bound : 100.0 * double(n));
     // values only: the same values
     std::vector<C> A2 = A0, W2(static_cast<size_t>(n));
     ASSERT_EQ(Z<C>::geev(h, GPUSVD_JOB_NOVEC, n, A2.data(), n, n * n, W2.data(), n, nullptr, 1,
                          n * n, 1, &info),
               GPUSVD_STATUS_SUCCESS);
-    EXPECT_LT(eigenvalue_match_c(n, W2.data(), Wref.data()), match_bound > 0 ? match_bound : 100.0 * double(n));
+    EXPECT_LT(eigenvalue_match_c(n, W2.data(), Wref.data()),
+              match_bound > 0 ? match_bound : 100.0 * double(n));
 }
 
 TYPED_TEST(ComplexTest, GeevRandomHermitianSkewAndCompanion) {
@@ -423,7 +426,8 @@ TYPED_TEST(ComplexTest, GeevRandomHermitianSkewAndCompanion) {
         std::vector<C> H(A.size()), K(A.size());
         for (int64_t j = 0; j < n; ++j)
             for (int64_t i = 0; i < n; ++i) {
-                const C a = A[static_cast<size_t>(i + j * n)], b = std::conj(A[static_cast<size_t>(j + i * n)]);
+                const C a = A[static_cast<size_t>(i + j * n)],
+                        b = std::conj(A[static_cast<size_t>(j + i * n)]);
                 H[static_cast<size_t>(i + j * n)] = (a + b) / R(2);
                 K[static_cast<size_t>(i + j * n)] = (a - b) / R(2);
             }
@@ -446,7 +450,8 @@ TYPED_TEST(ComplexTest, GeevRandomHermitianSkewAndCompanion) {
         }
     }
     // companion matrix of prod (z - r_i) with known complex roots
-    const std::vector<std::complex<double>> roots = {{1, 1}, {-2, 0.5}, {0.5, -1.5}, {3, 0}, {-1, -1}};
+    const std::vector<std::complex<double>> roots = {
+        {1, 1}, {-2, 0.5}, {0.5, -1.5}, {3, 0}, {-1, -1}};
     const int64_t n = int64_t(roots.size());
     std::vector<std::complex<double>> coef = {1};  // monic, highest degree first
     for (const auto &r : roots) {
@@ -461,7 +466,8 @@ TYPED_TEST(ComplexTest, GeevRandomHermitianSkewAndCompanion) {
     for (int64_t i = 1; i < n; ++i) Cm[static_cast<size_t>(i + (i - 1) * n)] = C(1);
     check_geev(hd.h, n, Cm, "companion");
     std::vector<C> W(static_cast<size_t>(n)), Rt(static_cast<size_t>(n));
-    for (int64_t i = 0; i < n; ++i) Rt[static_cast<size_t>(i)] = C(R(roots[i].real()), R(roots[i].imag()));
+    for (int64_t i = 0; i < n; ++i)
+        Rt[static_cast<size_t>(i)] = C(R(roots[i].real()), R(roots[i].imag()));
     std::vector<C> Ac = Cm;
     int info;
     ASSERT_EQ(Z<C>::geev(hd.h, GPUSVD_JOB_NOVEC, n, Ac.data(), n, 0, W.data(), n, nullptr, 1, 0, 1,
@@ -495,9 +501,9 @@ TYPED_TEST(ComplexTest, GeevBatchedNaNMember) {
             continue;
         }
         EXPECT_EQ(info[b], 0);
-        EXPECT_LT(eig_residual_c(n, A0.data() + b * n * n, n, W.data() + b * n,
-                                 VR.data() + b * n * n, n),
-                  20.0);
+        EXPECT_LT(
+            eig_residual_c(n, A0.data() + b * n * n, n, W.data() + b * n, VR.data() + b * n * n, n),
+            20.0);
     }
 }
 
@@ -523,7 +529,8 @@ void check_pca(gpusvdHandle_t h, int64_t m, int64_t n, int64_t k, const std::vec
     for (int64_t j = 0; j < n; ++j) {
         for (int64_t i = 0; i < m; ++i) mu[j] += D(X[static_cast<size_t>(i + j * m)]);
         mu[j] /= double(m);
-        for (int64_t i = 0; i < m; ++i) Xc[static_cast<size_t>(i + j * m)] = D(X[static_cast<size_t>(i + j * m)]) - mu[j];
+        for (int64_t i = 0; i < m; ++i)
+            Xc[static_cast<size_t>(i + j * m)] = D(X[static_cast<size_t>(i + j * m)]) - mu[j];
     }
     const int64_t p = std::min(m, n);
     std::vector<D> Xw = Xc, U(static_cast<size_t>(m * p)), VT(static_cast<size_t>(p * n));
@@ -542,7 +549,8 @@ void check_pca(gpusvdHandle_t h, int64_t m, int64_t n, int64_t k, const std::vec
     for (int64_t j = 0; j < k; ++j) {
         SCOPED_TRACE(j);
         const double ref = s[j] * s[j] / double(m - 1);
-        EXPECT_NEAR(double(var[j]), ref, 100 * double(std::max(m, n)) * eps * s[0] * s[0] / double(m - 1));
+        EXPECT_NEAR(double(var[j]), ref,
+                    100 * double(std::max(m, n)) * eps * s[0] * s[0] / double(m - 1));
         std::vector<D> v(static_cast<size_t>(n));
         int64_t arg = 0;
         for (int64_t c = 0; c < n; ++c) {
@@ -550,7 +558,8 @@ void check_pca(gpusvdHandle_t h, int64_t m, int64_t n, int64_t k, const std::vec
             if (std::abs(v[c]) > std::abs(v[arg])) arg = c;
         }
         const D phase = std::conj(v[arg]) / std::abs(v[arg]);
-        const double gap = std::min(j > 0 ? s[j - 1] - s[j] : s[j], j + 1 < p ? s[j] - s[j + 1] : s[j]);
+        const double gap =
+            std::min(j > 0 ? s[j - 1] - s[j] : s[j], j + 1 < p ? s[j] - s[j + 1] : s[j]);
         double err = 0;
         for (int64_t c = 0; c < n; ++c)
             err = std::max(err, std::abs(D(comp[static_cast<size_t>(c + j * n)]) - phase * v[c]));
@@ -558,14 +567,17 @@ void check_pca(gpusvdHandle_t h, int64_t m, int64_t n, int64_t k, const std::vec
         // the convention itself: the largest entry real and positive
         int64_t big = 0;
         for (int64_t c = 0; c < n; ++c)
-            if (std::abs(comp[static_cast<size_t>(c + j * n)]) > std::abs(comp[static_cast<size_t>(big + j * n)])) big = c;
+            if (std::abs(comp[static_cast<size_t>(c + j * n)]) >
+                std::abs(comp[static_cast<size_t>(big + j * n)]))
+                big = c;
         EXPECT_GT(comp[static_cast<size_t>(big + j * n)].real(), 0);
         EXPECT_LE(std::abs(double(comp[static_cast<size_t>(big + j * n)].imag())), 4 * eps);
         // scores = Xc components
         double serr = 0;
         for (int64_t i = 0; i < m; ++i) {
             D acc = 0;
-            for (int64_t c = 0; c < n; ++c) acc += Xc[static_cast<size_t>(i + c * m)] * D(comp[static_cast<size_t>(c + j * n)]);
+            for (int64_t c = 0; c < n; ++c)
+                acc += Xc[static_cast<size_t>(i + c * m)] * D(comp[static_cast<size_t>(c + j * n)]);
             serr = std::max(serr, std::abs(D(scores[static_cast<size_t>(i + j * m)]) - acc));
         }
         EXPECT_LE(serr, 100 * double(std::max(m, n)) * eps * s[0]);
@@ -594,8 +606,8 @@ TYPED_TEST(ComplexTest, PcaTallWideAndNonFinite) {
     X[11] = C(std::numeric_limits<R>::quiet_NaN(), 0);
     std::vector<R> var(2);
     int info = 0;
-    ASSERT_EQ(Z<C>::pca(hd.h, 10, 4, X.data(), 10, 2, comp.data(), 4, var.data(), scores.data(),
-                        10, mean.data(), &info),
+    ASSERT_EQ(Z<C>::pca(hd.h, 10, 4, X.data(), 10, 2, comp.data(), 4, var.data(), scores.data(), 10,
+                        mean.data(), &info),
               GPUSVD_STATUS_SUCCESS);
     EXPECT_EQ(info, GPUSVD_INFO_NONFINITE);
     EXPECT_TRUE(all_nan_c(comp.size(), comp.data()));
@@ -646,12 +658,13 @@ TYPED_TEST(ComplexTest, BadArgumentsChangeNothing) {
     EXPECT_EQ(Z<C>::geqrf(hd.h, GPUSVD_ORTH_MGS2, 5, 4, A.data(), 5, U.data(), 3, &info),
               GPUSVD_STATUS_INVALID_VALUE);
     msg = gpusvdGetErrorMessage(hd.h);
-    EXPECT_NE(msg.find(std::string(Z<C>::prefix) + "geqrf_mgs: argument ldr = 3"), std::string::npos)
+    EXPECT_NE(msg.find(std::string(Z<C>::prefix) + "geqrf_mgs: argument ldr = 3"),
+              std::string::npos)
         << msg;
     unchanged();
-    EXPECT_EQ(Z<C>::geev(hd.h, GPUSVD_JOB_VEC, 4, A.data(), 4, 16, nullptr, 4, V.data(), 4, 16, 1,
-                         &info),
-              GPUSVD_STATUS_INVALID_VALUE);
+    EXPECT_EQ(
+        Z<C>::geev(hd.h, GPUSVD_JOB_VEC, 4, A.data(), 4, 16, nullptr, 4, V.data(), 4, 16, 1, &info),
+        GPUSVD_STATUS_INVALID_VALUE);
     msg = gpusvdGetErrorMessage(hd.h);
     EXPECT_NE(msg.find("argument W = NULL"), std::string::npos) << msg;
     unchanged();
@@ -659,9 +672,9 @@ TYPED_TEST(ComplexTest, BadArgumentsChangeNothing) {
                          &info),
               GPUSVD_STATUS_INVALID_VALUE);  // strideW < n
     unchanged();
-    EXPECT_EQ(Z<C>::pca(hd.h, 5, 4, A.data(), 5, 5, U.data(), 4, S.data(), nullptr, 5, nullptr,
-                        &info),
-              GPUSVD_STATUS_INVALID_VALUE);  // k > min(m, n)
+    EXPECT_EQ(
+        Z<C>::pca(hd.h, 5, 4, A.data(), 5, 5, U.data(), 4, S.data(), nullptr, 5, nullptr, &info),
+        GPUSVD_STATUS_INVALID_VALUE);  // k > min(m, n)
     unchanged();
     // row-major layout: gesvj takes column-major matrices only
     ASSERT_EQ(gpusvdSetMatrixLayout(hd.h, GPUSVD_LAYOUT_ROW_MAJOR), GPUSVD_STATUS_SUCCESS);
@@ -697,17 +710,17 @@ TYPED_TEST(ComplexTest, GpuFormsRefusedAndChangeNothing) {
         EXPECT_EQ(info, 77);
     };
     refused(Z<C>::template gesvj<true>(h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, 4, 4, A.data(), 4,
-                                        S.data(), B.data(), 4, D.data(), 4, &info));
-    refused(Z<C>::template gesvj_batched<true>(h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, 2, 2, A.data(),
-                                                2, 4, S.data(), 2, B.data(), 2, 4, D.data(), 2, 4,
-                                                2, &info));
+                                       S.data(), B.data(), 4, D.data(), 4, &info));
+    refused(Z<C>::template gesvj_batched<true>(h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, 2, 2, A.data(), 2,
+                                               4, S.data(), 2, B.data(), 2, 4, D.data(), 2, 4, 2,
+                                               &info));
     refused(Z<C>::template geqrf<true>(h, GPUSVD_ORTH_MGS2, 4, 4, A.data(), 4, B.data(), 4, &info));
     refused(Z<C>::template geqrf_batched<true>(h, GPUSVD_ORTH_MGS2, 2, 2, A.data(), 2, 4, B.data(),
-                                                2, 4, 2, &info));
+                                               2, 4, 2, &info));
     refused(Z<C>::template geev<true>(h, GPUSVD_JOB_VEC, 4, A.data(), 4, 16, B.data(), 4, D.data(),
-                                       4, 16, 1, &info));
+                                      4, 16, 1, &info));
     refused(Z<C>::template pca<true>(h, 5, 4, A.data(), 5, 2, B.data(), 4, S.data(), D.data(), 5,
-                                      nullptr, &info));
+                                     nullptr, &info));
     size_t dev = 1, host = 0;
     ASSERT_EQ(Z<C>::gesvj_bufferSize(h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, 30, 20, &dev, &host),
               GPUSVD_STATUS_SUCCESS);
@@ -717,7 +730,8 @@ TYPED_TEST(ComplexTest, GpuFormsRefusedAndChangeNothing) {
               GPUSVD_STATUS_SUCCESS);
     EXPECT_GE(host, 30u * 20u * sizeof(C));  // the wide matrix's conjugate transpose
     dev = 1, host = 0;
-    ASSERT_EQ(Z<C>::geqrf_bufferSize(h, GPUSVD_ORTH_MGS2, 30, 20, &dev, &host), GPUSVD_STATUS_SUCCESS);
+    ASSERT_EQ(Z<C>::geqrf_bufferSize(h, GPUSVD_ORTH_MGS2, 30, 20, &dev, &host),
+              GPUSVD_STATUS_SUCCESS);
     EXPECT_EQ(dev, 0u);
     EXPECT_GT(host, 0u);
     dev = 1, host = 0;
@@ -742,13 +756,15 @@ TYPED_TEST(ComplexTest, GpuFormsRefusedAndChangeNothing) {
     // AUTO runs the host forms on the CPU
     ASSERT_EQ(gpusvdSetBackend(h, GPUSVD_BACKEND_AUTO), GPUSVD_STATUS_SUCCESS);
     Rng rng(51);
-    const auto M = prescribed_sv_complex<R>(rng, 40, 30, SigmaMode::Geometric, 100);  // > 64 KiB for z
+    const auto M =
+        prescribed_sv_complex<R>(rng, 40, 30, SigmaMode::Geometric, 100);  // > 64 KiB for z
     std::vector<C> Mc = M, U(40 * 30), V(30 * 30);
     std::vector<R> Sm(30);
     ASSERT_EQ(Z<C>::gesvj(h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, 40, 30, Mc.data(), 40, Sm.data(),
                           U.data(), 40, V.data(), 30, &info),
               GPUSVD_STATUS_SUCCESS);
-    EXPECT_LT(svd_residual_h(40, 30, 30, M.data(), 40, Sm.data(), U.data(), 40, V.data(), 30), 50.0);
+    EXPECT_LT(svd_residual_h(40, 30, 30, M.data(), 40, Sm.data(), U.data(), 40, V.data(), 30),
+              50.0);
     gpusvdDestroy(h);
 }
 

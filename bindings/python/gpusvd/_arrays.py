@@ -20,30 +20,37 @@ _DLPACK_DEVICE_TYPES = (2, 13)  # kDLCUDA, kDLCUDAManaged
 
 
 def result_dtype(dtype):
-    """The native dtype the library computes in for input of `dtype`: float32 and float64 are
-    kept; float16 becomes float32; integers and booleans become float64 (as scipy.linalg
-    does); a non-native byte order ('>f8') is converted like its native twin. Everything else
-    raises TypeError: complex, longdouble (as numpy.linalg: no silent loss of precision),
-    object, strings, datetimes, structured dtypes."""
+    """The native dtype the library computes in for input of `dtype`: float32, float64,
+    complex64 and complex128 are kept; float16 becomes float32; integers and booleans become
+    float64 (as scipy.linalg does); a non-native byte order ('>f8') is converted like its
+    native twin. Everything else raises TypeError: longdouble and clongdouble (as
+    numpy.linalg: no silent loss of precision), object, strings, datetimes, structured
+    dtypes."""
     given = dtype = np.dtype(dtype)
     if dtype.kind in "fbiuc" and not dtype.isnative:
         dtype = dtype.newbyteorder("=")
-    if dtype in (np.float32, np.float64):
+    if dtype in (np.float32, np.float64, np.complex64, np.complex128):
         return dtype
     if dtype == np.float16:
         return np.dtype(np.float32)
     if dtype.kind in "biu":
         return np.dtype(np.float64)
-    hint = ("complex matrices are not supported" if dtype.kind == "c" else
+    hint = ("convert with .astype(np.complex128)" if dtype.kind == "c" else
             "convert with .astype(np.float64)" if dtype.kind == "f" else
-            "real float, integer or bool data expected")
+            "float, complex, integer or bool data expected")
     spelled = "%s (%s)" % (dtype, given.str) if given != dtype else str(dtype)
-    raise TypeError("gpusvd: unsupported dtype %s (float32 or float64 expected; %s)"
-                    % (spelled, hint))
+    raise TypeError("gpusvd: unsupported dtype %s (float32, float64, complex64 or complex128 "
+                    "expected; %s)" % (spelled, hint))
+
+
+def real_dtype(dtype):
+    """The real dtype of `dtype`'s values: float32 for complex64, float64 for complex128 (the
+    dtype of singular values and variances); real dtypes themselves."""
+    return np.dtype(np.finfo(dtype).dtype)
 
 
 def complex_dtype(dtype):
-    return np.dtype(np.complex64 if dtype == np.float32 else np.complex128)
+    return np.dtype(np.complex64 if dtype in (np.float32, np.complex64) else np.complex128)
 
 
 def _is_torch_cuda(x):
@@ -285,7 +292,8 @@ class TorchOps(HostOps):
     def raw_dtype(self, x):
         t = self.torch
         table = {t.float32: np.float32, t.float64: np.float64, t.float16: np.float16,
-                 t.int32: np.int32, t.int64: np.int64, t.bool: np.bool_}
+                 t.int32: np.int32, t.int64: np.int64, t.bool: np.bool_,
+                 t.complex64: np.complex64, t.complex128: np.complex128}
         if x.dtype not in table:
             raise TypeError("gpusvd: unsupported dtype %s (float32 or float64 expected)"
                             % x.dtype)

@@ -33,7 +33,9 @@ ABI_MAJOR = 0
 
 # The prototypes of gpusvd.h that the package calls, with their argument names: they give the
 # ctypes argtypes and name the argument in the range checks of check_args. Enums are C ints;
-# host and _gpu forms of a routine have the same arguments, as do its s and d forms.
+# host and _gpu forms of a routine have the same arguments, as do its s and d forms, and its c
+# and z forms (complex elements as two reals, real part first: numpy's complex64/complex128),
+# which every routine but bdsvd has; complex geev takes one eigenvalue array W.
 _ROUTINES = {
     "gesvj": "gpusvdJob_t jobu, gpusvdJob_t jobv, int64_t m, int64_t n, void *A, int64_t lda, "
              "void *S, void *U, int64_t ldu, void *V, int64_t ldv, void *info",
@@ -55,6 +57,12 @@ _ROUTINES = {
            "int64_t ldc, void *explainedVariance, void *scores, int64_t lds, void *mean, "
            "void *info",
 }
+
+_COMPLEX_ROUTINES = dict(
+    {r: p for r, p in _ROUTINES.items() if r != "bdsvd"},
+    geev_batched="gpusvdJob_t jobvr, int64_t n, void *A, int64_t lda, int64_t strideA, "
+                 "void *W, int64_t strideW, void *VR, int64_t ldvr, int64_t strideVR, "
+                 "int64_t batchCount, void *info")
 
 _HANDLE_FUNCS = {
     "gpusvdCreate": ("void **handle", "int"),
@@ -100,11 +108,12 @@ def _parse(params):
 
 #: C function name -> its [(argument name, C type)], the handle first where it takes one.
 SIGNATURES = {name: _parse(params) for name, (params, _) in _HANDLE_FUNCS.items()}
-for _r, _params in _ROUTINES.items():
-    for _prec in "sd":
-        for _suffix in ("", "_gpu"):
-            SIGNATURES["gpusvd_%s%s%s" % (_prec, _r, _suffix)] = _parse(
-                "void *handle, " + _params)
+for _precs, _table in (("sd", _ROUTINES), ("cz", _COMPLEX_ROUTINES)):
+    for _r, _params in _table.items():
+        for _prec in _precs:
+            for _suffix in ("", "_gpu"):
+                SIGNATURES["gpusvd_%s%s%s" % (_prec, _r, _suffix)] = _parse(
+                    "void *handle, " + _params)
 
 
 def check_args(name, args):
@@ -319,6 +328,8 @@ def cublas_source(probe_system=False):
 
 
 def routine(name, dtype, device=False):
-    """The C function for routine `name` ('gesvj', ...) in the precision of numpy `dtype`."""
-    prec = {4: "s", 8: "d"}[dtype.itemsize]
+    """The C function for routine `name` ('gesvj', ...) in the precision of numpy `dtype`
+    (float32 s, float64 d, complex64 c, complex128 z)."""
+    prec = {("f", 4): "s", ("f", 8): "d", ("c", 8): "c", ("c", 16): "z"}[
+        (dtype.kind, dtype.itemsize)]
     return getattr(get_lib(), "gpusvd_%s%s%s" % (prec, name, "_gpu" if device else ""))

@@ -10,7 +10,7 @@ from typing import Literal, NamedTuple, Optional, Tuple, Union
 import numpy as np
 
 from ._arrays import (Array, ArrayLike, HostOps, complete_basis, host_input, on_input_device,
-                      ops_for, result_dtype, rows_adjacent, stack_layout)
+                      ops_for, real_dtype, result_dtype, rows_adjacent, stack_layout)
 from ._errors import LinAlgError
 from ._handle import Handle, has_row_major, resolve, row_major
 from ._lib import get_lib, routine
@@ -68,6 +68,12 @@ def _stack_input(x, func, check_finite, min_ndim=2, square=False):
         raise ValueError("gpusvd.%s: matrices must be square, got shape %s"
                          % (func, tuple(a.shape)))
     dt = ops.dtype(a)
+    if ops.device and dt.kind == "c":
+        # Refused here rather than by the library's NOT_SUPPORTED: no copy is made behind the
+        # caller's back, and the message says what to do.
+        raise TypeError("gpusvd.%s: %s device arrays are not supported: this version has no "
+                        "GPU kernels for complex data; pass a host (numpy) array, whose complex "
+                        "routines run on the CPU" % (func, dt))
     if check_finite and not ops.device and not ops.isfinite_all(a):
         raise ValueError("gpusvd.%s: array must not contain infs or NaNs "
                          "(pass check_finite=False to get NaN outputs and info = -1 instead)"
@@ -192,7 +198,8 @@ _COMMON_RAISES = """\
         argument is invalid; the library's refusals (gpusvd.InvalidValueError) carry its
         message.
     TypeError
-        The dtype is complex (no complex routines yet), object, string, longdouble, ...
+        The dtype is object, string, longdouble, ..., or complex for device arrays (no GPU
+        kernels for complex data in this version).
     gpusvd.GpusvdError
         Another non-SUCCESS status, e.g. NO_DEVICE or NOT_SUPPORTED for device arrays."""
 
@@ -203,8 +210,10 @@ _DEVICE_NOTES = """\
     current CuPy/torch stream, with no host copy; the results are arrays of the same library.
     torch CPU tensors take the host path through a numpy view and come back as torch tensors.
 
-    float32 and float64 keep their precision (either byte order); float16 becomes float32,
-    integers and bool float64 (as scipy.linalg does)."""
+    float32, float64, complex64 and complex128 keep their precision (either byte order);
+    float16 becomes float32, integers and bool float64 (as scipy.linalg does). Complex host
+    arrays go to the library's complex routines (c, z), which run on the CPU in this version;
+    complex device arrays raise TypeError."""
 
 
 def _doc(f):
@@ -225,13 +234,15 @@ def _svd(a, full_matrices, compute_uv, overwrite_a, check_finite, return_info, h
     # The SVD of A^T is that of A with U and V swapped: a C-ordered stack is handed over as the
     # Fortran-ordered stack of its transposes. Not one tall matrix: gesvj would get it wide and
     # miss its QR-first path for tall matrices (a batch transposes as it loads).
+    # (Complex data: A^T's SVD would need conjugated factors, so it is factored as it is.)
     m, n = a.shape[-2:]
-    w, trans, ld, stride = _working(ops, a, dt, a.ndim > 2 or m <= n, overwrite_a)
+    cplx = dt.kind == "c"
+    w, trans, ld, stride = _working(ops, a, dt, not cplx and (a.ndim > 2 or m <= n), overwrite_a)
     bshape = tuple(a.shape[:-2])
     r, c = w.shape[-2:]
     k = min(r, c)
     job = 1 if compute_uv else 0
-    s = ops.rows(bshape + (k,), dt)
+    s = ops.rows(bshape + (k,), real_dtype(dt))
     ub = ops.empty(bshape + (r, k), dt) if compute_uv else None
     vb = ops.empty(bshape + (c, k), dt) if compute_uv else None
     info = _info_array(ops, bshape)
@@ -249,7 +260,8 @@ def _svd(a, full_matrices, compute_uv, overwrite_a, check_finite, return_info, h
     u, v = (vb, ub) if trans else (ub, vb)
     if full_matrices:
         u, v = complete_basis(ops, u), complete_basis(ops, v)
-    return _out(SVDResult(u, s, ops.swap(v)), info, return_info)
+    vh = ops.swap(v).conj() if cplx else ops.swap(v)  # A = U diag(S) V^H
+    return _out(SVDResult(u, s, vh), info, return_info)
 
 
 @_doc
@@ -607,18 +619,27 @@ def _geev(a, vectors, overwrite_a, check_finite, return_info, handle, func, min_
     w, _, ld, stride = _working(ops, a, dt, not vectors, overwrite_a)
     bshape = tuple(a.shape[:-2])
     n = a.shape[-1]
-    wr = ops.rows(bshape + (n,), dt)
-    wi = ops.rows(bshape + (n,), dt)
     vr = ops.empty(bshape + (n, n), dt) if vectors else None
     info = _info_array(ops, bshape)
-    # geev has no one-matrix routine: one matrix is a batch of one.
+    # geev has no one-matrix routine: one matrix is a batch of one. Complex data: one complex
+    # eigenvalue array and complex vectors, as LAPACK zgeev gives them.
+    if dt.kind == "c":
+        wr = wi = ops.rows(bshape + (n,), dt)
+        ws = (ops.ptr(wr),)
+    else:
+        wr = ops.rows(bshape + (n,), dt)
+        wi = ops.rows(bshape + (n,), dt)
+        ws = (ops.ptr(wr), ops.ptr(wi))
     _call(ops, handle, "geev_batched", dt, w, 1 if vectors else 0, n, ops.ptr(w), ld,
-          stride, ops.ptr(wr), ops.ptr(wi), n, _ptr(ops, vr), _ld(n), _ld(n) * n,
-          math.prod(bshape), ops.ptr(info))
+          stride, *ws, n, _ptr(ops, vr), _ld(n), _ld(n) * n, math.prod(bshape), ops.ptr(info))
     info = _finish(ops, info, not bshape, "%s: the QR algorithm did not converge" % func, True,
                    return_info)
-    vals = ops.complex_values(wr, wi)
-    res = EigResult(vals, ops.complex_vectors(vr, wi)) if vectors else vals
+    if dt.kind == "c":
+        vals = wr
+        res = EigResult(vals, vr) if vectors else vals
+    else:
+        vals = ops.complex_values(wr, wi)
+        res = EigResult(vals, ops.complex_vectors(vr, wi)) if vectors else vals
     return _out(res, info, return_info)
 
 
@@ -881,6 +902,9 @@ def bdsvd(d: ArrayLike, e: ArrayLike, lower: bool = False, compute_uv: bool = Tr
                          % (max(n - 1, 0), e.shape[0]))
     dt = np.promote_types(ops.dtype(d), ops.dtype(e))
     dt = result_dtype(dt)
+    if dt.kind == "c":
+        raise TypeError("gpusvd.bdsvd: d and e must be real (a bidiagonal matrix from a complex "
+                        "reduction is made real by diagonal scaling), got %s" % dt)
     if check_finite and not ops.device and not (ops.isfinite_all(d) and ops.isfinite_all(e)):
         raise ValueError("gpusvd.bdsvd: array must not contain infs or NaNs "
                          "(pass check_finite=False to get NaN outputs and info = -1 instead)")

@@ -12,7 +12,7 @@ from typing import Any, Iterator, Optional, Union
 
 import numpy as np
 
-from ._arrays import c_view, fortran_view, on_input_device
+from ._arrays import c_view, fortran_view, on_input_device, real_dtype
 from ._checks import c_integer
 from ._errors import GpusvdError
 from ._handle import Handle, has_row_major, resolve
@@ -78,8 +78,12 @@ class PCAResult:
         return (y - self.mean) @ self.components.T
 
     def inverse_transform(self, z: Any) -> Any:
-        """Samples (p, n) from scores ``z`` (p, k): ``z @ components + mean``."""
-        return z @ self.components + self.mean
+        """Samples (p, n) from scores ``z`` (p, k): ``z @ components + mean``
+        (``z @ components.conj() + mean`` for complex data)."""
+        c = self.components
+        if getattr(c.dtype, "kind", None) == "c":
+            c = c.conj()
+        return z @ c + self.mean
 
 
 class _Fraction(float):
@@ -256,6 +260,13 @@ def pca(x: Any, n_components: Union[None, int, float] = None, *, compute_scores:
     ``info`` a 0-d device array that is not inspected (that would synchronise), except that a
     float ``n_components`` reads the variances back to choose k.
 
+    Complex data (complex64, complex128 numpy arrays): the centred data is U S V^H; row j of
+    ``components`` is the j-th column of V, multiplied by the phase that makes its entry of
+    largest modulus real and positive; ``explained_variance`` is real, ``mean`` and ``scores``
+    (``(x - mean) @ components.T``) complex. The library's QR method runs whatever ``method``
+    says (on the CPU: no complex GPU kernels in this version; complex device arrays raise
+    TypeError).
+
     Examples
     --------
     >>> import numpy as np
@@ -295,7 +306,7 @@ def pca(x: Any, n_components: Union[None, int, float] = None, *, compute_scores:
         return ops.swap(ops.empty((c, r), dt)) if row else ops.empty((r, c), dt)
 
     comp = out(n, kk)
-    ev = ops.empty((kk,), dt)
+    ev = ops.empty((kk,), real_dtype(dt))
     scores = out(m, kk) if library_scores else None
     mean = ops.empty((n,), dt)
     info = ops.rows((1,), _INT32)
@@ -351,7 +362,7 @@ def pca(x: Any, n_components: Union[None, int, float] = None, *, compute_scores:
         else:
             noise = total * 0
     else:
-        ratio = (ev / total).astype(dt) if total > 0 else np.zeros_like(ev)
+        ratio = (ev / total).astype(ev.dtype) if total > 0 else np.zeros_like(ev)
         noise = max(0.0, (total - float(np.sum(ev, dtype=np.float64))) / (p - k)) if k < p \
             else 0.0
     singular = ev ** 0.5 * math.sqrt(max(m - 1, 0))

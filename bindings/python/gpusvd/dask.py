@@ -44,6 +44,17 @@ from ._pca import PCAResult, _first_exceeding, _Fraction, _parse_n_components
 
 __all__ = ["svd", "svdvals", "qr", "eig", "eigvals", "pca"]
 
+
+def _real_dtype_only(dtype: Any) -> Any:
+    """result_dtype for the Dask wrappers, which take real data only (TypeError for complex:
+    use the numpy functions on complex chunks)."""
+    dt = result_dtype(dtype)
+    if dt.kind == "c":
+        raise TypeError("gpusvd.dask: complex arrays are not supported by the Dask wrappers "
+                        "(got %s)" % dt)
+    return dt
+
+
 #: R factors stacked and factored together at each level of the tall reduction.
 SPLIT_EVERY = 8
 
@@ -63,7 +74,7 @@ def _as_dask(a: Any, func: str) -> "da.Array":
     if any(math.isnan(c) for cs in a.chunks for c in cs):
         raise ValueError("gpusvd.dask.%s: the chunk sizes of the array are unknown; call "
                          "compute_chunk_sizes() first" % func)
-    result_dtype(a.dtype)  # TypeError for complex, object, ... before any graph is built
+    _real_dtype_only(a.dtype)  # TypeError for complex, object, ... before any graph is built
     return a
 
 
@@ -205,7 +216,7 @@ def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True, *,
         _no_info("svd", return_info)
         u, s, vh, _ = _tall_svd(a, check_finite, compute_uv)
         return SVDResult(u, s, vh) if compute_uv else s
-    dt = result_dtype(a.dtype)
+    dt = _real_dtype_only(a.dtype)
     m, n = a.shape[-2:]
     k = min(m, n)
     kw = dict(overwrite_a=overwrite_a, check_finite=check_finite, return_info=return_info)
@@ -251,7 +262,7 @@ def svdvals(a: Any, *, overwrite_a: bool = False, check_finite: bool = True,
     if a.ndim == 2 and len(a.chunks[0]) > 1 and a.shape[0] >= a.shape[1]:
         _no_info("svdvals", return_info)
         return _tall_svd(a, check_finite, False)[1]
-    dt = result_dtype(a.dtype)
+    dt = _real_dtype_only(a.dtype)
     kw = dict(overwrite_a=overwrite_a, check_finite=check_finite, return_info=return_info)
     out = _batched(a, "svdvals", (), kw,
                    _outputs([((min(a.shape[-2:]),), dt)], return_info))
@@ -289,7 +300,7 @@ def eigvals(a: Any, *, overwrite_a: bool = False, check_finite: bool = True,
     array([2., 3.])
     """
     a = _square(_as_dask(a, "eigvals"), "eigvals")
-    ct = complex_dtype(result_dtype(a.dtype))
+    ct = complex_dtype(_real_dtype_only(a.dtype))
     kw = dict(overwrite_a=overwrite_a, check_finite=check_finite, return_info=return_info)
     out = _batched(a, "eigvals", (), kw, _outputs([((a.shape[-1],), ct)], return_info))
     return _result(out, None, return_info)
@@ -327,7 +338,7 @@ def eig(a: Any, *, overwrite_a: bool = False, check_finite: bool = True,
     """
     a = _square(_as_dask(a, "eig"), "eig")
     n = a.shape[-1]
-    ct = complex_dtype(result_dtype(a.dtype))
+    ct = complex_dtype(_real_dtype_only(a.dtype))
     kw = dict(overwrite_a=overwrite_a, check_finite=check_finite, return_info=return_info)
     out = _batched(a, "eig", (), kw, _outputs([((n,), ct), ((n, n), ct)], return_info))
     return _result(out, EigResult, return_info)
@@ -409,7 +420,7 @@ def qr(a: Any, mode: str = "reduced", *, orth: str = "mgs2", overwrite_a: bool =
         q, r, info = _tsqr(_whole_columns(a), orth, check_finite, split_every)
         res = r if shape == "r" else QRResult(q, r)
         return _result((res, info), None, True) if return_info else res
-    dt = result_dtype(a.dtype)
+    dt = _real_dtype_only(a.dtype)
     m, n = a.shape[-2:]
     k = min(m, n)
     kw = dict(orth=orth, overwrite_a=overwrite_a, check_finite=check_finite,
@@ -456,7 +467,7 @@ def _tsqr(a: "da.Array", orth: str, check_finite: bool, split_every: Optional[in
         raise ValueError("gpusvd.dask.qr: split_every must be an integer >= 2, not %r"
                          % (split_every,))
     m, n = a.shape
-    dt = result_dtype(a.dtype)
+    dt = _real_dtype_only(a.dtype)
     delayed = functools.partial(dask.delayed, pure=True)
     blocks = a.to_delayed().ravel()
     leaves = [delayed(_leaf, nout=2)(b, orth, check_finite) for b in blocks]
@@ -522,7 +533,7 @@ def _tall_svd(a: "da.Array", check_finite: bool, compute_uv: bool, sign_fix: boo
     q, r, _ = _tsqr(a, "mgs2", check_finite, split_every)
     m, n = a.shape
     k = min(m, n)
-    dt = result_dtype(a.dtype)
+    dt = _real_dtype_only(a.dtype)
     parts = dask.delayed(_svd_of_r, nout=4, pure=True)(r.to_delayed()[0, 0], sign_fix)
     meta = _meta(a, 2, dt)
     ur = da.from_delayed(parts[0], (k, k), dtype=dt, meta=meta)
@@ -607,7 +618,7 @@ def pca(x: Any, n_components: Union[None, int, float] = None, *, compute_scores:
     if isinstance(want, int) and not 0 <= want <= p:
         raise ValueError("gpusvd.dask.pca: argument n_components = %d is invalid: 0 <= "
                          "n_components <= min(m, n) = %d expected" % (want, p))
-    dt = result_dtype(x.dtype)
+    dt = _real_dtype_only(x.dtype)
     x = _whole_columns(x)
     mean = x.mean(axis=0, dtype=np.float64).astype(dt)
     centred = x.astype(dt) - mean

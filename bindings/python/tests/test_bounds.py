@@ -351,7 +351,8 @@ def test_every_routine_argument_is_checked(name):
     info = np.full(1, -7, np.int32)
     args = _zero_size_args(name, info)
     with gpusvd.Handle("cpu") as h:
-        f = routine(name[8:], np.dtype(np.float64 if name[7] == "d" else np.float32))
+        f = routine(name[8:], np.dtype({"s": np.float32, "d": np.float64, "c": np.complex64,
+                                        "z": np.complex128}[name[7]]))
         assert f.__name__ == name
         h.call(f, *args)
         assert info[0] == 0  # the valid call reached the library
@@ -385,8 +386,8 @@ def test_every_routine_argument_is_checked(name):
 def test_gpu_forms_share_the_host_signatures():
     for name in HOST_ROUTINES:
         assert SIGNATURES[name + "_gpu"] == SIGNATURES[name]
-        assert SIGNATURES[name] == SIGNATURES[name[:7] + ("s" if name[7] == "d" else "d") +
-                                              name[8:]]
+        twin = {"s": "d", "d": "s", "c": "z", "z": "c"}[name[7]]  # same element kind
+        assert SIGNATURES[name] == SIGNATURES[name[:7] + twin + name[8:]]
 
 
 def test_check_args_refuses_wrong_arity():
@@ -616,23 +617,21 @@ CONVERTED = {
 }
 # dtype -> what the TypeError says
 REFUSED = {
-    "complex64": "complex matrices are not supported",
-    "complex128": "complex matrices are not supported",
-    "clongdouble": "complex matrices are not supported",
-    ">c16": "complex matrices are not supported",
-    "object": "real float, integer or bool data expected",
-    "U1": "real float, integer or bool data expected",
-    "S1": "real float, integer or bool data expected",
-    "datetime64[s]": "real float, integer or bool data expected",
-    "timedelta64[s]": "real float, integer or bool data expected",
-    "V8": "real float, integer or bool data expected",
+    "object": "float, complex, integer or bool data expected",
+    "U1": "float, complex, integer or bool data expected",
+    "S1": "float, complex, integer or bool data expected",
+    "datetime64[s]": "float, complex, integer or bool data expected",
+    "timedelta64[s]": "float, complex, integer or bool data expected",
+    "V8": "float, complex, integer or bool data expected",
 }
 if np.dtype(np.longdouble).itemsize > 8:
     # No silent loss of precision (numpy.linalg refuses it too), in either byte order.
     REFUSED["longdouble"] = "convert with .astype(np.float64)"
     REFUSED[np.dtype(np.longdouble).newbyteorder(">").str] = "convert with .astype(np.float64)"
+    REFUSED["clongdouble"] = "convert with .astype(np.complex128)"
 else:
     CONVERTED["longdouble"] = np.float64
+# (complex64 and complex128 go to the complex routines: test_complex.py.)
 
 
 def _as(data, dtype):
@@ -790,9 +789,16 @@ def test_zero_size(func, dtype):
                                              np.complex128))
 
 
-def test_zero_size_complex_is_still_refused():
-    with pytest.raises(TypeError, match="complex"):
-        gpusvd.svd(np.zeros((0, 3), np.complex128))
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_zero_size_complex(dtype):
+    real = np.finfo(dtype).dtype
+    u, s, vh = gpusvd.svd(np.zeros((0, 3), dtype))
+    assert (u.shape, s.shape, vh.shape) == ((0, 0), (0,), (3, 3))
+    assert (u.dtype, s.dtype, vh.dtype) == (dtype, real, dtype)
+    q, r = gpusvd.qr(np.zeros((4, 0), dtype))
+    assert (q.shape, r.shape, q.dtype, r.dtype) == ((4, 0), (0, 0), dtype, dtype)
+    w = gpusvd.eigvals(np.zeros((2, 0, 0), dtype))
+    assert w.shape == (2, 0) and w.dtype == dtype
 
 
 @pytest.mark.parametrize("dtype", ["float16", ">f8", "int32", "bool"])
