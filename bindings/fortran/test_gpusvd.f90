@@ -25,6 +25,7 @@ program test_gpusvd
   call test_dgeev_batched()
   call test_dbdsvd()
   call test_dpca()
+  call test_zcomplex()
   call test_bad_argument()
   call test_gpu_form()
 
@@ -84,6 +85,75 @@ contains
   end subroutine test_version
 
   ! Economy SVD of a 7 x 4 matrix stored with lda = 9 > m.
+  ! Complex (z) routines: zgesvj and zgeqrf_mgs on complex(c_double_complex) arrays, zgeev on a
+  ! diagonal matrix with known eigenvalues; the _gpu form refused (no complex GPU kernels).
+  subroutine test_zcomplex()
+    use, intrinsic :: iso_c_binding, only: c_loc
+    integer(c_int64_t), parameter :: m = 6, n = 3
+    complex(c_double_complex), target :: A(m, n), U(m, n), V(n, n)
+    complex(c_double_complex) :: A0(m, n), R(n, n), D(n, n), W(n), VR(n, n)
+    real(c_double), target :: S(n)
+    real(c_double) :: eps
+    integer(c_int), target :: info
+    integer(c_int) :: infos(1)
+    integer :: i, j
+    eps = epsilon(1.0_c_double)
+    do j = 1, n
+      do i = 1, m
+        A0(i, j) = cmplx(rnd(), rnd(), c_double_complex)
+      end do
+    end do
+    A = A0
+    st = gpusvd_zgesvj(h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, m, n, A, m, S, U, m, V, n, info)
+    call check(st == GPUSVD_STATUS_SUCCESS .and. info == 0, 'gpusvd_zgesvj status/info')
+    call check(norm_c(A0 - matmul(U, matmul(cdiag(S), conjg(transpose(V))))) / &
+               (norm_c(A0) * m * eps) < 50, 'zgesvj |A - U S V^H| / (|A| m eps) < 50')
+    call check(norm_c(matmul(conjg(transpose(U)), U) - cdiag([1d0, 1d0, 1d0])) / (m * eps) < 50, &
+               'zgesvj |I - U^H U| / (m eps) < 50')
+    call check(descending_nonneg(S), 'zgesvj S >= 0, descending')
+    A = A0
+    st = gpusvd_zgeqrf_mgs(h, GPUSVD_ORTH_MGS2, m, n, A, m, R, n, info)
+    call check(st == GPUSVD_STATUS_SUCCESS .and. info == 0, 'gpusvd_zgeqrf_mgs status/info')
+    call check(norm_c(A0 - matmul(A, R)) / (m * norm_c(A0) * eps) < 30, &
+               'zgeqrf_mgs |A - QR| / (m |A| eps) < 30')
+    do j = 1, n
+      call check(aimag(R(j, j)) == 0 .and. real(R(j, j)) >= 0, 'zgeqrf_mgs R(j,j) real >= 0')
+    end do
+    D = 0
+    do j = 1, n
+      D(j, j) = cmplx(j, -j, c_double_complex)
+    end do
+    st = gpusvd_zgeev_batched(h, GPUSVD_JOB_VEC, n, D, n, n * n, W, n, VR, n, n * n, &
+                              1_c_int64_t, infos)
+    call check(st == GPUSVD_STATUS_SUCCESS .and. infos(1) == 0, 'gpusvd_zgeev_batched status/info')
+    do j = 1, n
+      call check(any(abs(W - cmplx(j, -j, c_double_complex)) <= 10 * eps * j), &
+                 'zgeev_batched eigenvalue j - i j found')
+    end do
+    ! host memory given to the _gpu form: refused before anything is read
+    A = A0
+    info = 77
+    st = gpusvd_zgesvj_gpu(h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, m, n, c_loc(A), m, c_loc(S), &
+                           c_loc(U), m, c_loc(V), n, c_loc(info))
+    call check((st == GPUSVD_STATUS_NOT_SUPPORTED .or. st == GPUSVD_STATUS_NO_DEVICE) .and. &
+               info == 77 .and. all(A == A0), 'gpusvd_zgesvj_gpu refused, nothing changed')
+  end subroutine test_zcomplex
+
+  real(c_double) function norm_c(X)   ! Frobenius norm of a complex matrix
+    complex(c_double_complex), intent(in) :: X(:, :)
+    norm_c = sqrt(sum(abs(X)**2))
+  end function norm_c
+
+  function cdiag(s) result(d)
+    real(c_double), intent(in) :: s(:)
+    complex(c_double_complex) :: d(size(s), size(s))
+    integer :: i
+    d = 0
+    do i = 1, size(s)
+      d(i, i) = s(i)
+    end do
+  end function cdiag
+
   subroutine test_dgesvj()
     integer(c_int64_t), parameter :: m = 7, n = 4, lda = 9
     real(c_double) :: A(lda, n), A0(m, n), S(n), S2(n), U(m, n), V(n, n), off, eps
