@@ -8,6 +8,7 @@
 #include <cstring>
 #include <mutex>
 
+#include "common/dlsym.hpp"
 #include "common/runtime.hpp"
 #include "dist_dispatch.hpp"
 
@@ -29,11 +30,7 @@ struct Nccl {
 
 template <class F>
 void bind(void *lib, const char *name, F &f, Nccl &n) {
-    f = reinterpret_cast<F>(dlsym(lib, name));
-    if (!f && n.ok) {
-        n.ok = false;
-        std::snprintf(n.why, sizeof n.why, "NCCL has no symbol %s", name);
-    }
+    bind_symbol(lib, name, f, n, "NCCL");
 }
 
 const Nccl &nccl() {

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <mutex>
 
+#include "common/dlsym.hpp"
 #include "common/graph.hpp"
 #include "common/runtime.hpp"
 
@@ -53,11 +54,7 @@ struct Functions {
 
 template <class F>
 void bind(void *lib, const char *name, F &f, Functions &fn) {
-    f = reinterpret_cast<F>(dlsym(lib, name));
-    if (!f && fn.ok) {
-        fn.ok = false;
-        snprintf(fn.why, sizeof fn.why, "cuBLAS has no symbol %s", name);
-    }
+    bind_symbol(lib, name, f, fn, "cuBLAS");
 }
 
 /// cublas<X>name for X = the precision's letter ("cublasDgemm_v2_64").
