@@ -2,7 +2,10 @@
 // the machine (gpusvdSetDevices), same data, same run: 500k x 30x30 eigenvalues (values only) and
 // 100k x 32x32 SVDs with U and V, host to host (the call alone: the input it overwrites is
 // restored outside the timed region). Medians of --reps runs after a warm-up; the results of the
-// split are compared with one device's (they must be identical; where not, what differs).
+// split are compared with one device's (they must be identical; where not, what differs). First
+// the host side's ceilings: a host-form call moves each input byte from the caller's pageable
+// memory into page-locked staging on the cores and from there to a device, so its speed-up over
+// GPUs is bounded by these copies (and by the node's memory bandwidth they share).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -12,6 +15,10 @@
 #include <functional>
 #include <string>
 #include <vector>
+
+#include <cuda_runtime_api.h>
+
+#include <thread>
 
 #include "gpusvd.h"
 
@@ -48,6 +55,54 @@ void ok(gpusvdHandle_t h, gpusvdStatus_t st) {
         std::fprintf(stderr, "%s\n", gpusvdGetErrorMessage(h));
         std::exit(1);
     }
+}
+
+// The host side's ceilings for a host-form call over `devices` GPUs: the copy of pageable
+// memory into page-locked staging on all cores (what the pipeline's packing does), and the
+// page-locked-to-device copies of all devices at once. Both in GB/s of data moved.
+void ceilings(int devices) {
+    const size_t bytes = size_t(1) << 30;
+    std::vector<char> src(bytes, 1);
+    void *pinned = nullptr;
+    if (cudaHostAlloc(&pinned, bytes, cudaHostAllocDefault) != cudaSuccess) return;
+    const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+    auto pack = [&] {
+        std::vector<std::thread> t;
+        const size_t piece = bytes / threads;
+        for (unsigned i = 0; i < threads; ++i)
+            t.emplace_back([&, i] {
+                std::memcpy(static_cast<char *>(pinned) + i * piece, src.data() + i * piece, piece);
+            });
+        for (auto &x : t) x.join();
+    };
+    const double pack_ms = median_ms(5, [] {}, pack);
+    std::vector<void *> dev(size_t(devices), nullptr);
+    std::vector<cudaStream_t> st(size_t(devices), nullptr);
+    const size_t per = bytes / size_t(devices);
+    for (int d = 0; d < devices; ++d) {
+        cudaSetDevice(d);
+        cudaMalloc(&dev[size_t(d)], per);
+        cudaStreamCreate(&st[size_t(d)]);
+    }
+    auto h2d = [&] {
+        for (int d = 0; d < devices; ++d) {
+            cudaSetDevice(d);
+            cudaMemcpyAsync(dev[size_t(d)], static_cast<char *>(pinned) + per * size_t(d), per,
+                            cudaMemcpyHostToDevice, st[size_t(d)]);
+        }
+        for (int d = 0; d < devices; ++d) cudaStreamSynchronize(st[size_t(d)]);
+    };
+    const double h2d_ms = median_ms(5, [] {}, h2d);
+    for (int d = 0; d < devices; ++d) {
+        cudaSetDevice(d);
+        cudaFree(dev[size_t(d)]);
+        cudaStreamDestroy(st[size_t(d)]);
+    }
+    cudaSetDevice(0);
+    cudaFreeHost(pinned);
+    std::printf("host ceilings: pageable -> page-locked copy on %u threads %.0f GB/s; page-locked "
+                "-> %d device(s) at once %.0f GB/s\n",
+                threads, bytes / pack_ms / 1e6, devices, bytes / h2d_ms / 1e6);
 }
 
 // Where the split's results differ from one device's: how many matrices, the first, the
@@ -101,6 +156,8 @@ int main(int argc, char **argv) {
         }
     }
     ok(all, gpusvdSetDevices(all, int(ids.size()), ids.data()));
+    ceilings(1);
+    if (ids.size() > 1) ceilings(int(ids.size()));
     std::printf("| case | 1 GPU ms | %zu GPUs ms | speed-up | same results |\n", ids.size());
     std::printf("|---|---:|---:|---:|---|\n");
     {
