@@ -194,6 +194,20 @@ TYPED_TEST(ComplexTest, GesvjPrescribedSingularValues) {
             const auto A = prescribed_sv_complex<RealT<C>>(rng, s[0], s[1], mode, cond);
             check_gesvj(hd.h, s[0], s[1], A, sigma_mode_name(mode));
         }
+    // ?gesvj's statistics (RWORK for complex data) reach gpusvdGetJacobiStats
+    const auto A = prescribed_sv_complex<RealT<C>>(rng, 12, 9, SigmaMode::Geometric, 1e3);
+    std::vector<C> Aw = A, U(12 * 9), V(9 * 9);
+    std::vector<RealT<C>> S(9);
+    int info, sweeps = -1;
+    double off = -1;
+    ASSERT_EQ(Z<C>::gesvj(hd.h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, 12, 9, Aw.data(), 12, S.data(),
+                          U.data(), 12, V.data(), 9, &info),
+              GPUSVD_STATUS_SUCCESS);
+    ASSERT_EQ(gpusvdGetJacobiStats(hd.h, &sweeps, &off), GPUSVD_STATUS_SUCCESS);
+    EXPECT_GE(sweeps, 2);
+    EXPECT_LE(sweeps, 30);
+    EXPECT_GE(off, 0.0);
+    EXPECT_LE(off, 10 * std::sqrt(12.0) * double(std::numeric_limits<RealT<C>>::epsilon()));
 }
 
 TYPED_TEST(ComplexTest, GesvjGradedZeroAndRange) {
