@@ -198,7 +198,10 @@ GPUSVD_API gpusvdStatus_t gpusvdGetStream(gpusvdHandle_t handle, void **cudaStre
  *  default). A routine whose `_bufferSize` exceeds what was given returns INVALID_VALUE.
  *  The device buffer serves the `_gpu` forms; host-pointer calls on the GPU stage their data
  *  through the handle's own device and page-locked buffers (allocated on first use, kept until
- *  gpusvdDestroy). The buffers must stay valid until replaced or the handle is destroyed. */
+ *  gpusvdDestroy). A host array that is itself page-locked (cudaHostAlloc, cudaHostRegister,
+ *  CuPy's or PyTorch's pinned memory) and laid out with stride = ld * cols is copied straight to
+ *  and from the device instead, skipping the copy on the cores that otherwise bounds a call's
+ *  speed-up over several GPUs (gpusvdSetDevices). The buffers must stay valid until replaced or the handle is destroyed. */
 GPUSVD_API gpusvdStatus_t gpusvdSetWorkspace(gpusvdHandle_t handle, void *deviceBuffer,
                                              size_t deviceBytes, void *hostBuffer,
                                              size_t hostBytes);

@@ -47,6 +47,9 @@ struct CudaRt {
     int (*device_count_)(int *) = nullptr;                 // cudaGetDeviceCount
     int (*device_attribute_)(int *, int, int) = nullptr;   // cudaDeviceGetAttribute
     static constexpr int kAttrPageableMemoryAccess = 88;   // cudaDevAttrPageableMemoryAccess
+    // Page-locking of host memory (not emulated).
+    int (*host_register_)(void *, size_t, unsigned) = nullptr;  // cudaHostRegister
+    int (*host_unregister_)(void *) = nullptr;                  // cudaHostUnregister
 
     CudaRt() {
         for (const char *name :
@@ -73,6 +76,8 @@ struct CudaRt {
         load(set_device_, "cudaSetDevice");
         load(device_count_, "cudaGetDeviceCount");
         load(device_attribute_, "cudaDeviceGetAttribute");
+        load(host_register_, "cudaHostRegister");
+        load(host_unregister_, "cudaHostUnregister");
     }
     ~CudaRt() {
         if (lib) dlclose(lib);

@@ -269,4 +269,71 @@ TEST_F(DevicesTest, SmallPartsKeepTheWholeCallsKernels) {
     EXPECT_EQ(0, std::memcmp(U1.data(), U2.data(), U1.size() * 8)) << "U bitwise";
 }
 
+// Host arrays in page-locked memory (cudaHostRegister here; cudaHostAlloc, CuPy's or torch's
+// pinned memory alike) are DMA'd chunk by chunk straight to and from the device instead of
+// through the staging copy: the same bits as pageable arrays, for a contiguous batch and a pitched
+// one (ld > rows), over several chunks.
+TEST_F(DevicesTest, PageLockedHostArraysMatchPageable) {
+    ASSERT_TRUE(rt->host_register_ && rt->host_unregister_);
+    Handle h;
+    ASSERT_EQ(gpusvdSetBackend(h, GPUSVD_BACKEND_GPU), GPUSVD_STATUS_SUCCESS);
+    {  // eigenvalues of 12000 30x30 matrices: several 32 MB chunks
+        const int64_t n = 30, batch = 12000;
+        Rng rng(3);
+        const std::vector<double> A = gaussian<double>(rng, n, n * batch);
+        auto eig = [&](bool lock, std::vector<double> *w, std::vector<int> *info) {
+            std::vector<double> W = A;
+            w->assign(sz(2 * n * batch), 0.0), info->assign(sz(batch), -9);
+            if (lock) {
+                ASSERT_EQ(rt->host_register_(W.data(), W.size() * 8, 0), 0);
+                ASSERT_EQ(rt->host_register_(w->data(), w->size() * 8, 0), 0);
+            }
+            GPUSVD_EXPECT_OK(h, gpusvd_dgeev_batched(h, GPUSVD_JOB_NOVEC, n, W.data(), n, n * n,
+                                                     w->data(), w->data() + n * batch, n, nullptr,
+                                                     1, 1, batch, info->data()));
+            if (lock) {
+                EXPECT_EQ(rt->host_unregister_(W.data()), 0);
+                EXPECT_EQ(rt->host_unregister_(w->data()), 0);
+            }
+        };
+        std::vector<double> w1, w2;
+        std::vector<int> i1, i2;
+        eig(false, &w1, &i1);
+        eig(true, &w2, &i2);
+        EXPECT_EQ(i1, i2);
+        EXPECT_EQ(0, std::memcmp(w1.data(), w2.data(), w1.size() * 8)) << "eigenvalues bitwise";
+    }
+    {  // SVDs of 9000 20x16 matrices in a pitched layout (lda = ldu = 23), U and V page-locked
+        const int64_t m = 20, n = 16, ld = 23, batch = 9000;
+        Rng rng(4);
+        const std::vector<double> A = gaussian<double>(rng, ld, n * batch);
+        auto svd = [&](bool lock, std::vector<double> *S, std::vector<double> *U,
+                       std::vector<double> *V) {
+            std::vector<double> W = A;
+            std::vector<int> info(sz(batch), -9);
+            S->assign(sz(n * batch), 0.0), U->assign(sz(ld * n * batch), 0.0);
+            V->assign(sz(n * n * batch), 0.0);
+            if (lock) {
+                for (std::vector<double> *v : {&W, U, V})
+                    ASSERT_EQ(rt->host_register_(v->data(), v->size() * 8, 0), 0);
+            }
+            GPUSVD_EXPECT_OK(h, gpusvd_dgesvj_batched(h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, m, n,
+                                                      W.data(), ld, ld * n, S->data(), n,
+                                                      U->data(), ld, ld * n, V->data(), n, n * n,
+                                                      batch, info.data()));
+            if (lock) {
+                for (std::vector<double> *v : {&W, U, V})
+                    EXPECT_EQ(rt->host_unregister_(v->data()), 0);
+            }
+            EXPECT_TRUE(std::all_of(info.begin(), info.end(), [](int i) { return i == 0; }));
+        };
+        std::vector<double> S1, U1, V1, S2, U2, V2;
+        svd(false, &S1, &U1, &V1);
+        svd(true, &S2, &U2, &V2);
+        EXPECT_EQ(0, std::memcmp(S1.data(), S2.data(), S1.size() * 8)) << "S bitwise";
+        EXPECT_EQ(0, std::memcmp(U1.data(), U2.data(), U1.size() * 8)) << "U bitwise";
+        EXPECT_EQ(0, std::memcmp(V1.data(), V2.data(), V1.size() * 8)) << "V bitwise";
+    }
+}
+
 }  // namespace

@@ -73,6 +73,40 @@ void copy_matrices(const Operand &o, int64_t first, int64_t count, char *compact
     cpu::parallel_for(cols, threads, (cols + threads - 1) / threads, copy_column);
 }
 
+/// Whether operand o's host array is page-locked memory (cudaHostAlloc, cudaHostRegister, CuPy's
+/// or torch's pinned memory) laid out as one pitched 2-D array (stride = ld * cols): then each
+/// chunk goes between it and the device by one 2-D DMA copy, without the staging copy on the
+/// cores, whose memory bandwidth otherwise bounds a call over several GPUs. The first and the
+/// last byte are checked; were a page between them pageable, the copy would still be right (the
+/// runtime stages it), only slower.
+bool page_locked(const Operand &o, int64_t batch) {
+    if (batch > 1 && o.stride != o.ld * o.cols) return false;
+    const char *first = static_cast<const char *>(o.host);
+    const size_t span =
+        static_cast<size_t>((batch - 1) * o.stride + (o.cols - 1) * o.ld + o.rows) * o.elem;
+    for (const char *p : {first, first + span - 1}) {
+        cudaPointerAttributes a{};
+        if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+            (void)cudaGetLastError();
+            return false;
+        }
+        if (a.type != cudaMemoryTypeHost) return false;
+    }
+    return true;
+}
+
+/// One 2-D copy of `count` matrices of a page-locked operand from `first` (page_locked(o)).
+cudaError_t copy_direct(const Operand &o, int64_t first, int64_t count, void *dev, bool to_dev,
+                        cudaStream_t st) {
+    char *user = static_cast<char *>(o.host) + static_cast<size_t>(first * o.stride) * o.elem;
+    const size_t width = static_cast<size_t>(o.rows) * o.elem, pitch = static_cast<size_t>(o.ld) * o.elem;
+    const size_t height = static_cast<size_t>(o.cols * count);
+    return to_dev ? cudaMemcpy2DAsync(dev, width, user, pitch, width, height,
+                                      cudaMemcpyHostToDevice, st)
+                  : cudaMemcpy2DAsync(user, pitch, dev, width, width, height,
+                                      cudaMemcpyDeviceToHost, st);
+}
+
 }  // namespace
 
 gpusvdStatus_t run_host_batched(gpusvdHandle_t h, const char *routine, int64_t batch,
@@ -107,6 +141,8 @@ gpusvdStatus_t run_host_batched(gpusvdHandle_t h, const char *routine, int64_t b
     const int slots = static_cast<int>(std::min<int64_t>(kSlots, chunks));
     const SlotLayout L(ops, nops, chunk, ws_bytes(chunk));
     const SlotLayout H(ops, nops, chunk, 0);
+    bool direct[kMaxOperands];
+    for (int i = 0; i < nops; ++i) direct[i] = page_locked(ops[i], batch);
 
     int64_t pending[kSlots];
     std::fill(pending, pending + kSlots, int64_t(-1));
@@ -121,7 +157,8 @@ gpusvdStatus_t run_host_batched(gpusvdHandle_t h, const char *routine, int64_t b
         pending[s] = -1;
         if (err != cudaSuccess) return err;
         for (int i = 0; i < nops; ++i)
-            if (ops[i].out) copy_matrices(ops[i], c * chunk, n, pinned(s) + H.off[i], false);
+            if (ops[i].out && !direct[i])
+                copy_matrices(ops[i], c * chunk, n, pinned(s) + H.off[i], false);
         std::memcpy(info + c * chunk, pinned(s) + H.info_off, sizeof(int) * n);
         return cudaSuccess;
     };
@@ -138,17 +175,21 @@ gpusvdStatus_t run_host_batched(gpusvdHandle_t h, const char *routine, int64_t b
                 device(s) + L.ws_off, L.ws, st};
         for (int i = 0; i < nops; ++i) {
             k.dev[i] = device(s) + L.off[i];
-            if (!ops[i].in) continue;
+            if (!ops[i].in || e != cudaSuccess) continue;
+            if (direct[i]) {
+                e = copy_direct(ops[i], c * chunk, n, k.dev[i], true, st);
+                continue;
+            }
             copy_matrices(ops[i], c * chunk, n, pinned(s) + H.off[i], true);
-            if (e == cudaSuccess)
-                e = cudaMemcpyAsync(k.dev[i], pinned(s) + H.off[i], op_bytes(ops[i], n),
-                                    cudaMemcpyHostToDevice, st);
+            e = cudaMemcpyAsync(k.dev[i], pinned(s) + H.off[i], op_bytes(ops[i], n),
+                                cudaMemcpyHostToDevice, st);
         }
         if (e == cudaSuccess) e = launch(k);
         for (int i = 0; i < nops && e == cudaSuccess; ++i)
             if (ops[i].out)
-                e = cudaMemcpyAsync(pinned(s) + H.off[i], k.dev[i], op_bytes(ops[i], n),
-                                    cudaMemcpyDeviceToHost, st);
+                e = direct[i] ? copy_direct(ops[i], c * chunk, n, k.dev[i], false, st)
+                              : cudaMemcpyAsync(pinned(s) + H.off[i], k.dev[i],
+                                                op_bytes(ops[i], n), cudaMemcpyDeviceToHost, st);
         if (e == cudaSuccess)
             e = cudaMemcpyAsync(pinned(s) + H.info_off, k.info, sizeof(int) * n,
                                 cudaMemcpyDeviceToHost, st);

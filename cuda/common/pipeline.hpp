@@ -1,7 +1,9 @@
 // Host-pointer form of a batched routine on the GPU: the batch is cut into chunks; each chunk is
 // packed into pinned memory (all cores), copied to the device, computed and copied back on its
 // own stream while the host packs the next one, so PCIe transfers, kernels and host copies
-// overlap. Device layouts inside a chunk are compact: ld = rows, stride = rows * cols.
+// overlap. Device layouts inside a chunk are compact: ld = rows, stride = rows * cols. An operand
+// in page-locked host memory skips the packing: its chunks are DMA'd straight between it and the
+// device.
 #pragma once
 
 #include <cuda_runtime_api.h>

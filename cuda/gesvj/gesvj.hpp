@@ -49,7 +49,7 @@ struct GesvjProblem {
     double tol;             // > 0: resolved by the caller (default applied already)
     int max_sweeps;         // >= 1
     JacobiStatsDev *stats;  // device
-    int64_t plan_batch;     // the whole call's batch (0: batch), which chooses the kernels: a
+    int64_t plan_batch = 0;  // the whole call's batch (0: batch), which chooses the kernels: a
                             // pipeline chunk or a device's part computes each matrix as the
                             // whole call would, bit for bit
 };
