@@ -491,6 +491,39 @@ TYPED_TEST(ComplexTest, GeevRandomHermitianSkewAndCompanion) {
     EXPECT_LT(eigenvalue_match_c(n, W.data(), Rt.data()), 1e4);
 }
 
+// Near overflow and underflow: the eigenvalues scale exactly with A (?geev scales itself).
+TYPED_TEST(ComplexTest, GeevRange) {
+    using C = TypeParam;
+    using R = RealT<C>;
+    Handle hd;
+    Rng rng(33);
+    const int64_t n = 8;
+    std::vector<C> A(static_cast<size_t>(n * n));
+    for (auto &x : A) x = C(R(rng.normal()), R(rng.normal()));
+    std::vector<C> A1 = A, W1(static_cast<size_t>(n));
+    int info;
+    ASSERT_EQ(Z<C>::geev(hd.h, GPUSVD_JOB_NOVEC, n, A1.data(), n, 0, W1.data(), n, nullptr, 1, 0, 1,
+                         &info),
+              GPUSVD_STATUS_SUCCESS);
+    for (int e :
+         {std::numeric_limits<R>::max_exponent - 5, std::numeric_limits<R>::min_exponent + 3}) {
+        SCOPED_TRACE(e);
+        std::vector<C> As(A.size()), W(static_cast<size_t>(n)), VR(A.size());
+        for (size_t i = 0; i < A.size(); ++i)
+            As[i] = C(std::ldexp(A[i].real(), e), std::ldexp(A[i].imag(), e));
+        const std::vector<C> As0 = As;
+        ASSERT_EQ(Z<C>::geev(hd.h, GPUSVD_JOB_VEC, n, As.data(), n, 0, W.data(), n, VR.data(), n, 0,
+                             1, &info),
+                  GPUSVD_STATUS_SUCCESS);
+        EXPECT_EQ(info, 0);
+        std::vector<C> Wb(W.size());
+        for (size_t i = 0; i < W.size(); ++i)
+            Wb[i] = C(std::ldexp(W[i].real(), -e), std::ldexp(W[i].imag(), -e));
+        EXPECT_LT(eigenvalue_match_c(n, Wb.data(), W1.data()), 100.0 * double(n));
+        EXPECT_LT(eigvec_normalisation_c(n, VR.data(), n), 10.0 * double(n));
+    }
+}
+
 TYPED_TEST(ComplexTest, GeevBatchedNaNMember) {
     using C = TypeParam;
     using R = RealT<C>;
