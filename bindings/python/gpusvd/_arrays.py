@@ -94,6 +94,8 @@ def is_device_array(x):
     a DLPack producer whose __dlpack_device__ is CUDA or CUDA managed memory."""
     if isinstance(x, np.ndarray):
         return False
+    if type(x).__name__ == "ndarray" and (type(x).__module__ or "").startswith("cupy"):
+        return True  # a CuPy array, known without building its __cuda_array_interface__ dict
     if _is_torch_cuda(x):
         return True
     try:
@@ -389,6 +391,9 @@ class TorchOps(HostOps):
 def _stream(handle, stream):
     with handle._lock:
         old = handle.stream
+        if old == stream:  # the usual case: no setting to change and restore
+            yield
+            return
         handle.stream = stream
         try:
             yield

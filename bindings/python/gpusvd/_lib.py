@@ -127,6 +127,13 @@ def check_args(name, args):
     for (arg, ctype), value in zip(sig, args):
         if ctype in _ENUMS:
             ctype = "int"
+        if type(value) is int and ctype in C_INTEGERS:
+            # the common case (dimensions, addresses), checked here without c_integer's
+            # conversions: every routine call passes a dozen of them
+            lo, hi = C_INTEGERS[ctype]
+            if lo <= value <= hi:
+                out.append(value)
+                continue
         if ctype == "double":
             value = c_double(value, arg, name)
         elif ctype == "void *":

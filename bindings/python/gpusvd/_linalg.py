@@ -75,10 +75,14 @@ def _stack_input(x, func, check_finite, min_ndim=2, square=False):
                         "GPU kernels for complex data; pass a host (numpy) array, whose complex "
                         "routines run on the CPU" % (func, dt))
     if check_finite and not ops.device and not ops.isfinite_all(a):
-        raise ValueError("gpusvd.%s: array must not contain infs or NaNs "
-                         "(pass check_finite=False to get NaN outputs and info = -1 instead)"
-                         % func)
+        raise _nonfinite_error(func)
     return ops, a, dt
+
+
+def _nonfinite_error(func):
+    """check_finite's error (scipy raises ValueError for NaN/Inf input)."""
+    return ValueError("gpusvd.%s: array must not contain infs or NaNs "
+                      "(pass check_finite=False to get NaN outputs and info = -1 instead)" % func)
 
 
 def _input(x, ndim, func, check_finite, square=False):

@@ -14,10 +14,11 @@ import numpy as np
 
 from ._arrays import c_view, fortran_view, on_input_device, real_dtype
 from ._checks import c_integer
-from ._errors import GpusvdError
+from ._errors import INFO_NONFINITE, GpusvdError
 from ._handle import Handle, has_row_major, resolve
 from ._lib import SIGNATURES, get_lib
-from ._linalg import _INT32, _call, _call_row_major, _finish, _input, _ld, _ptr
+from ._linalg import (_INT32, _call, _call_row_major, _finish, _input, _ld, _nonfinite_error,
+                      _ptr)
 
 #: PCA methods of the library (gpusvdPcaMethod_t).
 PCA_METHODS = {"auto": 0, "qr": 1, "covariance": 2}
@@ -157,6 +158,9 @@ def pca_method(handle: Handle, method: str) -> Iterator[None]:
     with handle._lock:
         old = ctypes.c_int()
         handle.call(lib.gpusvdGetPcaMethod, ctypes.byref(old))
+        if old.value == code:  # the usual case: no setting to change and restore
+            yield
+            return
         handle.call(lib.gpusvdSetPcaMethod, code)
         try:
             yield
@@ -182,6 +186,11 @@ def _sum_of_squares(ops: Any, x: Any, mean: Any) -> Any:
         part = (c * c).sum()
         total = part if total is None else total + part
     return total
+
+
+def _singular_values(ev: Any, m: int) -> Any:
+    """Singular values of the centred data from its explained variances."""
+    return ev ** 0.5 * math.sqrt(max(m - 1, 0))
 
 
 def _first_exceeding(cumulative: np.ndarray, fraction: float) -> int:
@@ -228,8 +237,10 @@ def pca(x: Any, n_components: Union[None, int, float] = None, *, compute_scores:
     Other Parameters
     ----------------
     check_finite : bool, default True
-        Host arrays only: raise ValueError if x holds NaN or Inf (as scipy does). With False
-        such data is passed through: the outputs are NaN and ``info`` is -1.
+        Host arrays only: raise ValueError if x holds NaN or Inf (as scipy does). The library
+        finds them in its own first pass over x (info -1), so the check reads x only when the
+        library does not (k = 0). With False such data is passed through: the outputs are NaN
+        and ``info`` is -1.
     handle : gpusvd.Handle, optional
         Default: the calling thread's default handle.
 
@@ -258,7 +269,9 @@ def pca(x: Any, n_components: Union[None, int, float] = None, *, compute_scores:
     array) go to the library's ``_gpu`` form on the array's device and on the current
     CuPy/torch stream, with no host copy; the outputs are arrays of the same library and
     ``info`` a 0-d device array that is not inspected (that would synchronise), except that a
-    float ``n_components`` reads the variances back to choose k.
+    float ``n_components`` reads the variances back to choose k, and that an integer
+    ``k < min(m, n)`` waits for the call to read its total variance (the work that does not
+    need it is queued before that wait).
 
     Complex data (complex64, complex128 numpy arrays): the centred data is U S V^H; row j of
     ``components`` is the j-th column of V, multiplied by the phase that makes its entry of
@@ -284,7 +297,9 @@ def pca(x: Any, n_components: Union[None, int, float] = None, *, compute_scores:
     """
     want = _parse_n_components(n_components)
     _method_code(method)
-    ops, x, dt = _input(x, 2, "pca", check_finite)
+    # NaN/Inf in host data is found by the library's own column sums (info = -1), so
+    # check_finite raises from info after the call instead of a pass over x of its own.
+    ops, x, dt = _input(x, 2, "pca", False)
     m, n = x.shape
     p = min(m, n)
     fraction = want if isinstance(want, _Fraction) else None
@@ -299,6 +314,8 @@ def pca(x: Any, n_components: Union[None, int, float] = None, *, compute_scores:
     # output (gpusvd.h); the outputs are sized for a valid k only, so a huge one allocates
     # nothing.
     kk = k if 0 <= k <= p else 0
+    if check_finite and not ops.device and k == 0 and x.size and not ops.isfinite_all(x):
+        raise _nonfinite_error("pca")  # the library reads no data for k = 0
     library_scores = compute_scores and fraction is None
     # (r, c) in the layout the library writes: C order (the swap of a Fortran-ordered (c, r))
     # when row-major
@@ -313,7 +330,13 @@ def pca(x: Any, n_components: Union[None, int, float] = None, *, compute_scores:
     h = resolve(handle, ops, xv)
     lib = get_lib()
     lib_total = None
-    with pca_method(h, method):
+    # the call's own total variance (no pass over x)
+    query = not full and k > 0 and m >= 2 and has_total_variance(lib)
+    singular = None
+    # The query runs on the call's stream, where it waits for the call (device arrays): what
+    # does not need the total is queued before it, so that it runs behind the call rather than
+    # after the wait.
+    with pca_method(h, method), ops.on_device(xv, h):
         if row:
             _call_row_major(ops, h, "pca", dt, xv, m, n, ops.ptr(xv), ldx, k, ops.ptr(comp),
                             _ld(kk), ops.ptr(ev), _ptr(ops, scores), _ld(kk), ops.ptr(mean),
@@ -321,12 +344,16 @@ def pca(x: Any, n_components: Union[None, int, float] = None, *, compute_scores:
         else:
             _call(ops, h, "pca", dt, xv, m, n, ops.ptr(xv), ldx, k, ops.ptr(comp), _ld(n),
                   ops.ptr(ev), _ptr(ops, scores), _ld(m), ops.ptr(mean), ops.ptr(info))
-        if not full and k > 0 and m >= 2 and has_total_variance(lib):
-            # the call's own total (no pass over x); device arrays: waits for the call
+        if query:
+            if ops.device:
+                singular = _singular_values(ev, m)
+                left_out = ev.sum() * (1.0 / (p - k))  # k < p here
             t = ctypes.c_double()
             h.call(lib.gpusvdGetPcaTotalVariance, ctypes.byref(t))
             lib_total = t.value
     info = _finish(ops, info, True, "pca: the SVD did not converge", True, False)
+    if check_finite and not ops.device and info == INFO_NONFINITE:
+        raise _nonfinite_error("pca")
     if k == 0:
         # The library writes nothing for a zero-size problem (gpusvd.h): fill the mean here.
         if m > 0:
@@ -356,7 +383,9 @@ def pca(x: Any, n_components: Union[None, int, float] = None, *, compute_scores:
 
     if ops.device:
         ratio = ev / (total + (total == 0))  # all zero (not NaN) when the data is constant
-        if not full or fraction is not None:
+        if singular is not None:  # the total came from the library (query above)
+            noise = (total / (p - k) - left_out).clip(min=0)
+        elif not full or fraction is not None:
             noise = (total - ev.sum()) / (p - k) if k < p else total * 0
             noise = noise * (noise > 0)
         else:
@@ -365,5 +394,6 @@ def pca(x: Any, n_components: Union[None, int, float] = None, *, compute_scores:
         ratio = (ev / total).astype(ev.dtype) if total > 0 else np.zeros_like(ev)
         noise = max(0.0, (total - float(np.sum(ev, dtype=np.float64))) / (p - k)) if k < p \
             else 0.0
-    singular = ev ** 0.5 * math.sqrt(max(m - 1, 0))
+    if singular is None:
+        singular = _singular_values(ev, m)
     return PCAResult(components, ev, scores, mean, info, ratio, singular, noise, total)

@@ -69,3 +69,20 @@ def calls(monkeypatch):
 
     monkeypatch.setattr(_linalg, "_call", spy)
     return seen
+
+
+@pytest.fixture
+def c_calls(monkeypatch):
+    """The name of every C function called through a gpusvd.Handle, in call order (how many
+    library calls a Python function makes, which settings it changes, and where it waits for
+    the device)."""
+    from gpusvd._handle import Handle
+    seen = []
+    real = Handle.call
+
+    def spy(self, func, *args):
+        seen.append(func.__name__)
+        return real(self, func, *args)
+
+    monkeypatch.setattr(Handle, "call", spy)
+    return seen

@@ -1,5 +1,7 @@
 """Which inputs are copied, and overwrite_a: the library's calls are recorded (the pointer, the
 dimensions and leading dimension it gets) and the results checked against numpy."""
+import contextlib
+
 import numpy as np
 import pytest
 
@@ -219,6 +221,186 @@ def test_pca_reads_either_order_without_copy(rng, order, monkeypatch):
     total = float(np.var(x, axis=0, ddof=1).sum())
     np.testing.assert_allclose(p.total_variance, total, rtol=1e-12)
     np.testing.assert_allclose(p.explained_variance_ratio, s[:3] ** 2 / 199 / total, rtol=1e-12)
+
+
+def _pca_reference(x, k):
+    """(explained variances, total variance, noise variance, components up to sign) in
+    float64 from numpy's SVD of the centred x."""
+    xc = x - x.mean(axis=0)
+    _, s, vt = np.linalg.svd(xc, full_matrices=False)
+    var = s ** 2 / (x.shape[0] - 1)
+    return var[:k], var.sum(), var[k:].mean() if k < len(var) else 0.0, vt[:k]
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_pca_one_call_outputs_as_written(rng, order, monkeypatch, c_calls):
+    # What gpusvd.pca(x, k) does besides the library call: allocate the outputs (returned as
+    # the library wrote them: no transposing copy, components a transposed view) and read the
+    # call's total variance. No finiteness pass over x (check_finite=True, the default, is
+    # answered from the library's info), no settings changed and restored when the handle
+    # already has them (PCA method AUTO, the default stream).
+    from gpusvd import _pca
+    seen = []
+
+    def spy(real):
+        def call(ops, handle, name, dt, anchor, *args):
+            seen.append(args)
+            return real(ops, handle, name, dt, anchor, *args)
+        return call
+
+    monkeypatch.setattr(_pca, "_call", spy(_pca._call))
+    monkeypatch.setattr(_pca, "_call_row_major", spy(_pca._call_row_major))
+
+    def no_scan(self, a):
+        raise AssertionError("a finiteness pass over x")
+    monkeypatch.setattr(HostOps, "isfinite_all", no_scan)
+    x = ordered(rng.standard_normal((300, 7)) * np.geomspace(4.0, 0.2, 7) + 1.5, order)
+    x0 = x.copy()
+    p = gpusvd.pca(x, 3)
+    np.testing.assert_array_equal(x, x0)
+    (args,) = seen  # one library call
+    assert args[5] == addr(p.components) and args[7] == addr(p.explained_variance)
+    assert args[8] == addr(p.scores) and args[10] == addr(p.mean)
+    assert p.scores.flags.c_contiguous if order == "C" else p.scores.flags.f_contiguous
+    assert c_calls.count("gpusvd_dpca") == 1
+    assert c_calls.count("gpusvdGetPcaTotalVariance") == 1
+    assert "gpusvdSetPcaMethod" not in c_calls and "gpusvdSetStream" not in c_calls
+    var, total, noise, vt = _pca_reference(x0, 3)
+    np.testing.assert_allclose(p.explained_variance, var, rtol=1e-12)
+    np.testing.assert_allclose(np.abs(p.components), np.abs(vt), atol=1e-12)
+    np.testing.assert_allclose(p.scores, (x0 - x0.mean(axis=0)) @ p.components.T, atol=1e-12)
+    np.testing.assert_allclose(p.total_variance, total, rtol=1e-12)
+    np.testing.assert_allclose(p.explained_variance_ratio, var / total, rtol=1e-12)
+    np.testing.assert_allclose(p.noise_variance, noise, rtol=1e-10)
+    # A method other than the handle's is set for the call and restored after it.
+    del c_calls[:]
+    gpusvd.pca(x, 3, method="qr")
+    assert c_calls.count("gpusvdSetPcaMethod") == 2
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("method", ["qr", "covariance"])
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_pca_check_finite_from_info(rng, order, method, bad):
+    # check_finite=True raises scipy's ValueError from the library's info (no pass of its
+    # own); with False the NaN outputs and info = -1 come back.
+    x = ordered(rng.standard_normal((40, 5)), order)
+    x[17, 3] = bad
+    x0 = x.copy()
+    for n_components in (2, None, 0.8):
+        with pytest.raises(ValueError, match="must not contain infs or NaNs"):
+            gpusvd.pca(x, n_components, method=method)
+        np.testing.assert_array_equal(x, x0)
+    p = gpusvd.pca(x, 2, method=method, check_finite=False)
+    assert p.info == gpusvd.INFO_NONFINITE
+    assert np.isnan(p.explained_variance).all() and np.isnan(p.components).all()
+    assert np.isnan(p.mean).all() and np.isnan(p.scores).all()
+    # k = 0: the library reads no data, so the check is a pass of its own
+    with pytest.raises(ValueError, match="must not contain infs or NaNs"):
+        gpusvd.pca(x, 0)
+    with np.errstate(invalid="ignore"):  # the total variance is summed from x: NaN
+        assert gpusvd.pca(x, 0, check_finite=False).info == 0
+    # finite data of any size passes, also with k = 0
+    assert gpusvd.pca(np.ones((3, 2)), 0).components.shape == (0, 2)
+
+
+def test_pca_check_finite_from_info_complex(rng):
+    if not hasattr(gpusvd.get_lib(), "gpusvd_zpca"):
+        pytest.fail("the loaded library has no complex pca (gpusvd_zpca)")
+    x = rng.standard_normal((30, 4)) + 1j * rng.standard_normal((30, 4))
+    x[5, 1] = complex(0.0, np.inf)
+    with pytest.raises(ValueError, match="must not contain infs or NaNs"):
+        gpusvd.pca(x, 2)
+    assert gpusvd.pca(x, 2, check_finite=False).info == gpusvd.INFO_NONFINITE
+
+
+class _Counted(np.ndarray):
+    """A numpy array standing in for a device array on the CPU: each elementwise operation or
+    reduction on it (a kernel launch on a GPU) is logged in `log`, between the names of the C
+    functions called (the c_calls fixture's list)."""
+    log = []
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kw):
+        _Counted.log.append((ufunc.__name__, method, inputs))
+        plain = [np.asarray(i) if isinstance(i, _Counted) else i for i in inputs]
+        if "out" in kw:
+            kw["out"] = tuple(np.asarray(o) if isinstance(o, _Counted) else o
+                              for o in kw["out"])
+        res = getattr(ufunc, method)(*plain, **kw)
+        return np.asarray(res).view(_Counted)
+
+
+class _FakeDeviceOps(HostOps):
+    """The device adapter's interface over _Counted arrays and the library's host forms."""
+    device = True
+
+    def empty(self, shape, dtype):
+        return super().empty(shape, dtype).view(_Counted)
+
+    def rows(self, shape, dtype):
+        return super().rows(shape, dtype).view(_Counted)
+
+    def device_id(self, x):
+        return "fake device"
+
+    def new_handle(self, x):
+        return gpusvd.Handle()
+
+    def to_host(self, x):
+        return np.asarray(x)
+
+    @contextlib.contextmanager
+    def on_device(self, x, handle):
+        """Logs where the array's device and stream are in force for the library."""
+        _Counted.log.append("<device")
+        try:
+            yield
+        finally:
+            _Counted.log.append("device>")
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_pca_device_path_work(rng, order, monkeypatch, c_calls):
+    # The device path of gpusvd.pca(x, k), k < min(m, n), with the array operations counted:
+    # nothing reads x but the library (no pass of its own), one library call, and of the
+    # operations for the derived results (singular values, ratios, noise variance) only those
+    # that need the call's total variance come after the query that waits for the call (the
+    # others are queued behind the call and run while the Python side waits). k = min(m, n):
+    # no wait at all.
+    from gpusvd import _lib, _linalg
+    fake = _FakeDeviceOps()
+    monkeypatch.setattr(_linalg, "ops_for", lambda a: (fake, a))
+    real_routine = _lib.routine
+    monkeypatch.setattr(_linalg, "routine", lambda name, dt, device=False:
+                        real_routine(name, dt, False))
+    monkeypatch.setattr(_Counted, "log", c_calls)
+    x = ordered(rng.standard_normal((200, 6)) * np.geomspace(3.0, 0.3, 6) - 0.5, order)
+    x0 = x.copy()
+    p = gpusvd.pca(x.view(_Counted), 2)
+    assert c_calls.count("gpusvd_dpca") == 1
+    ops = [e for e in c_calls if isinstance(e, tuple)]
+    assert not [e for e in ops if any(np.shares_memory(i, x) for i in e[2]
+                                      if isinstance(i, np.ndarray))], "a pass over x"
+    wait = c_calls.index("gpusvdGetPcaTotalVariance")
+    assert c_calls.index("gpusvd_dpca") < wait
+    # the wait is on the call's device and stream
+    assert c_calls[:wait].count("<device") > c_calls[:wait].count("device>")
+    after = [e[:2] for e in c_calls[wait + 1:] if isinstance(e, tuple)]
+    assert len(after) <= 3 and ("add", "reduce") not in after, after
+    assert len(ops) <= 7, [e[:2] for e in ops]
+    var, total, noise, vt = _pca_reference(x0, 2)
+    np.testing.assert_allclose(p.explained_variance, var, rtol=1e-12)
+    np.testing.assert_allclose(p.singular_values, np.sqrt(var * 199), rtol=1e-12)
+    np.testing.assert_allclose(p.explained_variance_ratio, var / total, rtol=1e-12)
+    np.testing.assert_allclose(p.noise_variance, noise, rtol=1e-10)
+    np.testing.assert_allclose(p.total_variance, total, rtol=1e-12)
+    np.testing.assert_allclose(np.abs(p.components), np.abs(vt), atol=1e-12)
+    np.testing.assert_allclose(p.scores, (x0 - x0.mean(axis=0)) @ p.components.T, atol=1e-12)
+    del c_calls[:]
+    full = gpusvd.pca(x.view(_Counted), None, compute_scores=False)
+    assert c_calls.count("gpusvd_dpca") == 1 and "gpusvdGetPcaTotalVariance" not in c_calls
+    var, total, _, _ = _pca_reference(x0, 6)
+    np.testing.assert_allclose(full.explained_variance_ratio, var / total, rtol=1e-12)
 
 
 # ----------------------------------------------------------------------------------------------
