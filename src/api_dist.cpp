@@ -9,6 +9,7 @@
 #include "cpu/dist_pca.hpp"
 #include "cpu/dist_qr.hpp"
 #include "dist_dispatch.hpp"
+#include "lapack_sizes.hpp"
 
 namespace gpusvd {
 
@@ -132,8 +133,10 @@ gpusvdStatus_t geqrf_dist_entry(const char *name, Form form, gpusvdHandle_t h, g
     if (on_gpu)
         return gpu::geqrf_dist<T>(h, name, form, c, orth == GPUSVD_ORTH_MGS2, m, n, A, lda, R, ldr,
                                   info);
-    a.lapack_int("mLocal", m).lapack_int("lda", lda).lapack_int("ldr", ldr);
-    a.lapack_int("n * n", sat_mul(n, n));
+    if (n > 0) {  // a zero-size call reaches no LAPACK: it succeeds whatever mLocal and lda are
+        a.lapack_int("mLocal", m).lapack_int("lda", lda).lapack_int("ldr", ldr);
+        a.lapack_int("n * n", sat_mul(n, n));
+    }
     void *ws = nullptr;
     if (a.ok() && n > 0) {
         gpusvdStatus_t st;
@@ -155,10 +158,13 @@ gpusvdStatus_t geqrf_dist_size(const char *name, gpusvdHandle_t h, gpusvdOrth_t 
                                int64_t n, size_t *dev, size_t *host) {
     Args a(h, name);
     a.orth("orth", orth).nonneg("mLocal", m).nonneg("n", n);
+    const bool gpu_ok = a.ok() && device_status().usable;
+    // The CPU path's limits, as the call applies them (and its layout's sizes stay in range).
+    const LapackSizes cpu = LapackSizes().add("mLocal", m).add("n * n", sat_mul(n, n));
+    if (!gpu_ok && n > 0) cpu.check(a);
     if (!a.ok()) return a.status();
-    const bool gpu_ok = device_status().usable;
     set_sizes(dev, host, n > 0 && gpu_ok ? gpu::geqrf_dist_device_bytes<T>(m, n) : 0,
-              n > 0 ? cpu::dist_qr_bytes<T>(n) : 0);
+              n > 0 && cpu.fit() ? cpu::dist_qr_bytes<T>(n) : 0);
     return GPUSVD_STATUS_SUCCESS;
 }
 
@@ -179,9 +185,11 @@ gpusvdStatus_t pca_dist_entry(const char *name, Form form, gpusvdHandle_t h, gpu
     if (dist_on_gpu(a, c, form))
         return gpu::pca_dist<T>(h, name, form, c, m, n, X, ldx, k, C, ldc, var, scores, lds, mean,
                                 info);
-    a.lapack_int("mLocal", m).lapack_int("ldx", ldx).lapack_int("ldc", ldc);
-    if (scores) a.lapack_int("lds", lds);
-    a.lapack_int("n * n", sat_mul(n, n)).lapack_int("mLocal * n", sat_mul(m, n));
+    if (work) {  // a zero-size call reaches no LAPACK
+        a.lapack_int("mLocal", m).lapack_int("ldx", ldx).lapack_int("ldc", ldc);
+        if (scores) a.lapack_int("lds", lds);
+        a.lapack_int("n * n", sat_mul(n, n)).lapack_int("mLocal * n", sat_mul(m, n));
+    }
     void *ws = nullptr;
     if (a.ok() && work) {
         gpusvdStatus_t st;
@@ -193,8 +201,9 @@ gpusvdStatus_t pca_dist_entry(const char *name, Form form, gpusvdHandle_t h, gpu
     if (st != GPUSVD_STATUS_SUCCESS) return st;
     if (g.m_global < 2 && work)
         return fail(h, GPUSVD_STATUS_INVALID_VALUE,
-                    "%s: the ranks hold %lld samples in all: PCA needs at least 2", name,
-                    static_cast<long long>(g.m_global));
+                    "%s: argument mLocal = %lld is invalid: the ranks hold %lld samples in all, "
+                    "PCA needs at least 2",
+                    name, static_cast<long long>(m), static_cast<long long>(g.m_global));
     if (!work) {
         *info = 0;
         return GPUSVD_STATUS_SUCCESS;
@@ -208,10 +217,17 @@ gpusvdStatus_t pca_dist_size(const char *name, gpusvdHandle_t h, int64_t m, int6
                              size_t *dev, size_t *host) {
     Args a(h, name);
     a.nonneg("mLocal", m).nonneg("n", n).range("k", k, 0, n, "must be in [0, n]");
-    if (!a.ok()) return a.status();
+    const bool gpu_ok = a.ok() && device_status().usable;
     const bool work = n > 0 && k > 0;
-    set_sizes(dev, host, work && device_status().usable ? gpu::pca_dist_device_bytes<T>(m, n, k) : 0,
-              work ? cpu::dist_pca_bytes<T>(m, n, k) : 0);
+    // The CPU path's limits, as the call applies them (and its layout's sizes stay in range).
+    const LapackSizes cpu = LapackSizes()
+                                .add("mLocal", m)
+                                .add("n * n", sat_mul(n, n))
+                                .add("mLocal * n", sat_mul(m, n));
+    if (!gpu_ok && work) cpu.check(a);
+    if (!a.ok()) return a.status();
+    set_sizes(dev, host, work && gpu_ok ? gpu::pca_dist_device_bytes<T>(m, n, k) : 0,
+              work && cpu.fit() ? cpu::dist_pca_bytes<T>(m, n, k) : 0);
     return GPUSVD_STATUS_SUCCESS;
 }
 

@@ -39,11 +39,7 @@ uint64_t env_u64(const char *name, uint64_t fallback) {
 /// The kind of a failure: the form and the first difference, numbers and quoted text left out,
 /// so that one bug hit by many cases is reported once.
 std::string signature(const Case &c, const std::string &failure) {
-    std::string s = std::string(info_of(c.routine).base) +
-                    (c.form == Form::Host  ? ""
-                     : c.form == Form::Gpu ? "_gpu"
-                                           : "_bufferSize") +
-                    ": ";
+    std::string s = routine_name(c) + ": ";
     bool digits = false;
     for (char ch : failure.substr(0, failure.find('"'))) {
         const bool d = ch >= '0' && ch <= '9';
@@ -59,6 +55,7 @@ struct Tally {
     int ran = 0, forked = 0, not_run = 0, failed = 0;
     std::map<std::string, int> predicted;  // outcome kind -> calls run
     std::map<std::string, int> kinds;      // failure signature -> calls
+    int work_by_type[4] = {};              // host calls that factorize, by s, d, c, z
     std::string report;
 
     void add(const Case &c, const Outcome &o, const std::string &label) {
@@ -74,6 +71,7 @@ struct Tally {
         if (p.work) kind += " (work)";
         kind += c.form == Form::Host ? " host" : c.form == Form::Gpu ? " _gpu" : " _bufferSize";
         ++predicted[kind];
+        if (p.work && c.form == Form::Host) ++work_by_type[c.dbl + 2 * c.cplx];
         if (o.failures.empty()) return;
         ++failed;
         const std::string sig = signature(c, o.failures[0]);
@@ -92,10 +90,20 @@ std::string routine_label(Routine r) {
     return info_of(r).base;
 }
 
+/// Element types: s, d, and c, z where the routine has them.
+struct Precision {
+    bool dbl, cplx;
+};
+std::vector<Precision> precisions(Routine r) {
+    std::vector<Precision> p = {{false, false}, {true, false}};
+    if (info_of(r).complex) p.push_back({false, true}), p.push_back({true, true});
+    return p;
+}
+
 /// A valid call of small sizes; jobs from `variant`.
-Case base_case(Routine r, Form f, bool dbl, int variant) {
+Case base_case(Routine r, Form f, Precision pr, int variant) {
     Case c;
-    c.routine = r, c.form = f, c.dbl = dbl;
+    c.routine = r, c.form = f, c.dbl = pr.dbl, c.cplx = pr.cplx;
     c.e0 = variant & 1, c.e1 = (variant >> 1) & 1;
     c.m = 5, c.n = 3, c.k = 2;
     c.batch = info_of(r).batched ? 2 : 1;
@@ -113,16 +121,27 @@ void add_consistent(std::vector<Case> &out, Case c) {
 std::vector<Case> boundary_cases(Routine r) {
     const RoutineInfo &ri = info_of(r);
     std::vector<Case> out;
+    const bool pca = r == Routine::Pca || r == Routine::PcaDist;
     for (Form f : {Form::Host, Form::Gpu, Form::BufferSize})
-        for (bool dbl : {false, true}) {
-            const int variants = r == Routine::Pca ? 1 : 8;
+        for (Precision dbl : precisions(r)) {
+            const int variants = pca ? 1 : ri.dist ? 2 : 8;
             for (int v = 0; v < variants; ++v) {
                 Case c = base_case(r, f, dbl, v);
                 out.push_back(c);
-                if (v != (r == Routine::Pca ? 0 : 3))
+                if (v != (pca ? 0 : ri.dist ? 1 : 3))
                     continue;  // the rest from the all-vectors call
                 Case x = c;
                 x.null_handle = true, out.push_back(x);
+                if (ri.dist) {
+                    x = c, x.null_comm = true, out.push_back(x);
+                    x.null_handle = true, out.push_back(x);
+                    x = c, x.null_comm = true, x.row_major = true, x.n = -1, out.push_back(x);
+                }
+                if (column_major_only(r)) {  // refused first, whatever else is wrong
+                    x = c, x.row_major = true, out.push_back(x);
+                    x.n = -1, out.push_back(x);
+                    x.null_handle = true, out.push_back(x);
+                }
                 for (Workspace w : {Workspace::Exact, Workspace::Short})
                     x = c, x.ws = w, out.push_back(x);
                 x = c, x.backend_cpu = true, out.push_back(x);
@@ -136,7 +155,7 @@ std::vector<Case> boundary_cases(Routine r) {
                     }
                 std::vector<int64_t *> fields = {&c.n};
                 if (ri.has_m) fields.push_back(&c.m);
-                if (r == Routine::Pca) fields.push_back(&c.k);
+                if (pca) fields.push_back(&c.k);
                 if (ri.batched) fields.push_back(&c.batch);
                 if (f != Form::BufferSize) {
                     for (int i = 0; i < ri.lds; ++i) fields.push_back(&c.ld[i]);
@@ -160,10 +179,10 @@ std::vector<Case> boundary_cases(Routine r) {
                         if (which == 0 && !ri.has_m) continue;
                         if (which == 0) x.m = 0, x.n = big;
                         if (which == 1) x.n = 0, x.m = ri.has_m ? big : 0;
-                        if (which == 2 && r == Routine::Pca) x.k = 0, x.m = big, x.n = big;
+                        if (which == 2 && pca) x.k = 0, x.m = big, x.n = big;
                         if (which == 2 && ri.batched) x.batch = 0, x.m = big, x.n = big;
-                        if (which == 2 && r != Routine::Pca && !ri.batched) continue;
-                        if (which != 2 && r == Routine::Pca) x.k = 0;
+                        if (which == 2 && !pca && !ri.batched) continue;
+                        if (which != 2 && pca) x.k = 0;
                         add_consistent(out, x);
                         for (int s = 0; s < ri.slots - 1; ++s) x.null_ptr[s] = true;
                         out.push_back(x);
@@ -175,11 +194,11 @@ std::vector<Case> boundary_cases(Routine r) {
                 if (big <= 0) continue;
                 for (int v : {0, 3}) {
                     Case c = base_case(r, f, dbl, v);
-                    if (r == Routine::Pca) c.k = 1;
+                    if (pca) c.k = 1;
                     if (ri.has_m) {
                         for (int shape = 0; shape < 3; ++shape) {
                             Case x = c;
-                            x.m = shape == 1 ? 1 + (r == Routine::Pca) : big;
+                            x.m = shape == 1 ? 1 + pca : big;
                             x.n = shape == 0 ? 1 : big;
                             add_consistent(out, x);
                         }
@@ -227,8 +246,13 @@ TEST_P(ArgModel, BoundaryCases) {
               "GPUSVD_STATUS_NOT_SUPPORTED _bufferSize", "GPUSVD_STATUS_NO_DEVICE _gpu",
               "GPUSVD_STATUS_SUCCESS (zero-size) host", "GPUSVD_STATUS_SUCCESS (work) host",
               "GPUSVD_STATUS_SUCCESS (zero-size) _bufferSize",
-              "GPUSVD_STATUS_SUCCESS (work) _bufferSize"})
+              "GPUSVD_STATUS_SUCCESS (work) _bufferSize"}) {
             EXPECT_GT(t.predicted[kind], 0) << "no boundary case of kind " << kind;
+        }
+        // Each element type's host calls run real work.
+        for (Precision pr : precisions(r))
+            EXPECT_GT(t.work_by_type[pr.dbl + 2 * pr.cplx], 0)
+                << "no successful host call of element type " << "sdcz"[pr.dbl + 2 * pr.cplx];
     }
 }
 
@@ -306,12 +330,33 @@ TEST(ArgModelHarness, PredictionsAtTheLimits) {
     // One sample has no variance; rows past int64 are not addressable.
     EXPECT_EQ(call(Routine::Pca, 1, 3, 0).status, GPUSVD_STATUS_INVALID_VALUE);
     EXPECT_EQ(call(Routine::Gesvj, kI64, 2, 0).status, GPUSVD_STATUS_INVALID_VALUE);
+    // Complex pca always takes the QR method, whose LAPACK sees m: double data that the
+    // covariance method takes with 2^31 samples is too tall in complex.
+    Case c;
+    c.routine = Routine::Pca, c.dbl = true, c.m = int64_t(1) << 31, c.n = 1, c.k = 1;
+    c.null_ptr[3] = true;
+    make_consistent(c);
+    EXPECT_TRUE(predict(c, false, false).work);
+    c.cplx = true;
+    EXPECT_EQ(predict(c, false, false).status, unsupported);
+    // A distributed call with one rank: fewer rows than columns is refused by the agreement,
+    // n = 0 succeeds next to any mLocal, and _bufferSize has the call's 32-bit limits.
+    EXPECT_EQ(call(Routine::GeqrfDist, 2, 3, 0).status, GPUSVD_STATUS_INVALID_VALUE);
+    EXPECT_TRUE(call(Routine::GeqrfDist, int64_t(1) << 40, 0, 0).zero);
+    EXPECT_EQ(call(Routine::GeqrfDist, int64_t(1) << 31, 3, 0).status, unsupported);
+    EXPECT_EQ(call(Routine::PcaDist, 1, 1, 0).status, GPUSVD_STATUS_INVALID_VALUE);
+    c = Case{};
+    c.routine = Routine::PcaDist, c.form = Form::BufferSize, c.m = int64_t(1) << 40, c.n = 4;
+    c.k = 4;
+    EXPECT_EQ(predict(c, false, false).status, unsupported);
+    c.m = 4;
+    EXPECT_TRUE(predict(c, false, false).work);
 }
 
 INSTANTIATE_TEST_SUITE_P(Routines, ArgModel,
                          ::testing::Values(Routine::Gesvj, Routine::GesvjBatched, Routine::Geqrf,
                                            Routine::GeqrfBatched, Routine::Geev, Routine::Bdsvd,
-                                           Routine::Pca),
+                                           Routine::Pca, Routine::GeqrfDist, Routine::PcaDist),
                          [](const ::testing::TestParamInfo<Routine> &i) {
                              return routine_label(i.param);
                          });
