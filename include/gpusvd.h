@@ -1097,8 +1097,8 @@ GPUSVD_API gpusvdStatus_t gpusvd_dgeqrf_mgs_dist_bufferSize(gpusvdHandle_t handl
 /**
  * PCA of data whose samples (rows) are spread over the ranks of `comm`, as gpusvd_spca computes
  * it for the stacked X (M = the sum of mLocal samples in all, M >= max(2, n)): the column means
- * over all ranks, the centred data's distributed tall QR (see gpusvd_sgeqrf_mgs_dist), the
- * one-sided Jacobi SVD of R (LAPACK ?gesvj on the host of every rank: R is n x n), and the
+ * over all ranks, the centred data's distributed tall QR (see gpusvd_sgeqrf_mgs_dist), the SVD
+ * of R (LAPACK ?gesdd on the host of every rank, as the CPU backend's pca: R is n x n), and the
  * components, variances and scores from it. Every rank gets the same components,
  * explainedVariance and mean, and the scores of its own samples. Same conventions as
  * gpusvd_spca (component signs, variances sigma_j^2 / (M - 1) exact but for rounding, +Inf only
@@ -1114,7 +1114,7 @@ GPUSVD_API gpusvdStatus_t gpusvd_dgeqrf_mgs_dist_bufferSize(gpusvdHandle_t handl
  * @param components n x k, ldc >= max(1, n); @param explainedVariance k values;
  * @param scores     optional (NULL: skipped) mLocal x k, lds >= max(1, mLocal);
  * @param mean       optional (NULL: skipped) n column means over all ranks;
- * @param info       0; >0: ?gesvj did not converge; GPUSVD_INFO_NONFINITE: X holds NaN/Inf on
+ * @param info       0; >0: ?gesdd did not converge; GPUSVD_INFO_NONFINITE: X holds NaN/Inf on
  *                   some rank (outputs NaN on every rank). The same on every rank.
  */
 GPUSVD_API gpusvdStatus_t gpusvd_spca_dist(gpusvdHandle_t handle, gpusvdComm_t comm,

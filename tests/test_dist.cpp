@@ -426,6 +426,16 @@ TYPED_TEST(DistPca, MatchesOneProcessPca) {
     }
 }
 
+TYPED_TEST(DistPca, SquareDataWhoseCentredRIsSingular) {
+    // As many samples as features: the centred data has rank n - 1, its R a zero pivot; the SVD
+    // of R must still converge (info 0) and agree with the one-process pca.
+    using T = TypeParam;
+    const int64_t M = 7, n = 7, k = 4;
+    gpusvd_util::Rng rng(12);
+    const std::vector<T> X = gpusvd_util::gaussian<T>(rng, M, n);
+    check_pca_dist<T>(2, M, n, k, X, sizeof(T) == 8 ? 1e-10 : 2e-3);
+}
+
 TYPED_TEST(DistPca, NearOverflowData) {
     // Data near the overflow threshold: centred and factored scaled by a power of two; the
     // variances (far above the largest number) are +Inf as their exact values, the components

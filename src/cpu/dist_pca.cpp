@@ -1,8 +1,8 @@
 // The distributed PCA on the CPU: the data scaled by one power of two (2^-e, from the largest
 // entry over all ranks) so that neither the sums nor the centred values overflow or lose
 // subnormal digits, the column means over all ranks, the distributed QR of the centred copy
-// (cpu/dist_qr.cpp), and the one-sided Jacobi SVD of R (LAPACK ?gesvj), which every rank
-// computes on the same R.
+// (cpu/dist_qr.cpp), and the SVD of R (LAPACK ?gesdd, as the CPU backend's pca takes it; it
+// converges on the singular R that centring leaves), which every rank computes on the same R.
 #include "cpu/dist_pca.hpp"
 
 #include <algorithm>
@@ -18,19 +18,31 @@ namespace {
 
 template <class T>
 struct FromR {
-    T *V, *sva, *work;
-    int *order;
+    T *U, *VT, *sv, *work;
+    lapack_int *iwork;
     lapack_int lwork;
 };
+
+// ?gesdd('S') of the n x n R: its workspace from LAPACK's query.
+template <class T>
+lapack_int gesdd_lwork(int64_t n) {
+    const lapack_int ni = static_cast<lapack_int>(n);
+    T q = 0, dummy = 0;
+    lapack_int iq = 0;
+    lapack::gesdd('S', ni, ni, &dummy, std::max<lapack_int>(ni, 1), &dummy, &dummy,
+                  std::max<lapack_int>(ni, 1), &dummy, std::max<lapack_int>(ni, 1), &q, -1, &iq);
+    return std::max(lapack::query_size(q), lapack_int(1));
+}
 
 template <class T>
 FromR<T> from_r_layout(Bump &b, int64_t n) {
     FromR<T> w;
-    w.lwork = static_cast<lapack_int>(std::max<int64_t>(6, 2 * n));
-    w.V = b.take<T>(n * n);
-    w.sva = b.take<T>(n);
+    w.lwork = gesdd_lwork<T>(n);
+    w.U = b.take<T>(n * n);
+    w.VT = b.take<T>(n * n);
+    w.sv = b.take<T>(n);
     w.work = b.take<T>(w.lwork);
-    w.order = b.take<int>(n);
+    w.iwork = b.take<lapack_int>(8 * n);
     return w;
 }
 
@@ -69,24 +81,18 @@ int pca_from_r(int64_t n, int64_t k, int64_t M, int e, T *R, T *components, int6
     Bump b(ws);
     const FromR<T> w = from_r_layout<T>(b, n);
     const lapack_int ni = static_cast<lapack_int>(n);
-    w.work[0] = T(1);
-    const lapack_int info =
-        lapack::gesvj('G', 'U', 'V', ni, ni, R, ni, w.sva, ni, w.V, ni, w.work, w.lwork);
-    const T scale = w.work[0];  // ?gesvj returns the singular values as scale * sva
-    for (int64_t j = 0; j < n; ++j) w.order[j] = static_cast<int>(j);
-    std::stable_sort(w.order, w.order + n, [&](int a, int c) { return w.sva[a] > w.sva[c]; });
+    const lapack_int info = lapack::gesdd('S', ni, ni, R, ni, w.sv, w.U, ni, w.VT, ni, w.work,
+                                          w.lwork, w.iwork);
     const T root = std::sqrt(T(M - 1));
-    for (int64_t j = 0; j < k; ++j) {
-        const int p = w.order[j];
-        const T *v = w.V + int64_t(p) * n;
+    for (int64_t j = 0; j < k; ++j) {  // ?gesdd's singular values are descending
         int64_t big = 0;
         for (int64_t i = 1; i < n; ++i)
-            if (std::fabs(v[i]) > std::fabs(v[big])) big = i;
-        const T sign = v[big] < 0 ? T(-1) : T(1);
-        const T sigma = scale * w.sva[p];  // of the scaled data
+            if (std::fabs(w.VT[j + i * n]) > std::fabs(w.VT[j + big * n])) big = i;
+        const T sign = w.VT[j + big * n] < 0 ? T(-1) : T(1);
+        const T sigma = w.sv[j];  // of the scaled data
         for (int64_t i = 0; i < n; ++i) {
-            components[i + j * ldc] = sign * v[i];
-            Us[i + j * n] = std::ldexp(sign * R[i + int64_t(p) * n] * sigma, e);
+            components[i + j * ldc] = sign * w.VT[j + i * n];
+            Us[i + j * n] = std::ldexp(sign * w.U[i + j * n] * sigma, e);
         }
         const T q = sigma / root;
         var[j] = std::ldexp(q * q, 2 * e);  // +Inf only where the exact value overflows

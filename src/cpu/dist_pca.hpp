@@ -16,7 +16,7 @@ size_t pca_from_r_bytes(int64_t n, int64_t k);
 /// From R (n x n, ld n, overwritten) of the centred data scaled by 2^-e, over M samples: the
 /// components (n x k, ld ldc, signs as gpusvd_spca's), the explained variances (k) and
 /// Us = U_R(:, 0:k) diag(sigma) with the components' signs (n x k, ld n), so that this rank's
-/// scores are Q Us. Returns info (0, or > 0: ?gesvj did not converge).
+/// scores are Q Us. Returns info (0, or > 0: ?gesdd did not converge).
 template <class T>
 int pca_from_r(int64_t n, int64_t k, int64_t M, int e, T *R, T *components, int64_t ldc, T *var,
                T *Us, void *ws);
