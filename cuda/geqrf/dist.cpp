@@ -136,7 +136,6 @@ gpusvdStatus_t dist_qr_core(gpusvdHandle_t h, const char *routine, gpusvdComm_t 
         .complete(dead_host, m, n, A, lda, R, ldr, g.row_offset, cvec, cvec + n);
 }
 
-template <class T>
 gpusvdStatus_t dist_prepare(gpusvdHandle_t h, const char *routine, Form form, gpusvdComm_t c,
                             DeviceScope &dev, std::initializer_list<PtrArg> ptrs) {
     gpusvdStatus_t st = form == Form::Host ? dev.enter(routine, false)
@@ -172,7 +171,7 @@ gpusvdStatus_t geqrf_dist(gpusvdHandle_t h, const char *routine, Form form, gpus
     const bool host_form = form == Form::Host;
     const cudaStream_t s = user_stream(h);
     DeviceScope dev(h);
-    gpusvdStatus_t st = dist_prepare<T>(h, routine, form, c, dev, {{"A", A}, {"R", R}, {"info", info}});
+    gpusvdStatus_t st = dist_prepare(h, routine, form, c, dev, {{"A", A}, {"R", R}, {"info", info}});
     const DistLayout<T> L(nullptr, m, n, host_form);
     void *ws = nullptr;
     int *dead_host = nullptr;
@@ -228,8 +227,6 @@ gpusvdStatus_t geqrf_dist(gpusvdHandle_t h, const char *routine, Form form, gpus
                                             const Agreement &, int64_t, int64_t, T *, int64_t, \
                                             T *, int64_t, int *, void *, int *, cublasHandle_t, \
                                             cudaStream_t, bool);                               \
-    template gpusvdStatus_t dist_prepare<T>(gpusvdHandle_t, const char *, Form, gpusvdComm_t,  \
-                                            DeviceScope &, std::initializer_list<PtrArg>);     \
     template size_t geqrf_dist_device_bytes<T>(int64_t, int64_t);                              \
     template gpusvdStatus_t geqrf_dist<T>(gpusvdHandle_t, const char *, Form, gpusvdComm_t,   \
                                           bool, int64_t, int64_t, T *, int64_t, T *, int64_t, \

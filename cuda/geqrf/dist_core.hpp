@@ -34,7 +34,6 @@ gpusvdStatus_t dist_qr_core(gpusvdHandle_t h, const char *routine, gpusvdComm_t 
 
 /// This rank's checks before the agreement: the handle's device entered (pointers checked for a
 /// `_gpu` form), an NCCL communicator on the handle's device, no stream capture.
-template <class T>
 gpusvdStatus_t dist_prepare(gpusvdHandle_t h, const char *routine, Form form, gpusvdComm_t c,
                             DeviceScope &dev, std::initializer_list<PtrArg> ptrs);
 

@@ -88,7 +88,7 @@ gpusvdStatus_t pca_dist(gpusvdHandle_t h, const char *routine, Form form, gpusvd
     const cudaStream_t s = user_stream(h);
     const bool work = n > 0 && k > 0;
     DeviceScope dev(h);
-    gpusvdStatus_t st = dist_prepare<T>(
+    gpusvdStatus_t st = dist_prepare(
         h, routine, form, c, dev,
         {{"X", X}, {"components", C}, {"explainedVariance", var}, {"scores", scores},
          {"mean", mean}, {"info", info}});

@@ -8,14 +8,12 @@
 // vanished columns are completed at the end by a vector orthogonalised against the others.
 #include "cpu/dist_qr.hpp"
 
-#include <cblas.h>
-#include <lapacke.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 
+#include "cpu/lapack.hpp"
 #include "kernels/dist_start.hpp"
 #include "workspace.hpp"
 
@@ -24,54 +22,6 @@ namespace {
 
 // As the GPU path (cuda/geqrf/tall.cpp): cond 1e15 needs 4 steps in double.
 constexpr int kMaxSteps = 12;
-
-// LAPACK's unit roundoff (?lamch('E')), as the GPU kernels use it.
-template <class T>
-T unit_roundoff() {
-    return std::numeric_limits<T>::epsilon() / 2;
-}
-
-inline lapack_int potrf_upper(int n, float *a, int lda) {
-    return LAPACKE_spotrf_work(LAPACK_COL_MAJOR, 'U', n, a, lda);
-}
-inline lapack_int potrf_upper(int n, double *a, int lda) {
-    return LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'U', n, a, lda);
-}
-// B <- B R^-1 (R upper, non-unit).
-inline void trsm_right_upper(int m, int n, const float *r, int ldr, float *b, int ldb) {
-    cblas_strsm(CblasColMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, m, n, 1.0f, r,
-                ldr, b, ldb);
-}
-inline void trsm_right_upper(int m, int n, const double *r, int ldr, double *b, int ldb) {
-    cblas_dtrsm(CblasColMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, m, n, 1.0, r,
-                ldr, b, ldb);
-}
-// B <- R B (R upper, non-unit).
-inline void trmm_left_upper(int n, const float *r, int ldr, float *b, int ldb) {
-    cblas_strmm(CblasColMajor, CblasLeft, CblasUpper, CblasNoTrans, CblasNonUnit, n, n, 1.0f, r,
-                ldr, b, ldb);
-}
-inline void trmm_left_upper(int n, const double *r, int ldr, double *b, int ldb) {
-    cblas_dtrmm(CblasColMajor, CblasLeft, CblasUpper, CblasNoTrans, CblasNonUnit, n, n, 1.0, r,
-                ldr, b, ldb);
-}
-// y = alpha op(A) x + beta y.
-inline void gemv(bool trans, int m, int n, float alpha, const float *a, int lda, const float *x,
-                 float beta, float *y) {
-    cblas_sgemv(CblasColMajor, trans ? CblasTrans : CblasNoTrans, m, n, alpha, a, lda, x, 1, beta,
-                y, 1);
-}
-inline void gemv(bool trans, int m, int n, double alpha, const double *a, int lda,
-                 const double *x, double beta, double *y) {
-    cblas_dgemv(CblasColMajor, trans ? CblasTrans : CblasNoTrans, m, n, alpha, a, lda, x, 1, beta,
-                y, 1);
-}
-inline void syrk_upper_t(int n, int k, const float *a, int lda, float *c) {
-    cblas_ssyrk(CblasColMajor, CblasUpper, CblasTrans, n, k, 1.0f, a, lda, 0.0f, c, n);
-}
-inline void syrk_upper_t(int n, int k, const double *a, int lda, double *c) {
-    cblas_dsyrk(CblasColMajor, CblasUpper, CblasTrans, n, k, 1.0, a, lda, 0.0, c, n);
-}
 
 template <class T>
 struct Work {
@@ -165,11 +115,11 @@ private:
         const int n = n_;
         T *G = w_.G, *M = w_.M;
         std::fill(G, G + int64_t(n) * n, T(0));
-        if (m_ > 0) syrk_upper_t(n, m_, A_, lda_, G);
+        if (m_ > 0) lapack::syrk_upper_t(n, m_, T(1), A_, lda_, T(0), G, n);
         const gpusvdStatus_t st =
             reduce(G, int64_t(n) * n, data_type<T>(), GPUSVD_REDUCE_SUM, "a Gram matrix");
         if (st != GPUSVD_STATUS_SUCCESS) return st;
-        const T eps = unit_roundoff<T>();
+        const T eps = kernels::Real<T>::eps();
         T dmax = 0;
         for (int j = 0; j < n; ++j)
             if (std::isfinite(G[j + int64_t(j) * n])) dmax = std::max(dmax, G[j + int64_t(j) * n]);
@@ -205,7 +155,7 @@ private:
         for (int attempt = 0;; ++attempt) {
             for (int j = 0; j < n; ++j)
                 for (int i = 0; i <= j; ++i) M[i + int64_t(j) * n] = scaled(i, j, shift);
-            if (potrf_upper(n, M, n) == 0) break;
+            if (lapack::potrf_upper(n, M, n) == 0) break;
             if (attempt == 6)
                 return fail(h_, GPUSVD_STATUS_EXECUTION_FAILED,
                             "%s: the shifted Cholesky factorisation of step %d failed", routine_,
@@ -219,13 +169,13 @@ private:
         for (int j = 0; j < n; ++j)
             for (int i = 0; i < n; ++i)
                 M[i + int64_t(j) * n] = i <= j ? M[i + int64_t(j) * n] / sc[j] : T(0);
-        if (m_ > 0) trsm_right_upper(m_, n, M, n, A_, lda_);
+        if (m_ > 0) lapack::trsm_right_upper(m_, n, M, n, A_, lda_);
         for (int j = 0; j < n; ++j)
             if (w_.dead[j]) std::fill(A_ + int64_t(j) * lda_, A_ + int64_t(j) * lda_ + m_, T(0));
         if (step == 0)
             std::memcpy(w_.acc, M, sizeof(T) * size_t(n) * size_t(n));
         else
-            trmm_left_upper(n, M, n, w_.acc, n);
+            lapack::trmm_left_upper(n, M, n, w_.acc, n);
         *done = !shifted && !newly_dead && off <= T(0.5);
         return GPUSVD_STATUS_SUCCESS;
     }
@@ -236,7 +186,7 @@ private:
     // (what the row multiplied was below eps), and is replaced by the completion. Returns info:
     // the first such column (1-based) or 0.
     int finish_r() {
-        const T eps = unit_roundoff<T>();
+        const T eps = kernels::Real<T>::eps();
         int info = 0;
         for (int j = 0; j < n_; ++j) {
             T *r = R_ + int64_t(j) * ldr_;
@@ -265,13 +215,13 @@ private:
             T *q = A_ + int64_t(j) * lda_;
             for (int i = 0; i < m_; ++i) q[i] = kernels::dist_start_entry<T>(g_.row_offset + i, j);
             for (int pass = 0; pass < 2; ++pass) {
-                if (m_ > 0) gemv(true, m_, n_, T(1), A_, lda_, q, T(0), c);
+                if (m_ > 0) lapack::gemv(true, m_, n_, T(1), A_, lda_, q, T(0), c);
                 else std::fill(c, c + n_, T(0));
                 c[j] = 0;
                 gpusvdStatus_t st = reduce(c, n_, data_type<T>(), GPUSVD_REDUCE_SUM,
                                            "a completion's projection");
                 if (st != GPUSVD_STATUS_SUCCESS) return st;
-                if (m_ > 0) gemv(false, m_, n_, T(-1), A_, lda_, c, T(1), q);
+                if (m_ > 0) lapack::gemv(false, m_, n_, T(-1), A_, lda_, c, T(1), q);
             }
             T ss = 0;
             for (int i = 0; i < m_; ++i) ss += q[i] * q[i];

@@ -99,6 +99,26 @@ namespace gpusvd::lapack {
             cblas_##X##gemm(CblasColMajor, b_row ? CblasNoTrans : CblasTrans,                      \
                             a_row ? CblasNoTrans : CblasTrans, n, m, k, T(1), b, ldb, a, lda,      \
                             T(0), c, ldc);                                                         \
+    }                                                                                              \
+    /* Cholesky A = R^T R of the upper triangle, in place. */                                      \
+    inline lapack_int potrf_upper(lapack_int n, T *a, lapack_int lda) {                            \
+        return LAPACKE_##X##potrf_work(LAPACK_COL_MAJOR, 'U', n, a, lda);                          \
+    }                                                                                              \
+    /* B <- B R^-1, R upper triangular, non-unit (B is m x n). */                                  \
+    inline void trsm_right_upper(int m, int n, const T *r, int ldr, T *b, int ldb) {              \
+        cblas_##X##trsm(CblasColMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, m, n,  \
+                        T(1), r, ldr, b, ldb);                                                     \
+    }                                                                                              \
+    /* B <- R B, R upper triangular, non-unit (n x n). */                                          \
+    inline void trmm_left_upper(int n, const T *r, int ldr, T *b, int ldb) {                      \
+        cblas_##X##trmm(CblasColMajor, CblasLeft, CblasUpper, CblasNoTrans, CblasNonUnit, n, n,   \
+                        T(1), r, ldr, b, ldb);                                                     \
+    }                                                                                              \
+    /* y = alpha op(A) x + beta y (A is m x n). */                                                 \
+    inline void gemv(bool trans, int m, int n, T alpha, const T *a, int lda, const T *x, T beta,   \
+                     T *y) {                                                                       \
+        cblas_##X##gemv(CblasColMajor, trans ? CblasTrans : CblasNoTrans, m, n, alpha, a, lda, x,  \
+                        1, beta, y, 1);                                                            \
     }
 
 GPUSVD_LAPACK_WRAPPERS(float, s)
