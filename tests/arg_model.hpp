@@ -1116,53 +1116,10 @@ inline std::string state_str(const HandleState &s) {
     return buf;
 }
 
-/// The complex entry points over the real scalar type R (T: the public complex struct).
+/// The public complex element type whose real parts are R.
 template <class R>
-struct CApi;
-#define ARG_MODEL_CAPI(X, R, P)                                                                \
-    template <>                                                                                \
-    struct CApi<R> {                                                                           \
-        using T = P;                                                                           \
-        static constexpr auto gesvj = &gpusvd_##X##gesvj;                                      \
-        static constexpr auto gesvj_gpu = &gpusvd_##X##gesvj_gpu;                              \
-        static constexpr auto gesvj_bufferSize = &gpusvd_##X##gesvj_bufferSize;                \
-        static constexpr auto gesvj_batched = &gpusvd_##X##gesvj_batched;                      \
-        static constexpr auto gesvj_batched_gpu = &gpusvd_##X##gesvj_batched_gpu;              \
-        static constexpr auto gesvj_batched_bufferSize = &gpusvd_##X##gesvj_batched_bufferSize; \
-        static constexpr auto geqrf_mgs = &gpusvd_##X##geqrf_mgs;                              \
-        static constexpr auto geqrf_mgs_gpu = &gpusvd_##X##geqrf_mgs_gpu;                      \
-        static constexpr auto geqrf_mgs_bufferSize = &gpusvd_##X##geqrf_mgs_bufferSize;        \
-        static constexpr auto geqrf_mgs_batched = &gpusvd_##X##geqrf_mgs_batched;              \
-        static constexpr auto geqrf_mgs_batched_gpu = &gpusvd_##X##geqrf_mgs_batched_gpu;      \
-        static constexpr auto geqrf_mgs_batched_bufferSize =                                   \
-            &gpusvd_##X##geqrf_mgs_batched_bufferSize;                                         \
-        static constexpr auto geev_batched = &gpusvd_##X##geev_batched;                        \
-        static constexpr auto geev_batched_gpu = &gpusvd_##X##geev_batched_gpu;                \
-        static constexpr auto geev_batched_bufferSize = &gpusvd_##X##geev_batched_bufferSize;  \
-        static constexpr auto pca = &gpusvd_##X##pca;                                          \
-        static constexpr auto pca_gpu = &gpusvd_##X##pca_gpu;                                  \
-        static constexpr auto pca_bufferSize = &gpusvd_##X##pca_bufferSize;                    \
-    };
-ARG_MODEL_CAPI(c, float, gpusvdComplex_t)
-ARG_MODEL_CAPI(z, double, gpusvdDoubleComplex_t)
-#undef ARG_MODEL_CAPI
-
-/// The distributed entry points (real only).
-template <class R>
-struct DistApi;
-#define ARG_MODEL_DISTAPI(X, R)                                                               \
-    template <>                                                                               \
-    struct DistApi<R> {                                                                       \
-        static constexpr auto geqrf = &gpusvd_##X##geqrf_mgs_dist;                            \
-        static constexpr auto geqrf_gpu = &gpusvd_##X##geqrf_mgs_dist_gpu;                    \
-        static constexpr auto geqrf_bufferSize = &gpusvd_##X##geqrf_mgs_dist_bufferSize;      \
-        static constexpr auto pca = &gpusvd_##X##pca_dist;                                    \
-        static constexpr auto pca_gpu = &gpusvd_##X##pca_dist_gpu;                            \
-        static constexpr auto pca_bufferSize = &gpusvd_##X##pca_dist_bufferSize;              \
-    };
-ARG_MODEL_DISTAPI(s, float)
-ARG_MODEL_DISTAPI(d, double)
-#undef ARG_MODEL_DISTAPI
+using ComplexOf =
+    typename std::conditional<sizeof(R) == 4, gpusvdComplex_t, gpusvdDoubleComplex_t>::type;
 
 /// One call of the one-process routines through API table A over element type T (R: the real
 /// type of S and explainedVariance). Array pointers come untyped, one per slot.
@@ -1234,20 +1191,22 @@ gpusvdStatus_t call_as(const Case &c, gpusvdHandle_t h, void *const *pv, int *in
 template <class R>
 gpusvdStatus_t call(const Case &c, gpusvdHandle_t h, gpusvdComm_t comm, void *const *pv,
                     int *info, size_t *dev, size_t *host) {
-    if (c.cplx) return call_as<CApi<R>, typename CApi<R>::T, R>(c, h, pv, info, dev, host);
+    if (c.cplx)
+        return call_as<gpusvd_util::Api<ComplexOf<R>>, ComplexOf<R>, R>(c, h, pv, info, dev, host);
     if (!is_dist(c.routine)) return call_as<gpusvd_util::Api<R>, R, R>(c, h, pv, info, dev, host);
-    using D = DistApi<R>;
+    using D = gpusvd_util::Api<R>;
     const auto p = [&](int s) { return static_cast<R *>(pv[s]); };
     const int64_t m = c.m, n = c.n, *ld = c.ld;
     if (c.routine == Routine::GeqrfDist) {
         const auto orth = static_cast<gpusvdOrth_t>(c.e0);
-        if (c.form == Form::BufferSize) return D::geqrf_bufferSize(h, orth, m, n, dev, host);
-        return (c.form == Form::Host ? D::geqrf : D::geqrf_gpu)(h, comm, orth, m, n, p(0), ld[0],
-                                                               p(1), ld[1], info);
+        if (c.form == Form::BufferSize)
+            return D::geqrf_mgs_dist_bufferSize(h, orth, m, n, dev, host);
+        return (c.form == Form::Host ? D::geqrf_mgs_dist : D::geqrf_mgs_dist_gpu)(
+            h, comm, orth, m, n, p(0), ld[0], p(1), ld[1], info);
     }
-    if (c.form == Form::BufferSize) return D::pca_bufferSize(h, m, n, c.k, dev, host);
-    return (c.form == Form::Host ? D::pca : D::pca_gpu)(h, comm, m, n, p(0), ld[0], c.k, p(1),
-                                                       ld[1], p(2), p(3), ld[2], p(4), info);
+    if (c.form == Form::BufferSize) return D::pca_dist_bufferSize(h, m, n, c.k, dev, host);
+    return (c.form == Form::Host ? D::pca_dist : D::pca_dist_gpu)(
+        h, comm, m, n, p(0), ld[0], c.k, p(1), ld[1], p(2), p(3), ld[2], p(4), info);
 }
 
 /// The all-reduce of a one-rank communicator: the buffer already holds the reduction.
