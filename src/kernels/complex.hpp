@@ -61,6 +61,10 @@ GPUSVD_HD Complex<R> operator*(Complex<R> a, R s) {
     return {a.re * s, a.im * s};
 }
 template <class R>
+GPUSVD_HD Complex<R> operator/(Complex<R> a, R s) {
+    return {a.re / s, a.im / s};
+}
+template <class R>
 GPUSVD_HD bool operator==(Complex<R> a, Complex<R> b) {
     return a.re == b.re && a.im == b.im;
 }
