@@ -25,6 +25,10 @@
 //    the coefficients; MGS2 combines both passes' through R2 R1), then projected once more
 //    against the final Q, whose coefficients are added (qr_project_rest).
 //  - NaN/Inf anywhere in A: no factorisation; info = GPUSVD_INFO_NONFINITE (-1), Q and R NaN.
+//  - Complex T (kernels::Complex): the same steps with r_jc = q_j^H a_c (mul_conj) and real
+//    norms, so R(j,j) comes out real and non-negative as zgeqrf + zungqr's convention asks
+//    (LAPACK's zgeqrf leaves a phase there; MGS never puts one in). Real T compiles to the
+//    operations it always did.
 //  - Scaling: A is multiplied by a power of two that brings max |a_ij| to where no sum of squares
 //    can overflow (as jacobi_scale_exponents), R scaled back at the end (exact unless R itself
 //    under/overflows). A norm whose sum of squares may have lost to underflow (columns far below
@@ -33,12 +37,15 @@
 
 #include <cstdint>
 
+#include "kernels/complex.hpp"
 #include "kernels/team.hpp"
 
 namespace gpusvd {
 namespace kernels {
 
-/// Where one matrix's working storage lives, in elements of T. Shared-memory layout
+/// Where one matrix's working storage lives, in elements of T (the real vectors of a complex T
+/// take a T slot per entry, half of it unused: one layout and one size for every element type).
+/// Shared-memory layout
 /// (in_place false): the vectors, then the m x n working matrix (leading dimension ld), then R
 /// (k x n, leading dimension ldr). In place (the global path): only the vectors; the team works
 /// on the caller's A and R directly.
@@ -74,14 +81,15 @@ struct QrIO {
 /// The data a team works on. I: the index type (int in shared memory, int64_t in place).
 template <class T, class I>
 struct QrWork {
+    using R = RealOf<T>;
     I m, n, k;
     T *a;  // the matrix being factored, m x n
     I lda;
     T *r;  // R, k x n
     I ldr;
-    T *nrm;    // n: norm of each column's current residual (written by its owner)
-    T *nrm0;   // n: column norms at the start of the pass
-    T *rdiag;  // k: diagonal of the second pass's R2
+    R *nrm;    // n: norm of each column's current residual (written by its owner)
+    R *nrm0;   // n: column norms at the start of the pass
+    R *rdiag;  // k: diagonal of the second pass's R2
     T *coef;   // k: coefficients of the completion's projections
 };
 
@@ -91,10 +99,11 @@ GPUSVD_HD QrWork<T, I> qr_work(const QrShape &s, T *base, const QrIO<T> &io) {
     w.m = static_cast<I>(s.m);
     w.n = static_cast<I>(s.n);
     w.k = static_cast<I>(s.k);
-    w.nrm = base;
-    w.nrm0 = base + s.n;
-    w.rdiag = base + 2 * s.n;
-    w.coef = w.rdiag + s.k;
+    using R = RealOf<T>;
+    w.nrm = reinterpret_cast<R *>(base);
+    w.nrm0 = reinterpret_cast<R *>(base + s.n);
+    w.rdiag = reinterpret_cast<R *>(base + 2 * s.n);
+    w.coef = base + 2 * s.n + s.k;
     if (s.in_place) {
         w.a = io.A;
         w.lda = static_cast<I>(io.lda);
@@ -131,6 +140,41 @@ GPUSVD_HD I qr_first_owned_after(I j, int me, int P) {
     return j + 1 + off;
 }
 
+/// max(|re x|, |im x|): within sqrt(2) of |x|, enough for the power-of-two scalings; |x| for
+/// real x.
+template <class T>
+GPUSVD_HD RealOf<T> qr_mag(T x) {
+    if constexpr (kIsComplex<T>) {
+        using R = Real<RealOf<T>>;
+        const RealOf<T> a = R::abs(x.re), b = R::abs(x.im);
+        return a > b ? a : b;
+    } else {
+        return Real<T>::abs(x);
+    }
+}
+
+/// x 2^e (exact unless the result under/overflows).
+template <class T>
+GPUSVD_HD T qr_ldexp(T x, int e) {
+    if constexpr (kIsComplex<T>) {
+        using R = Real<RealOf<T>>;
+        return T(R::ldexp(x.re, e), R::ldexp(x.im, e));
+    } else {
+        return Real<T>::ldexp(x, e);
+    }
+}
+
+/// NaN (both parts of a complex T, as the CPU backend fills its outputs).
+template <class T>
+GPUSVD_HD T qr_nan() {
+    if constexpr (kIsComplex<T>) {
+        const RealOf<T> v = Real<RealOf<T>>::nan();
+        return T(v, v);
+    } else {
+        return Real<T>::nan();
+    }
+}
+
 /// A sum of squares is trusted when it is far enough above underflow that squares lost to it
 /// cannot matter (each loses at most safe_min * ulp) and finite.
 template <class T>
@@ -140,40 +184,39 @@ GPUSVD_HD bool qr_ssq_ok(T ss) {
 
 /// 2-norm of x (m entries) scaled by a power of two (exact): the rare path of qr_ssq_ok.
 template <class T, class I>
-GPUSVD_HD T qr_norm_scaled(const T *x, I m) {
-    using R = Real<T>;
-    T amax = T(0);
+GPUSVD_HD RealOf<T> qr_norm_scaled(const T *x, I m) {
+    using RT = RealOf<T>;
+    using R = Real<RT>;
+    RT amax = RT(0);
     for (I i = 0; i < m; ++i)
-        if (R::abs(x[i]) > amax) amax = R::abs(x[i]);
-    if (!(amax > T(0))) return amax;
+        if (qr_mag(x[i]) > amax) amax = qr_mag(x[i]);
+    if (!(amax > RT(0))) return amax;
     const int e = R::exponent(amax);
-    T ss = T(0);
-    for (I i = 0; i < m; ++i) {
-        const T y = R::ldexp(x[i], -e);
-        ss += y * y;
-    }
+    RT ss = RT(0);
+    for (I i = 0; i < m; ++i) ss += abs2(qr_ldexp(x[i], -e));
     return R::ldexp(R::sqrt(ss), e);
 }
 
 template <class T, class I>
-GPUSVD_HD T qr_norm(const T *x, I m) {
-    T ss = T(0);
-    for (I i = 0; i < m; ++i) ss += x[i] * x[i];
-    return qr_ssq_ok(ss) ? Real<T>::sqrt(ss) : qr_norm_scaled(x, m);
+GPUSVD_HD RealOf<T> qr_norm(const T *x, I m) {
+    RealOf<T> ss = RealOf<T>(0);
+    for (I i = 0; i < m; ++i) ss += abs2(x[i]);
+    return qr_ssq_ok(ss) ? Real<RealOf<T>>::sqrt(ss) : qr_norm_scaled(x, m);
 }
 
 /// x /= nrm (nrm > 0), by the reciprocal; below safe_min (1/nrm could overflow) through a power
 /// of two.
 template <class T, class I>
-GPUSVD_HD void qr_normalize(T *x, I m, T nrm) {
-    using R = Real<T>;
+GPUSVD_HD void qr_normalize(T *x, I m, RealOf<T> nrm) {
+    using RT = RealOf<T>;
+    using R = Real<RT>;
     if (nrm >= R::safe_min()) {
-        const T inv = T(1) / nrm;
+        const RT inv = RT(1) / nrm;
         for (I i = 0; i < m; ++i) x[i] *= inv;
     } else {
         const int e = R::exponent(nrm);
-        const T inv = T(1) / R::ldexp(nrm, -e);
-        for (I i = 0; i < m; ++i) x[i] = R::ldexp(x[i], -e) * inv;
+        const RT inv = RT(1) / R::ldexp(nrm, -e);
+        for (I i = 0; i < m; ++i) x[i] = qr_ldexp(x[i], -e) * inv;
     }
 }
 
@@ -184,20 +227,21 @@ GPUSVD_HD void qr_normalize(T *x, I m, T nrm) {
 /// order whatever the team's size, so all teams give the same bits as SerialTeam.
 template <class T, class I, class Team>
 GPUSVD_HD void qr_complete(const Team &t, const QrWork<T, I> &w, I j) {
+    using RT = RealOf<T>;
     const int P = t.size(), me = t.rank();
     T *v = w.a + j * w.lda;
     // The least row norm and its first row.
-    T best = T(j + 2);  // above any row norm^2 of j unit columns
+    RT best = RT(j + 2);  // above any row norm^2 of j unit columns
     I at = w.m;
     for (I i = me; i < w.m; i += P) {
-        T s = T(0);
-        for (I l = 0; l < j; ++l) s += w.a[i + l * w.lda] * w.a[i + l * w.lda];
+        RT s = RT(0);
+        for (I l = 0; l < j; ++l) s += abs2(w.a[i + l * w.lda]);
         if (s < best) {
             best = s;
             at = i;
         }
     }
-    const T least = -t.max(-best);
+    const RT least = -t.max(-best);
     const I row = -static_cast<I>(t.max(static_cast<int64_t>(best == least ? -at : -w.m)));
     for (I i = me; i < w.m; i += P) v[i] = i == row ? T(1) : T(0);
     t.sync();
@@ -205,7 +249,7 @@ GPUSVD_HD void qr_complete(const Team &t, const QrWork<T, I> &w, I j) {
         for (I l = me; l < j; l += P) {
             const T *q = w.a + l * w.lda;
             T d = T(0);
-            for (I i = 0; i < w.m; ++i) d += q[i] * v[i];
+            for (I i = 0; i < w.m; ++i) d += mul_conj(q[i], v[i]);
             w.coef[l] = d;
         }
         t.sync();
@@ -217,9 +261,9 @@ GPUSVD_HD void qr_complete(const Team &t, const QrWork<T, I> &w, I j) {
         t.sync();
     }
     // The norm by every member over all rows (not a team sum): the same bits for any team size.
-    T ss = T(0);
-    for (I i = 0; i < w.m; ++i) ss += v[i] * v[i];
-    const T inv = T(1) / Real<T>::sqrt(ss);
+    RT ss = RT(0);
+    for (I i = 0; i < w.m; ++i) ss += abs2(v[i]);
+    const RT inv = RT(1) / Real<RT>::sqrt(ss);
     t.sync();  // everyone has read v
     for (I i = me; i < w.m; i += P) v[i] *= inv;
     t.sync();
@@ -232,11 +276,12 @@ GPUSVD_HD void qr_complete(const Team &t, const QrWork<T, I> &w, I j) {
 /// (1-based) or 0. Starts after a sync; ends synchronised.
 template <class T, class I, class Team>
 GPUSVD_HD int qr_mgs_pass(const Team &t, const QrWork<T, I> &w, I nc, bool second) {
+    using RT = RealOf<T>;
     const int P = t.size(), me = t.rank();
     const I m = w.m, kk = m < nc ? m : nc;
-    const T thresh = static_cast<T>(m) * Real<T>::ulp();
+    const RT thresh = static_cast<RT>(m) * Real<RT>::ulp();
     for (I c = me; c < nc; c += P) {
-        const T nr = qr_norm(w.a + c * w.lda, m);
+        const RT nr = qr_norm(w.a + c * w.lda, m);
         w.nrm0[c] = nr;
         w.nrm[c] = nr;
     }
@@ -244,19 +289,19 @@ GPUSVD_HD int qr_mgs_pass(const Team &t, const QrWork<T, I> &w, I nc, bool secon
     const I rs = second ? w.ldr : 1, cs = second ? 1 : w.ldr;  // coefficient (j,c) at j*rs + c*cs
     int info = 0;
     I pend = -1;  // column whose scaling to unit length is pending (by its owner)
-    T pend_inv = T(0);
+    RT pend_inv = RT(0);
     for (I j = 0; j < kk; ++j) {
-        T nj = w.nrm[j];
+        RT nj = w.nrm[j];
         const bool dep = nj <= thresh * w.nrm0[j];
         // Second pass: a unit column of Q1 that lost more than half its length to the previous
         // ones was a rounding-level residual of the first pass (a nearly dependent column just
         // above the threshold); normalising what is left would leave it far from orthogonal, so
         // it is projected once more ("twice is enough", Kahan-Parlett) before.
-        const bool again = second && !dep && nj < T(0.5) * w.nrm0[j];
+        const bool again = second && !dep && nj < RT(0.5) * w.nrm0[j];
         const bool owner = j % P == me;
         T *qj = w.a + j * w.lda;
-        T inv = T(1);
-        if (dep || again || nj < Real<T>::safe_min()) {
+        RT inv = RT(1);
+        if (dep || again || nj < Real<RT>::safe_min()) {
             // Rare: column j made a unit vector in place first (the completion reads every
             // previous column, so the pending one is scaled first).
             if (pend >= 0 && pend % P == me) {
@@ -272,7 +317,7 @@ GPUSVD_HD int qr_mgs_pass(const Team &t, const QrWork<T, I> &w, I nc, bool secon
                 for (I l = me; l < j; l += P) {
                     const T *q = w.a + l * w.lda;
                     T d = T(0);
-                    for (I i = 0; i < m; ++i) d += q[i] * qj[i];
+                    for (I i = 0; i < m; ++i) d += mul_conj(q[i], qj[i]);
                     w.coef[l] = d;
                 }
                 t.sync();
@@ -283,9 +328,9 @@ GPUSVD_HD int qr_mgs_pass(const Team &t, const QrWork<T, I> &w, I nc, bool secon
                 }
                 for (I l = me; l < j; l += P) w.r[l * rs + j * cs] += w.coef[l];
                 t.sync();
-                T ss = T(0);  // by every member over all rows: the same bits for any team size
-                for (I i = 0; i < m; ++i) ss += qj[i] * qj[i];
-                nj = Real<T>::sqrt(ss);
+                RT ss = RT(0);  // by every member over all rows: the same bits for any team size
+                for (I i = 0; i < m; ++i) ss += abs2(qj[i]);
+                nj = Real<RT>::sqrt(ss);
                 t.sync();  // everyone has read qj
                 if (owner) qr_normalize(qj, m, nj);
                 t.sync();
@@ -294,7 +339,7 @@ GPUSVD_HD int qr_mgs_pass(const Team &t, const QrWork<T, I> &w, I nc, bool secon
                 t.sync();
             }
         } else {
-            inv = T(1) / nj;
+            inv = RT(1) / nj;
             if (pend >= 0 && pend % P == me) {
                 T *x = w.a + pend * w.lda;
                 for (I i = 0; i < m; ++i) x[i] *= pend_inv;
@@ -304,26 +349,26 @@ GPUSVD_HD int qr_mgs_pass(const Team &t, const QrWork<T, I> &w, I nc, bool secon
         }
         if (owner) {
             if (second)
-                w.rdiag[j] = dep ? T(0) : nj;
+                w.rdiag[j] = dep ? RT(0) : nj;
             else
-                w.r[j + j * w.ldr] = dep ? T(0) : nj;
+                w.r[j + j * w.ldr] = T(dep ? RT(0) : nj);
         }
         // Project the owned columns c > j against q_j = v_j * inv.
         for (I c = qr_first_owned_after(j, me, P); c < nc; c += P) {
             T *ac = w.a + c * w.lda;
             T d = T(0);
-            for (I i = 0; i < m; ++i) d += qj[i] * ac[i];
-            d *= inv;  // r_jc = q_j^T a_c
+            for (I i = 0; i < m; ++i) d += mul_conj(qj[i], ac[i]);
+            d *= inv;  // r_jc = q_j^H a_c
             w.r[j * rs + c * cs] = d;
             const T f = d * inv;
             if (c == j + 1 && c < kk) {  // column j+1 is final: its norm for step j+1
-                T ss = T(0);
+                RT ss = RT(0);
                 for (I i = 0; i < m; ++i) {
                     const T x = ac[i] - f * qj[i];
                     ac[i] = x;
-                    ss += x * x;
+                    ss += abs2(x);
                 }
-                w.nrm[c] = qr_ssq_ok(ss) ? Real<T>::sqrt(ss) : qr_norm_scaled(ac, m);
+                w.nrm[c] = qr_ssq_ok(ss) ? Real<RT>::sqrt(ss) : qr_norm_scaled(ac, m);
             } else {
                 for (I i = 0; i < m; ++i) ac[i] -= f * qj[i];
             }
@@ -370,7 +415,7 @@ GPUSVD_HD void qr_project_rest(const Team &t, const QrWork<T, I> &w) {
         for (I j = 0; j < w.k; ++j) {
             const T *q = w.a + j * w.lda;
             T d = T(0);
-            for (I i = 0; i < w.m; ++i) d += q[i] * ac[i];
+            for (I i = 0; i < w.m; ++i) d += mul_conj(q[i], ac[i]);
             for (I i = 0; i < w.m; ++i) ac[i] -= d * q[i];
             rc[j] += d;
         }
@@ -381,14 +426,15 @@ GPUSVD_HD void qr_project_rest(const Team &t, const QrWork<T, I> &w) {
 /// Copies A into the working matrix (unless in place), screening for NaN/Inf; *amax = max |a_ij|.
 /// Returns whether A holds NaN/Inf. Ends synchronised.
 template <class T, class I, class Team>
-GPUSVD_HD bool qr_load(const Team &t, const QrIO<T> &io, const QrWork<T, I> &w, T *amax) {
-    T big = T(0);
+GPUSVD_HD bool qr_load(const Team &t, const QrIO<T> &io, const QrWork<T, I> &w,
+                       RealOf<T> *amax) {
+    RealOf<T> big = RealOf<T>(0);
     int bad = 0;
     const bool copy = w.a != io.A;
     qr_for_entries(t, w.m, w.n, [&](I i, I j) {
         const T v = io.A[static_cast<int64_t>(i) + static_cast<int64_t>(j) * io.lda];
         bad |= !is_finite(v);
-        if (Real<T>::abs(v) > big) big = Real<T>::abs(v);
+        if (qr_mag(v) > big) big = qr_mag(v);
         if (copy) w.a[i + j * w.lda] = v;
     });
     *amax = t.max(big);
@@ -399,8 +445,9 @@ GPUSVD_HD bool qr_load(const Team &t, const QrIO<T> &io, const QrWork<T, I> &w, 
 
 /// Power-of-two scaling 2^(e1+e2) bringing max |a_ij| just below 2^tex with
 /// m n 2^(2 tex) <= 2^(max_exp - 2): no column's sum of squares (nor any |v_j| |a_c|) can
-/// overflow, and small columns sit as far above underflow as that allows. Two factors, each a
-/// normal number, so that subnormal inputs scale up exactly.
+/// overflow, and small columns sit as far above underflow as that allows (complex: amax bounds
+/// the parts, so |a_ij|^2 <= 2 amax^2, within the bound's margin of 2). Two factors, each a
+/// normal number, so that subnormal inputs scale up exactly. T: the real type.
 template <class T>
 GPUSVD_HD void qr_scale_exponents(int64_t m, int64_t n, T amax, int &e1, int &e2) {
     e1 = e2 = 0;
@@ -415,8 +462,9 @@ GPUSVD_HD void qr_scale_exponents(int64_t m, int64_t n, T amax, int &e1, int &e2
 
 template <class T, class I, class Team>
 GPUSVD_HD void qr_apply_scale(const Team &t, const QrWork<T, I> &w, int e1, int e2) {
+    using RT = RealOf<T>;
     if (e1 == 0 && e2 == 0) return;
-    const T f1 = Real<T>::ldexp(T(1), e1), f2 = Real<T>::ldexp(T(1), e2);
+    const RT f1 = Real<RT>::ldexp(RT(1), e1), f2 = Real<RT>::ldexp(RT(1), e2);
     qr_for_entries(t, w.m, w.n, [&](I i, I j) {
         T &x = w.a[i + j * w.lda];
         x = x * f1 * f2;  // f1 first: exact for subnormal x
@@ -433,7 +481,8 @@ GPUSVD_HD void qr_store(const Team &t, const QrIO<T> &io, const QrWork<T, I> &w,
             io.A[static_cast<int64_t>(i) + static_cast<int64_t>(j) * io.lda] = w.a[i + j * w.lda];
         });
     }
-    const T g1 = Real<T>::ldexp(T(1), -e1), g2 = Real<T>::ldexp(T(1), -e2);
+    using RT = RealOf<T>;
+    const RT g1 = Real<RT>::ldexp(RT(1), -e1), g2 = Real<RT>::ldexp(RT(1), -e2);
     qr_for_entries(t, w.k, w.n, [&](I i, I j) {
         const T v = i <= j ? w.r[i + j * w.ldr] * g1 * g2 : T(0);
         io.R[static_cast<int64_t>(i) + static_cast<int64_t>(j) * io.ldr] = v;
@@ -444,7 +493,7 @@ GPUSVD_HD void qr_store(const Team &t, const QrIO<T> &io, const QrWork<T, I> &w,
 /// NaN into Q's part of A and all of R.
 template <class T, class I, class Team>
 GPUSVD_HD void qr_store_nan(const Team &t, const QrIO<T> &io, const QrWork<T, I> &w) {
-    const T nan = Real<T>::nan();
+    const T nan = qr_nan<T>();
     qr_for_entries(t, w.m, w.k, [&](I i, I j) {
         io.A[static_cast<int64_t>(i) + static_cast<int64_t>(j) * io.lda] = nan;
     });
@@ -460,7 +509,7 @@ GPUSVD_HD void qr_store_nan(const Team &t, const QrIO<T> &io, const QrWork<T, I>
 template <class T, class I, class Team>
 GPUSVD_HD int qr_team(const Team &t, const QrIO<T> &io, const QrShape &s, T *base, bool reorth) {
     const QrWork<T, I> w = qr_work<T, I>(s, base, io);
-    T amax;
+    RealOf<T> amax;
     if (qr_load(t, io, w, &amax)) {
         qr_store_nan(t, io, w);
         return -1;
