@@ -1,5 +1,6 @@
 // Team versions of LAPACK's dlascl (overflow-safe scaling), dgebal 'B' (permute, then scale by
-// powers of 2) and dgebak 'B','R' (undo both on the right eigenvectors).
+// powers of 2) and dgebak 'B','R' (undo both on the right eigenvectors), for real or complex
+// elements (zgebal, zgebak: the same real scales, the moduli and 2-norms of complex entries).
 #pragma once
 
 #include "kernels/geev_scalar.hpp"
@@ -46,9 +47,10 @@ struct ScaleSteps {
 
 /// A(0:m, 0:n) *= cto / cfrom (dlascl 'G'). Ends with a sync.
 template <class T, class Team>
-GPUSVD_HD void scale_matrix(const Team &t, int m, int n, Mat<T> A, T cfrom, T cto) {
-    ScaleSteps<T> steps(cfrom, cto);
-    T mul;
+GPUSVD_HD void scale_matrix(const Team &t, int m, int n, Mat<T> A, RealOf<T> cfrom,
+                            RealOf<T> cto) {
+    ScaleSteps<RealOf<T>> steps(cfrom, cto);
+    RealOf<T> mul;
     while (steps.next(mul))
         for (int j = 0; j < n; ++j)
             GPUSVD_NO_UNROLL
@@ -58,9 +60,9 @@ GPUSVD_HD void scale_matrix(const Team &t, int m, int n, Mat<T> A, T cfrom, T ct
 
 /// x[0:n] *= cto / cfrom. Each member touches only its own indices (no sync).
 template <class T, class Team>
-GPUSVD_HD void scale_vector(const Team &t, int n, T *x, T cfrom, T cto) {
-    ScaleSteps<T> steps(cfrom, cto);
-    T mul;
+GPUSVD_HD void scale_vector(const Team &t, int n, T *x, RealOf<T> cfrom, RealOf<T> cto) {
+    ScaleSteps<RealOf<T>> steps(cfrom, cto);
+    RealOf<T> mul;
     while (steps.next(mul))
         GPUSVD_NO_UNROLL
         for (int i = t.rank(); i < n; i += t.size()) x[i] *= mul;
@@ -88,12 +90,13 @@ GPUSVD_HD void swap_rows_cols(const Team &t, Mat<T> A, int n, int i, int j, int 
 }
 
 /// dgebal 'B' on the n x n matrix A: on return A(i,j) = 0 for i > j and (j < ilo or i > ihi)
-/// (0-based, inclusive ilo..ihi), scale[j] holds the permutation index (as T) outside ilo..ihi
+/// (0-based, inclusive ilo..ihi), scale[j] holds the permutation index (as a real) outside ilo..ihi
 /// and the power-of-2 scaling factor inside. The isolating searches take the last row / first
 /// column that qualifies and restart after each exchange (LAPACK <= 3.11 order), so a member
 /// can check its rows in parallel and a max-reduction picks the one to move.
 template <class T, class Team>
-GPUSVD_HD void gebal(const Team &t, int n, Mat<T> A, T *scale, int &ilo, int &ihi) {
+GPUSVD_HD void gebal(const Team &t, int n, Mat<T> A, RealOf<T> *scale, int &ilo, int &ihi) {
+    using R = RealOf<T>;
     int k = 0, l = n - 1;
     // Rows isolating an eigenvalue (zero off the diagonal in columns 0..l) go to the bottom.
     for (;;) {
@@ -106,10 +109,10 @@ GPUSVD_HD void gebal(const Team &t, int n, Mat<T> A, T *scale, int &ilo, int &ih
         }
         best = t.max(best);
         if (best < 0) break;
-        if (t.rank() == 0) scale[l] = T(best);
+        if (t.rank() == 0) scale[l] = R(best);
         if (best != l) swap_rows_cols(t, A, n, best, l, l + 1, k);
         if (l == 0) {  // fully triangular; scale[0] doubles as the (unit) scaling factor
-            if (t.rank() == 0) scale[0] = T(1);
+            if (t.rank() == 0) scale[0] = R(1);
             ilo = ihi = 0;
             t.sync();
             return;
@@ -128,18 +131,18 @@ GPUSVD_HD void gebal(const Team &t, int n, Mat<T> A, T *scale, int &ilo, int &ih
         best = t.max(best);
         if (best < 0) break;
         const int col = n - best;
-        if (t.rank() == 0) scale[k] = T(col);
+        if (t.rank() == 0) scale[k] = R(col);
         if (col != k) swap_rows_cols(t, A, n, col, k, l + 1, k);
         ++k;
     }
     GPUSVD_NO_UNROLL
-    for (int i = k + t.rank(); i <= l; i += t.size()) scale[i] = T(1);
+    for (int i = k + t.rank(); i <= l; i += t.size()) scale[i] = R(1);
     t.sync();
 
     // Iterative norm reduction (2-norms, LAPACK >= 3.5).
-    const T sclfac = T(2), factor = T(0.95);
-    const T sfmin1 = Real<T>::safe_min() / Real<T>::ulp(), sfmax1 = T(1) / sfmin1;
-    const T sfmin2 = sfmin1 * sclfac, sfmax2 = T(1) / sfmin2;
+    const R sclfac = R(2), factor = R(0.95);
+    const R sfmin1 = Real<R>::safe_min() / Real<R>::ulp(), sfmax1 = R(1) / sfmin1;
+    const R sfmin2 = sfmin1 * sclfac, sfmax2 = R(1) / sfmin2;
     // LAPACK has no cap; convergence is guaranteed in exact arithmetic, the cap only keeps a
     // pathological case from spinning on the device.
     for (int sweep = 0; sweep < 100; ++sweep) {
@@ -150,46 +153,46 @@ GPUSVD_HD void gebal(const Team &t, int n, Mat<T> A, T *scale, int &ilo, int &ih
             // reductions. The sums of squares are plain unless an entry's square could overflow
             // or the largest could underflow; then they are summed again scaled by 1/ca, 1/ra
             // (a second pass and two divisions, which paid at every i make gebal a large share
-            // of the band path's stage 1).
-            T ca = T(0), ra = T(0), c2 = T(0), r2 = T(0);
+            // of the band path's stage 1). Complex entries: moduli and |x|^2.
+            R ca = R(0), ra = R(0), c2 = R(0), r2 = R(0);
             GPUSVD_NO_UNROLL  // a few entries a member (n <= 64 on the GPU): unrolled, 5x5 slower
             for (int r = t.rank(); r <= l; r += t.size()) {
                 const T x = A(r, i);
-                ca = std::fmax(ca, std::fabs(x));
-                if (r >= k) c2 += x * x;
+                ca = std::fmax(ca, abs_elem(x));
+                if (r >= k) c2 += abs2(x);
             }
             GPUSVD_NO_UNROLL
             for (int c = k + t.rank(); c < n; c += t.size()) {
                 const T y = A(i, c);
-                ra = std::fmax(ra, std::fabs(y));
-                if (c <= l) r2 += y * y;
+                ra = std::fmax(ra, abs_elem(y));
+                if (c <= l) r2 += abs2(y);
             }
             ca = t.max(ca);
             ra = t.max(ra);
             c2 = t.sum(c2);
             r2 = t.sum(r2);
-            T c, r;
-            const T hi = Limits<T>::overflow();
-            if (c2 < hi && r2 < hi && (ca == T(0) || ca * ca >= sfmin1) &&
-                (ra == T(0) || ra * ra >= sfmin1)) {
+            R c, r;
+            const R hi = Limits<R>::overflow();
+            if (c2 < hi && r2 < hi && (ca == R(0) || ca * ca >= sfmin1) &&
+                (ra == R(0) || ra * ra >= sfmin1)) {
                 c = std::sqrt(c2), r = std::sqrt(r2);
             } else {
-                c2 = r2 = T(0);
-                if (ca > T(0) && ra > T(0)) {
-                    const T ica = T(1) / ca, ira = T(1) / ra;
+                c2 = r2 = R(0);
+                if (ca > R(0) && ra > R(0)) {
+                    const R ica = R(1) / ca, ira = R(1) / ra;
                     for (int j = k + t.rank(); j <= l; j += t.size()) {
                         const T x = A(j, i) * ica, y = A(i, j) * ira;
-                        c2 += x * x;
-                        r2 += y * y;
+                        c2 += abs2(x);
+                        r2 += abs2(y);
                     }
                 }
                 c2 = t.sum(c2);
                 r2 = t.sum(r2);
                 c = ca * std::sqrt(c2), r = ra * std::sqrt(r2);
             }
-            if (c == T(0) || r == T(0)) continue;
-            T g = r / sclfac, f = T(1);
-            const T s = c + r;
+            if (c == R(0) || r == R(0)) continue;
+            R g = r / sclfac, f = R(1);
+            const R s = c + r;
             while (c < g && std::fmax(f, std::fmax(c, ca)) < sfmax2 &&
                    std::fmin(r, std::fmin(g, ra)) > sfmin2) {
                 f *= sclfac, c *= sclfac, ca *= sclfac;
@@ -201,11 +204,11 @@ GPUSVD_HD void gebal(const Team &t, int n, Mat<T> A, T *scale, int &ilo, int &ih
                 f /= sclfac, c /= sclfac, g /= sclfac, ca /= sclfac;
                 r *= sclfac, ra *= sclfac;
             }
-            const T si = scale[i];
+            const R si = scale[i];
             if (c + r >= factor * s) continue;
-            if (f < T(1) && si < T(1) && f * si <= sfmin1) continue;
-            if (f > T(1) && si > T(1) && si >= sfmax1 / f) continue;
-            g = T(1) / f;
+            if (f < R(1) && si < R(1) && f * si <= sfmin1) continue;
+            if (f > R(1) && si > R(1) && si >= sfmax1 / f) continue;
+            g = R(1) / f;
             noconv = true;
             t.sync();  // all reads of row/column i and of scale[i] are done
             if (t.rank() == 0) scale[i] = si * f;
@@ -229,7 +232,7 @@ GPUSVD_HD void gebal(const Team &t, int n, Mat<T> A, T *scale, int &ilo, int &ih
 /// permutations in LAPACK's order. Each member owns whole columns of V, so the sequence of row
 /// swaps needs no sync. Ends with a sync.
 template <class T, class Team>
-GPUSVD_HD void gebak(const Team &t, int n, int ilo, int ihi, const T *scale, Mat<T> V) {
+GPUSVD_HD void gebak(const Team &t, int n, int ilo, int ihi, const RealOf<T> *scale, Mat<T> V) {
     for (int c = t.rank(); c < n; c += t.size()) {
         for (int i = ilo; i <= ihi; ++i) V(i, c) *= scale[i];
         for (int ii = 0; ii < n; ++ii) {

@@ -1,10 +1,13 @@
-// Scalar building blocks of the team geev (LAPACK dlapy2, dladiv, dlartg, dlanv2, dlaln2, a
-// short dlarfg). Every team member calls them redundantly on the same inputs, so they must be
-// pure functions of their arguments: no team calls, no memory other than their parameters.
+// Scalar building blocks of the team geev (LAPACK dlapy2, dlapy3, dladiv, dlartg, dlanv2,
+// dlaln2, a short dlarfg) and the element-type helpers that let one team code serve real and
+// complex matrices (for real T each is the plain operation the real code always did). Every
+// team member calls them redundantly on the same inputs, so they must be pure functions of their
+// arguments: no team calls, no memory other than their parameters.
 #pragma once
 
 #include <cmath>
 
+#include "kernels/complex.hpp"
 #include "kernels/team.hpp"
 
 namespace gpusvd {
@@ -54,6 +57,69 @@ GPUSVD_HD T lapy2(T x, T y) {
     return w * std::sqrt(T(1) + q * q);
 }
 
+/// sqrt(x^2 + y^2 + z^2) without needless overflow (dlapy3).
+template <class T>
+GPUSVD_HD T lapy3(T x, T y, T z) {
+    const T xa = std::fabs(x), ya = std::fabs(y), za = std::fabs(z);
+    const T w = std::fmax(xa, std::fmax(ya, za));
+    if (w == T(0) || w > Limits<T>::overflow()) return xa + ya + za;
+    const T p = xa / w, q = ya / w, r = za / w;
+    return w * std::sqrt(p * p + q * q + r * r);
+}
+
+// Element-type helpers: for real x the operation the real code performs; for complex x its
+// LAPACK z-routine counterpart.
+
+/// The scale of a 2-norm: |x|, or max(|re x|, |im x|) (dznrm2 scales by the parts).
+template <class T>
+GPUSVD_HD T max_part(T x) {
+    return std::fabs(x);
+}
+template <class R>
+GPUSVD_HD R max_part(Complex<R> x) {
+    return std::fmax(std::fabs(x.re), std::fabs(x.im));
+}
+
+/// x / d for a real d (part by part for complex x).
+template <class T>
+GPUSVD_HD T div_real(T x, T d) {
+    return x / d;
+}
+template <class R>
+GPUSVD_HD Complex<R> div_real(Complex<R> x, R d) {
+    return {x.re / d, x.im / d};
+}
+
+/// |x|: fabs, or the modulus by dlapy2 of the parts (no overflow of the squares).
+template <class T>
+GPUSVD_HD T abs_elem(T x) {
+    return std::fabs(x);
+}
+template <class R>
+GPUSVD_HD R abs_elem(Complex<R> x) {
+    return lapy2(x.re, x.im);
+}
+
+/// |re x| + |im x| (LAPACK's CABS1); |x| for real x.
+template <class T>
+GPUSVD_HD T cabs1(T x) {
+    return std::fabs(x);
+}
+template <class R>
+GPUSVD_HD R cabs1(Complex<R> x) {
+    return std::fabs(x.re) + std::fabs(x.im);
+}
+
+/// NaN in every part of an element.
+template <class T>
+GPUSVD_HD T nan_elem() {
+    using R = RealOf<T>;
+    if constexpr (kIsComplex<T>)
+        return T(Real<R>::nan(), Real<R>::nan());
+    else
+        return Real<R>::nan();
+}
+
 namespace detail {
 template <class T>
 GPUSVD_HD T ladiv2(T a, T b, T c, T d, T r, T t) {
@@ -93,6 +159,27 @@ GPUSVD_HD void ladiv(T a, T b, T c, T d, T &p, T &q) {
     }
     p *= s;
     q *= s;
+}
+
+/// a / b, robust against overflow (zladiv by dladiv).
+template <class R>
+GPUSVD_HD Complex<R> cdiv(Complex<R> a, Complex<R> b) {
+    Complex<R> q;
+    ladiv(a.re, a.im, b.re, b.im, q.re, q.im);
+    return q;
+}
+
+/// Principal square root of a complex number (branch cut on the negative real axis, as
+/// Fortran's SQRT): from |z| by dlapy2 and one real square root.
+template <class R>
+GPUSVD_HD Complex<R> csqrt(Complex<R> z) {
+    if (z.re == R(0) && z.im == R(0)) return Complex<R>(R(0), z.im);
+    // half of |z| + |re z| without overflow (both can be near the overflow threshold)
+    const R h = R(0.5) * lapy2(z.re, z.im) + R(0.5) * std::fabs(z.re);
+    const R t = std::sqrt(h);  // > 0: h >= |z| / 2 > 0
+    const R o = (R(0.5) * z.im) / t;
+    if (z.re >= R(0)) return Complex<R>(t, o);
+    return Complex<R>(std::fabs(o), z.im >= R(0) ? t : -t);
 }
 
 /// Plane rotation [c s; -s c] [f; g] = [r; 0] with c >= 0 and r of the sign of f (LAPACK 3.10

@@ -1,0 +1,676 @@
+// The team geev algorithm of the GPU kernels (src/kernels/geev_*.hpp) for complex matrices, run
+// on the host: with SerialTeam (exactly the code a warp or block runs, one member) against
+// LAPACK ?geevx, and with std::threads as team members (tests/thread_team.hpp) to check that the
+// work split and the redundant scalar decisions hold up with more than one member. zgeev's
+// conventions: one complex eigenvalue array, right eigenvectors of unit 2-norm with the
+// component of largest modulus real, info -1 for NaN/Inf input and i > 0 for a failed QR.
+#include <complex>
+#include <cstring>
+#include <thread>
+
+#include "kernels/geev_team.hpp"
+#include "test_common.hpp"
+#include "thread_team.hpp"
+
+using namespace gpusvd_test;
+namespace kg = gpusvd::kernels::geev;
+
+namespace {
+
+template <typename R>
+using Cx = std::complex<R>;
+template <typename R>
+using Kx = gpusvd::kernels::Complex<R>;
+
+static_assert(sizeof(Kx<float>) == sizeof(Cx<float>) && sizeof(Kx<double>) == sizeof(Cx<double>),
+              "the team's complex type has std::complex's layout");
+
+constexpr double kEigThreshold = 20.0;   // |A VR - VR W| / (n |A| eps) < 20
+constexpr double kNormThreshold = 10.0;  // | |v|_2 - 1 | / eps, largest component real
+
+lapack_int ref_geevx(int n, Cx<float> *a, Cx<float> *w, Cx<float> *vr, float *rconde) {
+    int ilo, ihi;
+    float abnrm;
+    std::vector<float> scale(sz(std::max(n, 1))), rcondv(sz(std::max(n, 1)));
+    std::vector<Cx<float>> vl(sz(std::max(n * n, 1)));  // rconde needs both sides' vectors
+    return LAPACKE_cgeevx(LAPACK_COL_MAJOR, 'B', 'V', 'V', 'E', n, a, std::max(1, n), w, vl.data(),
+                          std::max(1, n), vr, std::max(1, n), &ilo, &ihi, scale.data(), &abnrm,
+                          rconde, rcondv.data());
+}
+lapack_int ref_geevx(int n, Cx<double> *a, Cx<double> *w, Cx<double> *vr, double *rconde) {
+    int ilo, ihi;
+    double abnrm;
+    std::vector<double> scale(sz(std::max(n, 1))), rcondv(sz(std::max(n, 1)));
+    std::vector<Cx<double>> vl(sz(std::max(n * n, 1)));  // rconde needs both sides' vectors
+    return LAPACKE_zgeevx(LAPACK_COL_MAJOR, 'B', 'V', 'V', 'E', n, a, std::max(1, n), w, vl.data(),
+                          std::max(1, n), vr, std::max(1, n), &ilo, &ihi, scale.data(), &abnrm,
+                          rconde, rcondv.data());
+}
+
+/// LAPACK's eigenvalues of A and the largest eigenvalue condition number (1 / rconde).
+template <typename R>
+struct RefEig {
+    std::vector<Cx<R>> w;
+    double kappa = 1;
+};
+template <typename R>
+RefEig<R> ref_eig(int64_t n, const std::vector<Cx<R>> &A) {
+    RefEig<R> r;
+    if (n == 0) return r;
+    std::vector<Cx<R>> B = A, VR(sz(n * n));
+    std::vector<R> rconde(sz(n));
+    r.w.resize(sz(n));
+    EXPECT_EQ(ref_geevx(int(n), B.data(), r.w.data(), VR.data(), rconde.data()), 0);
+    for (R c : rconde) r.kappa = std::max(r.kappa, c > R(0) ? 1.0 / double(c) : 1e30);
+    return r;
+}
+
+/// max |w_i - ref_{p(i)}| / (|A|_1 eps) over the matching p that sorts both sets by real, then
+/// imaginary part and pairs each value with the nearest unused reference value.
+template <typename R>
+double eig_match(int64_t n, const Cx<R> *w, const Cx<R> *ref, double anorm) {
+    std::vector<Cx<double>> a(sz(n)), b(sz(n));
+    for (int64_t i = 0; i < n; ++i) a[sz(i)] = {w[i].real(), w[i].imag()};
+    for (int64_t i = 0; i < n; ++i) b[sz(i)] = {ref[i].real(), ref[i].imag()};
+    const auto less = [](Cx<double> x, Cx<double> y) {
+        return x.real() < y.real() || (x.real() == y.real() && x.imag() < y.imag());
+    };
+    std::sort(a.begin(), a.end(), less);
+    std::sort(b.begin(), b.end(), less);
+    std::vector<char> used(sz(n), 0);
+    double worst = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        int64_t best = -1;
+        double d = 0;
+        for (int64_t j = 0; j < n; ++j) {
+            if (used[sz(j)]) continue;
+            const double e = std::abs(a[sz(i)] - b[sz(j)]);
+            if (best < 0 || e < d) d = e, best = j;
+        }
+        if (best < 0 || !std::isfinite(d)) return std::numeric_limits<double>::infinity();
+        used[sz(best)] = 1;
+        worst = std::max(worst, d);
+    }
+    const double e = eps<R>();
+    return anorm > 0 ? worst / (anorm * e) : worst / e;
+}
+
+/// zgeev's normalisation of VR's columns: max | |v|_2 - 1 | / eps, or +Inf where no component
+/// of (within rounding) the largest modulus is real. Exact ties (a companion matrix's vectors
+/// (lambda^k) for |lambda| = 1) leave the choice among them to rounding.
+template <typename R>
+double normalisation(int64_t n, const Cx<R> *VR) {
+    double worst = 0;
+    for (int64_t j = 0; j < n; ++j) {
+        double ss = 0, big = 0;
+        for (int64_t i = 0; i < n; ++i) {
+            const double a = std::abs(Cx<double>(VR[i + j * n]));
+            ss += a * a;
+            big = std::max(big, a);
+        }
+        bool real_found = false;
+        for (int64_t i = 0; i < n; ++i) {
+            const Cx<double> v(VR[i + j * n]);
+            if (std::abs(v) >= big * (1 - 16 * eps<R>()) &&
+                std::abs(v.imag()) <= 4 * eps<R>() * big)
+                real_found = true;
+        }
+        if (!real_found) return std::numeric_limits<double>::infinity();
+        worst = std::max(worst, std::abs(std::sqrt(ss) - 1.0) / eps<R>());
+    }
+    return worst;
+}
+
+template <typename R>
+struct Result {
+    std::vector<Cx<R>> w, VR;  // VR: n x n, leading dimension n
+    int info = -777;
+};
+
+/// Runs fn(team) with SerialTeam (members = 0) or on `members` threads; expects the members to
+/// agree on the returned info, which it returns.
+template <typename Fn>
+int run_members(int members, const Fn &fn) {
+    if (members == 0) return fn(gpusvd::kernels::SerialTeam{});
+    ThreadGroup group(members);
+    std::vector<int> infos(sz(members), -777);
+    std::vector<std::thread> threads;
+    for (int m = 0; m < members; ++m)
+        threads.emplace_back([&, m] { infos[sz(m)] = fn(ThreadTeam(&group, m)); });
+    for (auto &th : threads) th.join();
+    for (int m = 1; m < members; ++m) EXPECT_EQ(infos[sz(m)], infos[0]) << "member " << m;
+    return infos[0];
+}
+
+/// Runs kg::geev_team on a copy of A (n x n, ld n) with `members` threads (0: SerialTeam). H and
+/// Z get padded leading dimensions; the padding of Z and the entry after w must stay untouched;
+/// scale and work are exactly sized so ASan sees overruns; wi is null (complex: unused).
+template <typename R>
+Result<R> run_team(int64_t n, const std::vector<Cx<R>> &A, bool vectors, int members = 0,
+                   int qr_itmax = 0) {
+    const int ni = static_cast<int>(n);
+    const int ldh = ni + 1, ldz = ni + 3;
+    const Cx<R> pad(sentinel<R>(), -sentinel<R>());
+    std::vector<Cx<R>> H(sz(std::max<int64_t>(int64_t(ldh) * n, 1)), pad);
+    std::vector<Cx<R>> Z(sz(std::max<int64_t>(int64_t(ldz) * n, 1)), pad);
+    std::vector<Cx<R>> w(sz(n + 1), pad), work(sz(3 * n));
+    std::vector<R> scale(sz(n));
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < n; ++i) H[sz(i + j * ldh)] = A[sz(i + j * n)];
+    const auto K = [](Cx<R> *p) { return reinterpret_cast<Kx<R> *>(p); };
+    kg::GeevWork<Kx<R>> gw{{K(H.data()), ldh}, {vectors ? K(Z.data()) : nullptr, ldz},
+                           K(w.data()),        nullptr,
+                           scale.data(),       K(work.data())};
+    Result<R> r;
+    r.info = run_members(
+        members, [&](const auto &t) { return kg::geev_team(t, vectors, ni, gw, qr_itmax); });
+    EXPECT_EQ(w[sz(n)], pad) << "w written past n";
+    r.w.assign(w.begin(), w.begin() + n);
+    if (vectors) {
+        EXPECT_TRUE(padding_intact(n, n, Z.data(), ldz, pad)) << "Z written outside n x n";
+        r.VR.resize(sz(n * n));
+        for (int64_t j = 0; j < n; ++j)
+            for (int64_t i = 0; i < n; ++i) r.VR[sz(i + j * n)] = Z[sz(i + j * ldz)];
+    } else {
+        EXPECT_TRUE(std::all_of(Z.begin(), Z.end(), [&](Cx<R> z) { return z == pad; }))
+            << "Z referenced without vectors";
+    }
+    return r;
+}
+
+/// Worst ratios seen per precision, printed at the end of the run.
+struct Worst {
+    double match = 0, resid = 0, norm = 0;
+    int checked = 0;
+};
+template <typename R>
+Worst &worst() {
+    static Worst w;
+    return w;
+}
+
+/// Checks one result: info 0, eigenvalues matched to LAPACK's (and to `exact` if given) within
+/// 20 n kappa |A| eps, and with vectors the residual and zgeev's normalisation.
+template <typename R>
+void check(int64_t n, const std::vector<Cx<R>> &A0, const Result<R> &o, bool vectors,
+           const std::vector<Cx<R>> *exact = nullptr) {
+    ASSERT_EQ(o.info, 0);
+    const double anorm = norm1_h(n, n, A0.data(), n);
+    const RefEig<R> ref = ref_eig(n, A0);
+    const double tol = 20.0 * double(std::max<int64_t>(n, 1)) * ref.kappa;
+    const double match = eig_match(n, o.w.data(), ref.w.data(), anorm);
+    EXPECT_LE(match, tol) << "eigenvalues vs LAPACK: max |lambda - lambda_ref| / (|A| eps), kappa "
+                          << ref.kappa;
+    if (exact) {
+        EXPECT_LE(eig_match(n, o.w.data(), exact->data(), anorm), tol)
+            << "eigenvalues vs the exact ones";
+    }
+    Worst &w = worst<R>();
+    ++w.checked;
+    if (ref.kappa < 1e3) w.match = std::max(w.match, match);
+    if (vectors) {
+        const double resid = eig_residual_c(n, A0.data(), n, o.w.data(), o.VR.data(), n);
+        EXPECT_LT(resid, kEigThreshold) << "|A VR - VR W| / (n |A| eps)";
+        const double nrm = normalisation(n, o.VR.data());
+        EXPECT_LT(nrm, kNormThreshold) << "unit 2-norm, largest component real";
+        w.resid = std::max(w.resid, resid);
+        w.norm = std::max(w.norm, nrm);
+        if (verbose())
+            std::printf("  n=%lld match %.3g (tol %.3g) resid %.3g norm %.3g\n", (long long)n,
+                        match, tol, resid, nrm);
+    }
+}
+
+template <typename R>
+std::vector<Cx<R>> random_complex(Rng &rng, int64_t n) {
+    std::vector<Cx<R>> A(sz(n * n));
+    for (auto &x : A) x = Cx<R>(R(rng.normal()), R(rng.normal()));
+    return A;
+}
+
+/// (A + A^H) / 2 or (A - A^H) / 2.
+template <typename R>
+std::vector<Cx<R>> hermitian_part(int64_t n, const std::vector<Cx<R>> &A, bool skew) {
+    std::vector<Cx<R>> H(A.size());
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < n; ++i) {
+            const Cx<R> a = A[sz(i + j * n)], b = std::conj(A[sz(j + i * n)]);
+            H[sz(i + j * n)] = skew ? (a - b) / R(2) : (a + b) / R(2);
+        }
+    return H;
+}
+
+template <typename R>
+class TeamGeevComplexTest : public ::testing::Test {};
+TYPED_TEST_SUITE(TeamGeevComplexTest, Precisions, PrecisionName);
+
+TYPED_TEST(TeamGeevComplexTest, RandomAllSizes) {
+    using R = TypeParam;
+    Rng rng(501);
+    for (int64_t n = 1; n <= 64; ++n) {
+        if (n > 20 && n % 4 != 0 && n != 31 && n != 33 && n != 63) continue;
+        SCOPED_TRACE(testing::Message() << "n = " << n);
+        const std::vector<Cx<R>> A = random_complex<R>(rng, n);
+        check<R>(n, A, run_team<R>(n, A, true), true);
+        check<R>(n, A, run_team<R>(n, A, false), false);
+    }
+}
+
+TYPED_TEST(TeamGeevComplexTest, EmptyAndOneByOne) {
+    using R = TypeParam;
+    EXPECT_EQ(run_team<R>(0, {}, true).info, 0);
+    for (Cx<R> a : {Cx<R>(-2.5, 1), Cx<R>(0, 0), Cx<R>(0, -7)}) {
+        const Result<R> r = run_team<R>(1, {a}, true);
+        EXPECT_EQ(r.info, 0);
+        EXPECT_EQ(r.w[0], a);
+        EXPECT_EQ(r.VR[0], Cx<R>(1)) << "unit vector, real";
+    }
+}
+
+TYPED_TEST(TeamGeevComplexTest, HermitianAndSkewHermitian) {
+    using R = TypeParam;
+    Rng rng(502);
+    for (int64_t n : {2, 3, 8, 17, 32, 64}) {
+        SCOPED_TRACE(testing::Message() << "n = " << n);
+        const std::vector<Cx<R>> A = random_complex<R>(rng, n);
+        const double anorm = norm1_h(n, n, A.data(), n);
+        for (bool skew : {false, true}) {
+            SCOPED_TRACE(skew ? "skew-Hermitian" : "Hermitian");
+            const std::vector<Cx<R>> H = hermitian_part(n, A, skew);
+            const Result<R> r = run_team<R>(n, H, true);
+            check<R>(n, H, r, true);
+            // Hermitian: real eigenvalues; skew-Hermitian: imaginary ones (normal matrices:
+            // perturbed by O(eps |A|)).
+            for (const Cx<R> &x : r.w)
+                EXPECT_LE(std::abs(double(skew ? x.real() : x.imag())),
+                          20.0 * double(n) * eps<R>() * anorm);
+            // Normal matrices: the eigenvectors are orthonormal.
+            EXPECT_LT(orthogonality_h(n, n, r.VR.data(), n), 20.0 * double(n));
+        }
+    }
+}
+
+TYPED_TEST(TeamGeevComplexTest, CompanionKnownRoots) {
+    using R = TypeParam;
+    const std::vector<std::vector<Cx<double>>> cases = {
+        {{1, 1}, {-2, 0.5}, {0.5, -1.5}, {3, 0}, {-1, -1}},
+        {{0.5, 0}, {-1, 0.25}, {2, -0.5}, {0.3, 0.4}, {0.3, -0.9}, {-0.7, 1.1}, {1.5, 0.2}},
+        {{0, 1}, {0, -1}, {1, 0}},
+        {{2, 0}}};
+    for (const auto &roots : cases) {
+        const int64_t n = int64_t(roots.size());
+        SCOPED_TRACE(testing::Message() << "degree " << n);
+        std::vector<Cx<double>> coef = {1};  // monic, highest degree first, exact in double
+        for (const auto &z : roots) {
+            coef.push_back(0);
+            for (size_t i = coef.size() - 1; i > 0; --i) coef[i] -= z * coef[i - 1];
+        }
+        std::vector<Cx<R>> A(sz(n * n), Cx<R>(0)), exact(sz(n));
+        for (int64_t j = 0; j < n; ++j) {
+            const Cx<double> c = -coef[sz(j + 1)];
+            A[sz(0 + j * n)] = Cx<R>(R(c.real()), R(c.imag()));
+        }
+        for (int64_t i = 1; i < n; ++i) A[sz(i + (i - 1) * n)] = Cx<R>(1);
+        for (int64_t i = 0; i < n; ++i)
+            exact[sz(i)] = Cx<R>(R(roots[sz(i)].real()), R(roots[sz(i)].imag()));
+        for (bool vectors : {true, false}) {
+            const Result<R> r = run_team<R>(n, A, vectors);
+            check<R>(n, A, r, vectors, &exact);
+        }
+    }
+}
+
+TYPED_TEST(TeamGeevComplexTest, DiagonalAndTriangular) {
+    using R = TypeParam;
+    Rng rng(503);
+    for (int64_t n : {5, 9, 32}) {
+        SCOPED_TRACE(testing::Message() << "n = " << n);
+        std::vector<Cx<R>> D(sz(n * n), Cx<R>(0)), U(sz(n * n), Cx<R>(0)), L(sz(n * n), Cx<R>(0));
+        std::vector<Cx<R>> dw(sz(n)), uw(sz(n));
+        for (int64_t i = 0; i < n; ++i) {
+            D[sz(i + i * n)] = dw[sz(i)] = Cx<R>(R(i + 1), R(i % 3) - R(1));
+            for (int64_t j = i; j < n; ++j)
+                U[sz(i + j * n)] = Cx<R>(R(rng.normal()), R(rng.normal()));
+            U[sz(i + i * n)] = uw[sz(i)] = Cx<R>(R(0.5 * double(i) - 2.0), R(0.25 * double(i % 4)));
+        }
+        for (int64_t j = 0; j < n; ++j)  // lower triangular: the transpose of U
+            for (int64_t i = 0; i < n; ++i) L[sz(i + j * n)] = U[sz(j + i * n)];
+        const Result<R> d = run_team<R>(n, D, true);
+        check<R>(n, D, d, true, &dw);
+        // Balancing isolates every diagonal entry: exact eigenvalues, unit-vector eigenvectors.
+        EXPECT_EQ(eig_match(n, d.w.data(), dw.data(), 1.0), 0.0);
+        for (int64_t j = 0; j < n; ++j) {
+            int nonzero = 0;
+            for (int64_t i = 0; i < n; ++i) nonzero += d.VR[sz(i + j * n)] != Cx<R>(0);
+            EXPECT_EQ(nonzero, 1) << "eigenvector " << j << " of a diagonal matrix";
+        }
+        const Result<R> u = run_team<R>(n, U, true);
+        check<R>(n, U, u, true, &uw);
+        EXPECT_EQ(eig_match(n, u.w.data(), uw.data(), 1.0), 0.0)
+            << "triangular input: the diagonal, exactly";
+        const Result<R> l = run_team<R>(n, L, true);
+        check<R>(n, L, l, true, &uw);
+    }
+}
+
+TYPED_TEST(TeamGeevComplexTest, RepeatedDiagonalTriangular) {
+    // Triangular with one eigenvalue repeated: balancing isolates it all, and every pivot of the
+    // back-substitution is perturbed to smin, so the vectors' entries grow like (|U| / smin)^k
+    // and the overflow scaling must step in. The vectors stay finite, unit and backward stable
+    // (they are nearly parallel: the matrix is defective).
+    using R = TypeParam;
+    Rng rng(512);
+    for (int64_t n : {6, 24, 48}) {
+        SCOPED_TRACE(testing::Message() << "n = " << n);
+        std::vector<Cx<R>> U(sz(n * n), Cx<R>(0));
+        for (int64_t j = 0; j < n; ++j) {
+            for (int64_t i = 0; i < j; ++i)
+                U[sz(i + j * n)] = Cx<R>(R(rng.normal()), R(rng.normal()));
+            U[sz(j + j * n)] = Cx<R>(1, 1);
+        }
+        const Result<R> r = run_team<R>(n, U, true);
+        ASSERT_EQ(r.info, 0);
+        for (const Cx<R> &x : r.w) EXPECT_EQ(x, Cx<R>(1, 1));
+        for (const Cx<R> &x : r.VR) EXPECT_TRUE(std::isfinite(x.real()) && std::isfinite(x.imag()));
+        EXPECT_LT(eig_residual_c(n, U.data(), n, r.w.data(), r.VR.data(), n), kEigThreshold);
+        EXPECT_LT(normalisation(n, r.VR.data()), kNormThreshold);
+    }
+}
+
+TYPED_TEST(TeamGeevComplexTest, ZeroMatrix) {
+    using R = TypeParam;
+    for (int64_t n : {1, 2, 5, 64}) {
+        const std::vector<Cx<R>> Z(sz(n * n), Cx<R>(0));
+        const Result<R> r = run_team<R>(n, Z, true);
+        ASSERT_EQ(r.info, 0);
+        for (const Cx<R> &x : r.w) EXPECT_EQ(x, Cx<R>(0));
+        EXPECT_EQ(eig_residual_c(n, Z.data(), n, r.w.data(), r.VR.data(), n), 0.0);
+        EXPECT_LT(normalisation(n, r.VR.data()), kNormThreshold);
+    }
+}
+
+TYPED_TEST(TeamGeevComplexTest, BadlyScaledNeedsBalancing) {
+    // S = D A D^-1 has A's eigenvalues; without balancing |S| is ~span larger and the computed
+    // eigenvalues would be off by ~span eps |A|.
+    using R = TypeParam;
+    Rng rng(504);
+    const double span = std::is_same<R, float>::value ? 1e3 : 1e6;
+    for (int64_t n : {4, 10, 31}) {
+        SCOPED_TRACE(testing::Message() << "n = " << n);
+        const std::vector<Cx<R>> A0 = random_complex<R>(rng, n);
+        std::vector<Cx<R>> S(sz(n * n));
+        for (int64_t j = 0; j < n; ++j)
+            for (int64_t i = 0; i < n; ++i) {
+                const double di = std::pow(span, double(i) / double(n - 1) - 0.5);
+                const double dj = std::pow(span, double(j) / double(n - 1) - 0.5);
+                S[sz(i + j * n)] = A0[sz(i + j * n)] * R(di / dj);
+            }
+        const RefEig<R> ref = ref_eig(n, A0);
+        const Result<R> r = run_team<R>(n, S, true);
+        check<R>(n, S, r, true);
+        EXPECT_LE(eig_match(n, r.w.data(), ref.w.data(), norm1_h(n, n, A0.data(), n)),
+                  20.0 * double(n) * ref.kappa * 10.0);
+    }
+}
+
+TYPED_TEST(TeamGeevComplexTest, NearOverflowAndUnderflow) {
+    using R = TypeParam;
+    Rng rng(505);
+    for (int64_t n : {3, 8, 33}) {
+        for (int which = 0; which < 2; ++which) {
+            SCOPED_TRACE(testing::Message()
+                         << "n = " << n << (which ? " near underflow" : " near overflow"));
+            std::vector<Cx<R>> A = random_complex<R>(rng, n);
+            double amax = 0;
+            for (const auto &x : A) amax = std::max(amax, double(std::abs(x)));
+            const double target =
+                which ? double(near_underflow_max<R>()) : double(near_overflow_max<R>());
+            for (auto &x : A)  // two steps: target / amax alone may leave the range
+                x = Cx<R>(R(double(x.real()) / amax * target), R(double(x.imag()) / amax * target));
+            const Result<R> r = run_team<R>(n, A, true);
+            check<R>(n, A, r, true);
+        }
+    }
+}
+
+TYPED_TEST(TeamGeevComplexTest, NonFiniteInput) {
+    using R = TypeParam;
+    Rng rng(506);
+    const R inf = std::numeric_limits<R>::infinity(), nan = nan_v<R>();
+    for (int64_t n : {1, 4, 17}) {
+        for (Cx<R> bad : {Cx<R>(nan, 0), Cx<R>(0, inf), Cx<R>(-inf, nan)}) {
+            SCOPED_TRACE(testing::Message() << "n = " << n << " bad " << bad);
+            std::vector<Cx<R>> A = random_complex<R>(rng, n);
+            A[sz(n * n / 2)] = bad;
+            for (bool vectors : {true, false}) {
+                const Result<R> r = run_team<R>(n, A, vectors);
+                EXPECT_EQ(r.info, GPUSVD_INFO_NONFINITE);
+                for (const Cx<R> &x : r.w)
+                    EXPECT_TRUE(std::isnan(x.real()) && std::isnan(x.imag()));
+                for (const Cx<R> &x : r.VR)
+                    EXPECT_TRUE(std::isnan(x.real()) && std::isnan(x.imag()));
+            }
+        }
+    }
+}
+
+TYPED_TEST(TeamGeevComplexTest, IterationCapReached) {
+    // With the QR capped at one sweep per eigenvalue most of them cannot converge: info i > 0,
+    // the eigenvalues i..n-1 (0-based) converged and are eigenvalues of A, the others and the
+    // vectors NaN, as zgeev's info > 0 (which leaves the unconverged ones undefined).
+    using R = TypeParam;
+    Rng rng(507);
+    for (int64_t n : {6, 20, 40}) {
+        SCOPED_TRACE(testing::Message() << "n = " << n);
+        const std::vector<Cx<R>> A = random_complex<R>(rng, n);
+        const RefEig<R> ref = ref_eig(n, A);
+        const double anorm = norm1_h(n, n, A.data(), n);
+        for (bool vectors : {true, false}) {
+            const Result<R> r = run_team<R>(n, A, vectors, 0, 1);
+            ASSERT_GT(r.info, 0);
+            ASSERT_LE(r.info, n);
+            for (int64_t i = 0; i < n; ++i) {
+                const Cx<R> x = r.w[sz(i)];
+                if (i < r.info) {
+                    EXPECT_TRUE(std::isnan(x.real()) && std::isnan(x.imag())) << "i = " << i;
+                    continue;
+                }
+                double d = std::numeric_limits<double>::infinity();
+                for (const Cx<R> &y : ref.w) d = std::min(d, double(std::abs(x - y)));
+                EXPECT_LE(d / (anorm * eps<R>()), 20.0 * double(n) * ref.kappa) << "i = " << i;
+            }
+            for (const Cx<R> &x : r.VR) EXPECT_TRUE(std::isnan(x.real()));
+        }
+    }
+}
+
+TYPED_TEST(TeamGeevComplexTest, ClusteredAndGraded) {
+    // Eigenvalues clustered around a point (a small perturbation of a multiple of I) and
+    // Hessenberg-like grading (tiny subdiagonal entries, which the QR's split and start tests
+    // act on).
+    using R = TypeParam;
+    Rng rng(508);
+    for (int64_t n : {7, 24, 48}) {
+        SCOPED_TRACE(testing::Message() << "n = " << n);
+        std::vector<Cx<R>> A = random_complex<R>(rng, n);
+        for (auto &x : A) x *= R(1e-3);
+        for (int64_t i = 0; i < n; ++i) A[sz(i + i * n)] += Cx<R>(R(2), R(-1));
+        check<R>(n, A, run_team<R>(n, A, true), true);
+        std::vector<Cx<R>> G = random_complex<R>(rng, n);
+        const double tiny = std::is_same<R, float>::value ? 1e-5 : 1e-11;
+        for (int64_t j = 0; j < n; ++j)
+            for (int64_t i = j + 1; i < n; ++i)
+                G[sz(i + j * n)] *= R(i == j + 1 ? (j % 3 == 1 ? tiny : 1.0) : 0.0);
+        check<R>(n, G, run_team<R>(n, G, true), true);
+        check<R>(n, G, run_team<R>(n, G, false), false);
+    }
+}
+
+/// zlahqr on its own, on a complex upper Hessenberg matrix with complex subdiagonal entries
+/// (which the Householder reduction never leaves): H0 = Z T Z^H with T upper triangular and Z
+/// unitary, T's diagonal LAPACK's eigenvalues.
+TYPED_TEST(TeamGeevComplexTest, HessenbergWithComplexSubdiagonal) {
+    using R = TypeParam;
+    using K = Kx<R>;
+    Rng rng(509);
+    for (int members : {0, 3, 8}) {
+        for (int64_t n : {2, 5, 16, 33}) {
+            SCOPED_TRACE(testing::Message() << "n = " << n << " members " << members);
+            std::vector<Cx<R>> H0 = random_complex<R>(rng, n);
+            for (int64_t j = 0; j < n; ++j)
+                for (int64_t i = j + 2; i < n; ++i) H0[sz(i + j * n)] = 0;
+            std::vector<Cx<R>> H = H0, Z(sz(n * n), Cx<R>(0)), w(sz(n));
+            for (int64_t i = 0; i < n; ++i) Z[sz(i + i * n)] = 1;
+            const int ni = int(n);
+            const kg::Mat<K> Hm{reinterpret_cast<K *>(H.data()), ni};
+            const kg::Mat<K> Zm{reinterpret_cast<K *>(Z.data()), ni};
+            K *wp = reinterpret_cast<K *>(w.data());
+            const int info = run_members(members, [&](const auto &t) {
+                auto s = kg::zlahqr_start(t, true, true, ni, 0, ni - 1, Hm, wp, Zm);
+                kg::zlahqr_run(t, s);
+                t.sync();
+                return s.info;
+            });
+            ASSERT_EQ(info, 0);
+            // T upper triangular with T(i, i) = w(i)
+            for (int64_t j = 0; j < n; ++j) {
+                EXPECT_EQ(H[sz(j + j * n)], w[sz(j)]);
+                for (int64_t i = j + 1; i < n; ++i) EXPECT_EQ(H[sz(i + j * n)], Cx<R>(0));
+            }
+            EXPECT_LT(orthogonality_h(n, n, Z.data(), n), 20.0 * double(n));
+            // |H0 - Z T Z^H| / (n |H0| eps)
+            std::vector<Cx<double>> ZT(sz(n * n));
+            for (int64_t j = 0; j < n; ++j)
+                for (int64_t i = 0; i < n; ++i) {
+                    Cx<double> acc = 0;
+                    for (int64_t k = 0; k <= j; ++k)
+                        acc += Cx<double>(Z[sz(i + k * n)]) * Cx<double>(H[sz(k + j * n)]);
+                    ZT[sz(i + j * n)] = acc;
+                }
+            std::vector<Cx<R>> D(sz(n * n));
+            for (int64_t j = 0; j < n; ++j)
+                for (int64_t i = 0; i < n; ++i) {
+                    Cx<double> acc = Cx<double>(H0[sz(i + j * n)]);
+                    for (int64_t k = 0; k < n; ++k)
+                        acc -= ZT[sz(i + k * n)] * std::conj(Cx<double>(Z[sz(j + k * n)]));
+                    D[sz(i + j * n)] = Cx<R>(R(acc.real()), R(acc.imag()));
+                }
+            const double ratio =
+                norm1_h(n, n, D.data(), n) / (double(n) * norm1_h(n, n, H0.data(), n) * eps<R>());
+            EXPECT_LT(ratio, 20.0) << "Schur factorisation residual";
+            const RefEig<R> ref = ref_eig(n, H0);
+            EXPECT_LE(eig_match(n, w.data(), ref.w.data(), norm1_h(n, n, H0.data(), n)),
+                      20.0 * double(n) * ref.kappa);
+        }
+    }
+}
+
+TYPED_TEST(TeamGeevComplexTest, ThreadTeamsAgreeWithLapack) {
+    // Several members, some idle in short loops: the work split and the redundant decisions.
+    using R = TypeParam;
+    Rng rng(510);
+    for (int members : {2, 3, 4, 7}) {
+        for (int64_t n : {1, 2, 3, 5, 8, 13, 24}) {
+            SCOPED_TRACE(testing::Message() << members << " members, n = " << n);
+            const std::vector<Cx<R>> A = random_complex<R>(rng, n);
+            check<R>(n, A, run_team<R>(n, A, true, members), true);
+            check<R>(n, A, run_team<R>(n, A, false, members), false);
+        }
+        SCOPED_TRACE(testing::Message() << members << " members, structured");
+        const std::vector<Cx<R>> A = random_complex<R>(rng, 10);
+        const std::vector<Cx<R>> H = hermitian_part(10, A, false);
+        check<R>(10, H, run_team<R>(10, H, true, members), true);
+        std::vector<Cx<R>> D(sz(7 * 7), Cx<R>(0));
+        for (int64_t i = 0; i < 7; ++i) D[sz(i + i * 7)] = Cx<R>(R(3 - i), R(i % 2));
+        D[sz(1 + 4 * 7)] = Cx<R>(2, -1);  // upper triangular, not diagonal
+        check<R>(7, D, run_team<R>(7, D, true, members), true);
+        std::vector<Cx<R>> Q = random_complex<R>(rng, 9);  // partly permutable (ilo > 0, ihi < n-1)
+        for (int64_t j = 0; j < 9; ++j) {
+            if (j != 2) Q[sz(2 + j * 9)] = 0;
+            if (j != 6) Q[sz(j + 6 * 9)] = 0;
+        }
+        check<R>(9, Q, run_team<R>(9, Q, true, members), true);
+        std::vector<Cx<R>> S = random_complex<R>(rng, 12);  // badly scaled
+        for (int64_t j = 0; j < 12; ++j)
+            for (int64_t i = 0; i < 12; ++i) S[sz(i + j * 12)] *= R(std::pow(4.0, double(i - j)));
+        check<R>(12, S, run_team<R>(12, S, true, members), true);
+        std::vector<Cx<R>> N = random_complex<R>(rng, 5);
+        N[7] = Cx<R>(0, nan_v<R>());
+        const Result<R> nr = run_team<R>(5, N, true, members);
+        EXPECT_EQ(nr.info, GPUSVD_INFO_NONFINITE);
+        for (const Cx<R> &x : nr.VR) EXPECT_TRUE(std::isnan(x.real()) && std::isnan(x.imag()));
+        const Result<R> capped = run_team<R>(13, random_complex<R>(rng, 13), true, members, 1);
+        EXPECT_GT(capped.info, 0);
+        EXPECT_TRUE(std::isnan(capped.w[0].real()));
+    }
+}
+
+lapack_int ref_larfg(int n, Cx<float> *alpha, Cx<float> *x, Cx<float> *tau) {
+    return LAPACKE_clarfg(n, alpha, x, 1, tau);
+}
+lapack_int ref_larfg(int n, Cx<double> *alpha, Cx<double> *x, Cx<double> *tau) {
+    return LAPACKE_zlarfg(n, alpha, x, 1, tau);
+}
+
+/// The complex reflectors (the Hessenberg reduction's larfg and the QR sweep's order-2
+/// larfg2_complex) against LAPACK ?larfg, at scales from near underflow to near overflow, alpha
+/// real or complex, x zero or not: beta real, the same tau and vector.
+TYPED_TEST(TeamGeevComplexTest, ReflectorsMatchLapack) {
+    using R = TypeParam;
+    using K = Kx<R>;
+    Rng rng(511);
+    const double lo = double(std::numeric_limits<R>::min()),
+                 hi = double(std::numeric_limits<R>::max());
+    for (double scale : {1.0, lo * 4, lo / eps<R>(), hi / 8, std::sqrt(hi)}) {
+        for (int n : {1, 2, 3, 7}) {
+            for (int kind = 0; kind < 3; ++kind) {  // complex alpha; real alpha; x = 0
+                SCOPED_TRACE(testing::Message()
+                             << "scale " << scale << " n " << n << " kind " << kind);
+                std::vector<Cx<R>> x(sz(n));
+                for (auto &v : x)
+                    v = kind == 2 ? Cx<R>(0)
+                                  : Cx<R>(R(rng.normal() * scale), R(rng.normal() * scale));
+                const Cx<R> alpha0(R(rng.normal() * scale),
+                                   kind == 1 ? R(0) : R(rng.normal() * scale));
+                Cx<R> ra = alpha0, rtau;
+                std::vector<Cx<R>> rx = x;
+                ASSERT_EQ(ref_larfg(n, &ra, rx.data(), &rtau), 0);
+                K ka{alpha0.real(), alpha0.imag()};
+                std::vector<Cx<R>> kx = x;
+                const K ktau = kg::larfg(gpusvd::kernels::SerialTeam{}, n, ka,
+                                         reinterpret_cast<K *>(kx.data()));
+                const double tol = 8 * eps<R>();
+                EXPECT_EQ(ka.im, R(0)) << "beta real";
+                EXPECT_LE(std::abs(double(ka.re) - double(ra.real())),
+                          tol * std::abs(double(ra.real())));
+                EXPECT_LE(std::abs(Cx<double>(ktau.re, ktau.im) - Cx<double>(rtau)), tol * 2);
+                for (int i = 0; i + 1 < n; ++i)
+                    EXPECT_LE(std::abs(Cx<double>(kx[sz(i)]) - Cx<double>(rx[sz(i)])),
+                              tol * (1 + std::abs(Cx<double>(rx[sz(i)]))));
+                if (n == 2) {
+                    K a2{alpha0.real(), alpha0.imag()}, x2{x[0].real(), x[0].imag()}, t2;
+                    kg::larfg2_complex(a2, x2, t2);
+                    EXPECT_EQ(a2.im, R(0));
+                    EXPECT_LE(std::abs(double(a2.re) - double(ra.real())),
+                              tol * std::abs(double(ra.real())));
+                    EXPECT_LE(std::abs(Cx<double>(t2.re, t2.im) - Cx<double>(rtau)), tol * 2);
+                    EXPECT_LE(std::abs(Cx<double>(x2.re, x2.im) - Cx<double>(rx[0])),
+                              tol * (1 + std::abs(Cx<double>(rx[0]))));
+                }
+            }
+        }
+    }
+}
+
+TYPED_TEST(TeamGeevComplexTest, ReportWorstRatios) {
+    using R = TypeParam;
+    const Worst &w = worst<R>();
+    if (w.checked > 0)
+        std::printf(
+            "[ worst ] %s: %d results, eigenvalue match %.3g (|A| eps, kappa < 1e3), "
+            "residual %.3g, normalisation %.3g\n",
+            std::is_same<R, float>::value ? "complex<float>" : "complex<double>", w.checked,
+            w.match, w.resid, w.norm);
+}
+
+}  // namespace
