@@ -8,8 +8,22 @@
 namespace gpusvd {
 namespace {
 
+// cuda/geqrf/: real and complex elements, every size (batched team kernels, tall CholeskyQR).
+// Complex data in row-major layout (gpusvdSetMatrixLayout) has no GPU path: the tall QR reads
+// row-major A in place as the column-major A^T, whose Gram matrix would be conj(A^H A).
 template <class T>
-constexpr bool kGeqrfOnGpu = kGpuKernelsFor<T>;  // cuda/geqrf/
+constexpr bool kGeqrfOnGpu = true;
+
+/// Whether a call has a GPU kernel: the one rule of the entry points and _bufferSize.
+template <class T>
+bool geqrf_gpu_kernel(bool row_major) {
+    return kGeqrfOnGpu<T> && !(is_complex_v<T> && row_major);
+}
+
+template <class T>
+const char *geqrf_kernel_subject() {
+    return is_complex_v<T> ? "complex data in row-major layout" : gpu_kernel_subject<T>();
+}
 
 template <class T>
 gpusvdStatus_t geqrf_entry(const char *name, Form form, bool batched, gpusvdHandle_t h,
@@ -32,22 +46,24 @@ gpusvdStatus_t geqrf_entry(const char *name, Form form, bool batched, gpusvdHand
     }
     const bool work = k > 0 && batch > 0;
     a.ptr("A", A, work).ptr("R", R, work).ptr("info", info, batch > 0);
+    const bool gpu_kernel = geqrf_gpu_kernel<T>(row);
     auto run_gpu = [&]() -> gpusvdStatus_t {
         if constexpr (kGeqrfOnGpu<T>) {
-            const GeqrfArgs<T> g{orth == GPUSVD_ORTH_MGS2, m, n, A, lda, sA, R, ldr, sR, batch,
-                                 info, row};
-            return gpu::geqrf<T>(h, name, form, g);
+            using G = gpu_t<T>;
+            const GeqrfArgs<G> g{orth == GPUSVD_ORTH_MGS2, m, n, gpu_ptr(A), lda, sA, gpu_ptr(R),
+                                 ldr, sR, batch, info, row};
+            return gpu::geqrf<G>(h, name, form, g);
         } else {
             return fail(h, GPUSVD_STATUS_INTERNAL_ERROR, "%s: no GPU path", name);
         }
     };
     if (form == Form::Device) {
-        require_device_form(a, kGeqrfOnGpu<T>, gpu_kernel_subject<T>());
+        require_device_form(a, gpu_kernel, geqrf_kernel_subject<T>());
         if (!a.ok()) return a.status();
         return batch > 0 ? run_gpu() : GPUSVD_STATUS_SUCCESS;
     }
-    const bool on_gpu = host_runs_on_gpu(a, kGeqrfOnGpu<T>, input_bytes<T>(m, n, batch),
-                                         gpu_kernel_subject<T>());
+    const bool on_gpu = host_runs_on_gpu(a, gpu_kernel, input_bytes<T>(m, n, batch),
+                                         geqrf_kernel_subject<T>());
     // Row-major data is factored in a column-major copy (cpu/geqrf.cpp): LAPACK sees ld m, k.
     if (!on_gpu && work)
         geqrf_lapack_sizes(m, n, row ? std::max<int64_t>(1, m) : lda, row ? k : ldr).check(a);
@@ -70,14 +86,14 @@ gpusvdStatus_t geqrf_size(const char *name, gpusvdHandle_t h, gpusvdOrth_t orth,
     if (batch_form) a.column_major_only();
     a.orth("orth", orth).nonneg("m", m).nonneg("n", n).nonneg("batchCount", batch);
     const bool row = a.row_major();
-    const bool gpu_ok = a.ok() && kGeqrfOnGpu<T> && gpu_reachable(h);
+    const bool gpu_ok = a.ok() && geqrf_gpu_kernel<T>(row) && gpu_reachable(h);
     const bool work = m > 0 && n > 0 && batch > 0;
     const LapackSizes cpu = geqrf_lapack_sizes(m, n, std::max<int64_t>(1, m), std::max<int64_t>(1, std::min(m, n)));
     if (!gpu_ok && work) cpu.check(a);
     if (!a.ok()) return a.status();
     size_t dev_bytes = 0;
     if constexpr (kGeqrfOnGpu<T>)
-        if (work && gpu_ok) dev_bytes = gpu::geqrf_device_bytes<T>(m, n, batch, row);
+        if (work && gpu_ok) dev_bytes = gpu::geqrf_device_bytes<gpu_t<T>>(m, n, batch, row);
     set_sizes(dev, host, dev_bytes,
               work && cpu.fit() ? batch_bytes(cpu::geqrf_plan<T>(m, n, row).bytes, batch) : 0);
     return GPUSVD_STATUS_SUCCESS;

@@ -4,6 +4,7 @@
 
 #include "backend.hpp"
 #include "gpu_dispatch.hpp"
+#include "kernels/complex.hpp"
 
 namespace gpusvd {
 
@@ -87,6 +88,13 @@ void release(gpusvdHandle_t) {}
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)
 #undef GPUSVD_INSTANTIATE
+// geqrf_mgs's complex element types (the GPU dispatch's kernels::Complex).
+template gpusvdStatus_t geqrf<kernels::Complex<float>>(gpusvdHandle_t, const char *, Form,
+                                                       const GeqrfArgs<kernels::Complex<float>> &);
+template gpusvdStatus_t geqrf<kernels::Complex<double>>(gpusvdHandle_t, const char *, Form,
+                                                        const GeqrfArgs<kernels::Complex<double>> &);
+template size_t geqrf_device_bytes<kernels::Complex<float>>(int64_t, int64_t, int64_t, bool);
+template size_t geqrf_device_bytes<kernels::Complex<double>>(int64_t, int64_t, int64_t, bool);
 
 }  // namespace gpu
 }  // namespace gpusvd

@@ -183,6 +183,10 @@ inline bool is_dist(Routine r) {
 inline bool column_major_only(Routine r) {
     return r != Routine::Geqrf && !is_pca(r);
 }
+/// Whether a complex call has GPU kernels: geqrf_mgs(_batched), column-major data.
+inline bool complex_gpu_kernel(const Case &c) {
+    return (c.routine == Routine::Geqrf || c.routine == Routine::GeqrfBatched) && !c.row_major;
+}
 /// The name of m in messages.
 inline const char *m_name(const Case &c) {
     return is_dist(c.routine) ? "mLocal" : "m";
@@ -598,7 +602,7 @@ inline Prediction predict(const Case &c, bool device, bool ws_short) {
     if (c.form == Form::Gpu) {
         p.status = GPUSVD_STATUS_NO_DEVICE;
         p.why = {{{}, "", "no usable GPU"}};
-        if (device && c.cplx) {  // no complex GPU kernels yet
+        if (device && c.cplx && !complex_gpu_kernel(c)) {
             p.status = GPUSVD_STATUS_NOT_SUPPORTED;
             p.why = {{{"complex"}, "", "no GPU kernel for complex data"}};
         } else if (device) {

@@ -854,4 +854,411 @@ TYPED_TEST(GpuGeqrfTest, EveryKernelPathOnce) {
     }
 }
 
+// ------------------------------------------------------------------------------------------------
+// Complex data (c, z): the batched team kernels and the tall CholeskyQR path with Hermitian Gram
+// matrices, against zgeqrf + zungqr's convention (R(j,j) real and non-negative) and the same
+// ratios with conjugate transposes (|A - QR| / (m |A| eps) < 30, |I - Q^H Q| / (m eps) < 30 for
+// MGS2 and < 30 cond for MGS), R's diagonal against the CPU backend's (LAPACK), the CPU backend's
+// info on exactly dependent columns, NaN/Inf members all NaN with the others unaffected, the
+// `_gpu` forms bitwise equal to the host forms, and row-major complex kept off the GPU.
+// *EveryComplexPathOnce* is the sanitizer selection.
+// ------------------------------------------------------------------------------------------------
+
+template <typename R>
+struct ComplexApi;
+template <>
+struct ComplexApi<float> {
+    using P = gpusvdComplex_t;
+};
+template <>
+struct ComplexApi<double> {
+    using P = gpusvdDoubleComplex_t;
+};
+
+template <typename R>
+using Cx = std::complex<R>;
+
+template <typename R>
+typename ComplexApi<R>::P *pub(Cx<R> *p) {
+    return reinterpret_cast<typename ComplexApi<R>::P *>(p);
+}
+
+template <typename R>
+struct CCase {
+    std::string name;
+    std::vector<Cx<R>> A;
+    double cond = 1;         // of the columns (prescribed), 0: unknown / ill-conditioned
+    bool dependent = false;  // exactly dependent columns: info = the CPU backend's
+    bool nonfinite = false;
+};
+
+template <typename R>
+std::vector<CCase<R>> complex_cases(Rng &rng, int64_t m, int64_t n) {
+    const int64_t k = std::min(m, n);
+    std::vector<CCase<R>> out;
+    const bool dbl = std::is_same<R, double>::value;
+    for (double c : dbl ? std::vector<double>{1, 1e4, 1e10} : std::vector<double>{1, 1e3, 1e5})
+        out.push_back({"geometric " + cond_name(c),
+                       prescribed_sv_complex<R>(rng, m, n, SigmaMode::Geometric, c), c});
+    out.push_back({"log uniform 1e2", prescribed_sv_complex<R>(rng, m, n, SigmaMode::LogUniform, 1e2),
+                   1e2});
+    out.push_back({"column graded 1e-8", graded_complex<R>(rng, m, n, 1.0, 1e-8), 0});
+    for (bool over : {true, false}) {
+        auto A = prescribed_sv_complex<R>(rng, m, n, SigmaMode::Geometric, 10);
+        // as near_overflow_max / near_underflow_max: overflow times eps, underflow over eps
+        const int e = over ? std::numeric_limits<R>::max_exponent - std::numeric_limits<R>::digits
+                           : std::numeric_limits<R>::min_exponent + std::numeric_limits<R>::digits;
+        for (auto &x : A) x = Cx<R>(std::ldexp(x.real(), e), std::ldexp(x.imag(), e));
+        out.push_back({over ? "near overflow" : "near underflow", A, 10});
+    }
+    out.push_back({"zero", std::vector<Cx<R>>(sz(m * n), Cx<R>(0)), 0, true});
+    if (k >= 3) {  // column 3 = i * column 2
+        auto A = prescribed_sv_complex<R>(rng, m, n, SigmaMode::LogUniform, 10);
+        for (int64_t i = 0; i < m; ++i) A[sz(i + 2 * m)] = Cx<R>(0, 1) * A[sz(i + m)];
+        out.push_back({"column 3 = i column 2", A, 0, true});
+    }
+    if (k >= 2) {
+        auto A = prescribed_sv_complex<R>(rng, m, n, SigmaMode::LogUniform, 10);
+        for (int64_t i = 0; i < m; ++i) A[sz(i + (k / 2) * m)] = Cx<R>(0);
+        out.push_back({"zero column", A, 0, true});
+    }
+    return out;
+}
+
+/// The CPU backend's info and R(j,j) (LAPACK) for a case.
+template <typename R>
+struct CRef {
+    int info = 0;
+    std::vector<R> rdiag;
+};
+
+template <typename R>
+CRef<R> complex_ref(int64_t m, int64_t n, const std::vector<Cx<R>> &A0) {
+    Handle cpu;
+    EXPECT_EQ(gpusvdSetBackend(cpu, GPUSVD_BACKEND_CPU), GPUSVD_STATUS_SUCCESS);
+    const int64_t k = std::min(m, n);
+    std::vector<Cx<R>> A = A0, Rm(sz(k * n));
+    CRef<R> ref;
+    GPUSVD_EXPECT_OK(cpu, Api<typename ComplexApi<R>::P>::geqrf_mgs(
+                              cpu, GPUSVD_ORTH_MGS2, m, n, pub(A.data()), m, pub(Rm.data()), k,
+                              &ref.info));
+    for (int64_t j = 0; j < k; ++j) ref.rdiag.push_back(Rm[sz(j + j * k)].real());
+    return ref;
+}
+
+/// The checks of one result: Q (m x k, ld ldq), R (k x n, ld ldr).
+template <typename R>
+void check_complex_qr(gpusvdOrth_t orth, int64_t m, int64_t n, const CCase<R> &c,
+                      const CRef<R> &ref, const Cx<R> *Q, int64_t ldq, const Cx<R> *Rm,
+                      int64_t ldr, int info) {
+    const int64_t k = std::min(m, n);
+    if (c.nonfinite) {
+        EXPECT_EQ(info, GPUSVD_INFO_NONFINITE);
+        for (int64_t j = 0; j < k; ++j)
+            for (int64_t i = 0; i < m; ++i)
+                EXPECT_TRUE(std::isnan(Q[i + j * ldq].real()) && std::isnan(Q[i + j * ldq].imag()));
+        for (int64_t j = 0; j < n; ++j)
+            for (int64_t i = 0; i < k; ++i)
+                EXPECT_TRUE(std::isnan(Rm[i + j * ldr].real()) &&
+                            std::isnan(Rm[i + j * ldr].imag()));
+        return;
+    }
+    // The prescribed condition is the whole matrix's; a wide matrix's first m columns (Q's) may
+    // be worse: only the residual and MGS2's orthogonality are bounded there.
+    const double cond = m >= n ? c.cond : 0;
+    if (c.dependent) {
+        EXPECT_EQ(info, ref.info) << "the CPU backend's info";
+        EXPECT_GT(ref.info, 0);
+    } else if (cond > 0 && 1.0 / cond > 100.0 * double(m) * eps<R>()) {
+        EXPECT_EQ(info, 0);
+    } else {
+        EXPECT_GE(info, 0);
+    }
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = j + 1; i < k; ++i) EXPECT_EQ(Rm[i + j * ldr], Cx<R>(0));
+    for (int64_t j = 0; j < k; ++j) {
+        EXPECT_EQ(Rm[j + j * ldr].imag(), R(0)) << "R(j,j) real, j = " << j;
+        EXPECT_GE(Rm[j + j * ldr].real(), R(0)) << "R(j,j) >= 0, j = " << j;
+    }
+    EXPECT_LT(qr_residual_h(m, n, c.A.data(), m, Q, ldq, Rm, ldr), kQrThreshold);
+    const double orth_ratio = orthogonality_h(m, k, Q, ldq);
+    if (orth == GPUSVD_ORTH_MGS2 || c.dependent) {
+        if (orth == GPUSVD_ORTH_MGS2 || c.name == "zero" || c.name == "zero column") {
+            EXPECT_LT(orth_ratio, kQrThreshold) << "|I - Q^H Q| / (m eps)";
+        }
+    } else if (cond > 0) {
+        EXPECT_LT(orth_ratio, kMgsFactor * std::max(1.0, cond)) << "MGS: < 30 cond";
+    }
+    // R(j,j) against LAPACK's |R(j,j)| up to the first dependent column
+    const double a = norm1_h(m, n, c.A.data(), m);
+    const int64_t upto = ref.info > 0 ? ref.info - 1 : k;
+    for (int64_t j = 0; j < upto && a > 0; ++j)
+        EXPECT_LT(std::abs(double(Rm[j + j * ldr].real()) - double(ref.rdiag[sz(j)])) / a /
+                      (double(m) * eps<R>()),
+                  kDiagThreshold)
+            << "R(" << j << "," << j << ") against the CPU backend's";
+}
+
+/// The cases as one batch (padded: lda = m + 1, ldr = k + 2, gaps between matrices), with a NaN
+/// member and an Inf member, through `call` (the host or the `_gpu` form); everything checked,
+/// the padding untouched. Returns A and R as written.
+template <typename R, typename Call>
+std::pair<std::vector<Cx<R>>, std::vector<Cx<R>>> run_complex_batch(
+    gpusvdHandle_t h, gpusvdOrth_t o, int64_t m, int64_t n, std::vector<CCase<R>> cases,
+    Call call, std::vector<int> *info_out = nullptr) {
+    Rng rng(7);
+    const int64_t k = std::min(m, n);
+    CCase<R> bad{"NaN", prescribed_sv_complex<R>(rng, m, n, SigmaMode::Geometric, 10), 0, false,
+                 true};
+    bad.A[sz(m * n / 2)] = Cx<R>(R(1), nan_v<R>());
+    cases.insert(cases.begin() + 1, bad);
+    bad.name = "Inf";
+    bad.A[sz(m * n / 2)] = Cx<R>(std::numeric_limits<R>::infinity(), R(0));
+    cases.push_back(bad);
+    const int64_t batch = int64_t(cases.size()), lda = m + 1, ldr = k + 2;
+    const int64_t sA = lda * n + 3, sR = ldr * n + 2;
+    const Cx<R> pad(R(-7.5), R(3.25));
+    std::vector<Cx<R>> A(sz(sA * batch), pad), Rm(sz(sR * batch), pad);
+    for (int64_t b = 0; b < batch; ++b)
+        for (int64_t j = 0; j < n; ++j)
+            for (int64_t i = 0; i < m; ++i)
+                A[sz(b * sA + i + j * lda)] = cases[sz(b)].A[sz(i + j * m)];
+    std::vector<int> info(sz(batch), kUnset);
+    EXPECT_EQ(call(h, o, m, n, pub(A.data()), lda, sA, pub(Rm.data()), ldr, sR, batch,
+                   info.data()),
+              GPUSVD_STATUS_SUCCESS)
+        << gpusvdGetErrorMessage(h);
+    for (int64_t b = 0; b < batch; ++b) {
+        SCOPED_TRACE(testing::Message() << orth_name(o) << " " << m << " x " << n << " matrix "
+                                        << b << " (" << cases[sz(b)].name << ")");
+        const CRef<R> ref = cases[sz(b)].nonfinite ? CRef<R>{} : complex_ref(m, n, cases[sz(b)].A);
+        check_complex_qr(o, m, n, cases[sz(b)], ref, A.data() + b * sA, lda, Rm.data() + b * sR,
+                         ldr, info[sz(b)]);
+        for (int64_t j = 0; j < n; ++j) EXPECT_EQ(A[sz(b * sA + m + j * lda)], pad) << "lda pad";
+        for (int64_t j = 0; j < n; ++j)
+            for (int64_t i = k; i < ldr; ++i) EXPECT_EQ(Rm[sz(b * sR + i + j * ldr)], pad);
+        EXPECT_EQ(A[sz(b * sA + sA - 1)], pad);
+        EXPECT_EQ(Rm[sz(b * sR + sR - 1)], pad);
+    }
+    if (info_out) *info_out = info;
+    return {A, Rm};
+}
+
+/// One matrix through the single-matrix host form (lda = m + 2, ldr = k + 1), checked.
+template <typename R>
+void run_complex_one(gpusvdHandle_t h, gpusvdOrth_t o, int64_t m, int64_t n, const CCase<R> &c) {
+    SCOPED_TRACE(testing::Message() << orth_name(o) << " " << c.name << " " << m << " x " << n);
+    const int64_t k = std::min(m, n), lda = m + 2, ldr = k + 1;
+    const Cx<R> pad(R(-7.5), R(3.25));
+    std::vector<Cx<R>> A = with_ld(m, n, c.A.data(), m, lda, pad), Rm(sz(ldr * n), pad);
+    int info = kUnset;
+    ASSERT_EQ(Api<typename ComplexApi<R>::P>::geqrf_mgs(h, o, m, n, pub(A.data()), lda,
+                                                        pub(Rm.data()), ldr, &info),
+              GPUSVD_STATUS_SUCCESS)
+        << gpusvdGetErrorMessage(h);
+    const CRef<R> ref = c.nonfinite ? CRef<R>{} : complex_ref(m, n, c.A);
+    check_complex_qr(o, m, n, c, ref, A.data(), lda, Rm.data(), ldr, info);
+    EXPECT_TRUE(padding_intact(m, n, A.data(), lda, pad));
+    EXPECT_TRUE(padding_intact(k, n, Rm.data(), ldr, pad));
+}
+
+template <typename R>
+class GpuGeqrfComplexTest : public DeviceTest<R> {};
+struct ComplexName {
+    template <typename T>
+    static std::string GetName(int) {
+        return std::is_same<T, float>::value ? "complex_float" : "complex_double";
+    }
+};
+TYPED_TEST_SUITE(GpuGeqrfComplexTest, Precisions, ComplexName);
+
+TYPED_TEST(GpuGeqrfComplexTest, BatchedTeamKernels) {
+    using R = TypeParam;
+    Rng rng(281);
+    // warp (n <= 32), block in shared memory, global memory (300 x 200 in a batch)
+    for (const Shape &s : {Shape{1, 1}, Shape{16, 16}, Shape{32, 32}, Shape{31, 17}, Shape{17, 31},
+                           Shape{64, 64}, Shape{100, 40}, Shape{300, 200}, Shape{200, 300}})
+        for (gpusvdOrth_t o : kOrths)
+            run_complex_batch<R>(this->h, o, s.m, s.n, complex_cases<R>(rng, s.m, s.n),
+                                 Api<typename ComplexApi<R>::P>::geqrf_mgs_batched);
+}
+
+TYPED_TEST(GpuGeqrfComplexTest, SmallOneMatrix) {
+    using R = TypeParam;
+    Rng rng(282);
+    for (const Shape &s : {Shape{1, 1}, Shape{5, 3}, Shape{3, 5}, Shape{32, 32}, Shape{100, 100}})
+        for (const CCase<R> &c : complex_cases<R>(rng, s.m, s.n))
+            for (gpusvdOrth_t o : kOrths) run_complex_one(this->h, o, s.m, s.n, c);
+}
+
+TYPED_TEST(GpuGeqrfComplexTest, TallOneMatrix) {
+    using R = TypeParam;
+    Rng rng(283);
+    // the row solve (16, 32 columns; 64 for single complex), cuBLAS's TRSM beyond, two panels,
+    // wide (R past column m from Q^H A)
+    const std::vector<Shape> shapes =
+        full_or_quick(1, 0) ? std::vector<Shape>{{5000, 64}, {20000, 32}, {3000, 256}, {2000, 300},
+                                                 {70000, 8}, {200, 400}}
+                            : std::vector<Shape>{{3000, 32}, {1200, 260}};
+    for (const Shape &s : shapes) {
+        std::vector<CCase<R>> cases = complex_cases<R>(rng, s.m, s.n);
+        CCase<R> bad{"NaN", cases[0].A, 0, false, true};
+        bad.A[sz(s.m * s.n - 1)] = Cx<R>(nan_v<R>(), R(0));
+        cases.push_back(bad);
+        for (const CCase<R> &c : cases)
+            for (gpusvdOrth_t o : kOrths) run_complex_one(this->h, o, s.m, s.n, c);
+    }
+}
+
+TYPED_TEST(GpuGeqrfComplexTest, TallBatched) {
+    using R = TypeParam;
+    Rng rng(284);
+    for (const Shape &s : {Shape{2000, 40}, Shape{600, 300}}) {
+        std::vector<CCase<R>> cases;
+        for (int b = 0; b < 3; ++b)
+            cases.push_back({"log uniform 1e3",
+                             prescribed_sv_complex<R>(rng, s.m, s.n, SigmaMode::LogUniform, 1e3),
+                             1e3});
+        for (gpusvdOrth_t o : kOrths)
+            run_complex_batch<R>(this->h, o, s.m, s.n, cases,
+                                 Api<typename ComplexApi<R>::P>::geqrf_mgs_batched);
+    }
+}
+
+template <typename R>
+class GpuGeqrfComplexDeviceFormTest : public DeviceStreamTest<R> {};
+TYPED_TEST_SUITE(GpuGeqrfComplexDeviceFormTest, Precisions, ComplexName);
+
+// The `_gpu` forms run the host forms' kernels: the same bits.
+TYPED_TEST(GpuGeqrfComplexDeviceFormTest, DeviceFormsMatchHostForms) {
+    using R = TypeParam;
+    using P = typename ComplexApi<R>::P;
+    Rng rng(285);
+    const CudaRt &rt = *this->rt;
+    const UserStream &stream = *this->stream;
+    auto on_device = [&](gpusvdHandle_t h, gpusvdOrth_t o, int64_t m, int64_t n, P *A, int64_t lda,
+                         int64_t sA, P *Rm, int64_t ldr, int64_t sR, int64_t batch, int *info) {
+        const auto form = rt.emulated ? Api<P>::geqrf_mgs_batched : Api<P>::geqrf_mgs_batched_gpu;
+        return run_on_device(rt, stream,
+                             {{A, sizeof(P) * sz(sA * batch)},
+                              {Rm, sizeof(P) * sz(sR * batch)},
+                              {info, sizeof(int) * sz(batch)}},
+                             [&](void *const *d) {
+                                 return form(h, o, m, n, static_cast<P *>(d[0]), lda, sA,
+                                             static_cast<P *>(d[1]), ldr, sR, batch,
+                                             static_cast<int *>(d[2]));
+                             });
+    };
+    for (const Shape &s : {Shape{16, 16}, Shape{64, 64}, Shape{300, 200}})
+        for (gpusvdOrth_t o : kOrths) {
+            const auto cases = complex_cases<R>(rng, s.m, s.n);
+            std::vector<int> ih, id;
+            const auto host = run_complex_batch<R>(this->h, o, s.m, s.n, cases,
+                                                   Api<P>::geqrf_mgs_batched, &ih);
+            const auto dev = run_complex_batch<R>(this->h, o, s.m, s.n, cases, on_device, &id);
+            EXPECT_EQ(ih, id);
+            EXPECT_TRUE(same_bits(host.first, dev.first)) << "Q: _gpu form vs host form";
+            EXPECT_TRUE(same_bits(host.second, dev.second)) << "R: _gpu form vs host form";
+        }
+    // one tall matrix through gpusvd_Xgeqrf_mgs_gpu
+    const int64_t m = full_or_quick(20000, 3000), n = 48, k = n;
+    const auto A0 = prescribed_sv_complex<R>(rng, m, n, SigmaMode::Geometric, 1e3);
+    std::vector<Cx<R>> Ah = A0, Ad = A0, Rh(sz(k * n)), Rd(sz(k * n));
+    int ih = kUnset, id = kUnset;
+    ASSERT_EQ(Api<P>::geqrf_mgs(this->h, GPUSVD_ORTH_MGS2, m, n, pub(Ah.data()), m, pub(Rh.data()),
+                                k, &ih),
+              GPUSVD_STATUS_SUCCESS);
+    const auto form = rt.emulated ? Api<P>::geqrf_mgs : Api<P>::geqrf_mgs_gpu;
+    ASSERT_EQ(run_on_device(rt, stream,
+                            {{Ad.data(), sizeof(P) * sz(m * n)},
+                             {Rd.data(), sizeof(P) * sz(k * n)},
+                             {&id, sizeof(int)}},
+                            [&](void *const *d) {
+                                return form(this->h, GPUSVD_ORTH_MGS2, m, n,
+                                            static_cast<P *>(d[0]), m, static_cast<P *>(d[1]), k,
+                                            static_cast<int *>(d[2]));
+                            }),
+              GPUSVD_STATUS_SUCCESS)
+        << gpusvdGetErrorMessage(this->h);
+    EXPECT_EQ(ih, 0);
+    EXPECT_EQ(id, 0);
+    EXPECT_TRUE(same_bits(Ah, Ad));
+    EXPECT_TRUE(same_bits(Rh, Rd));
+    EXPECT_LT(qr_residual_h(m, n, A0.data(), m, Ad.data(), m, Rd.data(), k), kQrThreshold);
+    EXPECT_LT(orthogonality_h(m, k, Ad.data(), m), kQrThreshold);
+}
+
+// Row-major complex data has no GPU path: the `_gpu` form and backend GPU refuse it, changing
+// nothing; AUTO runs it on the CPU; _bufferSize sizes no device workspace for it.
+TYPED_TEST(GpuGeqrfComplexTest, RowMajorStaysOffTheGpu) {
+    using R = TypeParam;
+    using P = typename ComplexApi<R>::P;
+    if (gpu_as_cpu()) GTEST_SKIP() << "refusals of the GPU backend: device machine only";
+    Rng rng(286);
+    const int64_t m = 400, n = 30;  // large enough for AUTO to pick the GPU were it allowed
+    const auto A0 = prescribed_sv_complex<R>(rng, m, n, SigmaMode::Geometric, 10);
+    std::vector<Cx<R>> Ar(sz(m * n));
+    for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j) Ar[sz(i * n + j)] = A0[sz(i + j * m)];
+    const auto Ar0 = Ar;
+    std::vector<Cx<R>> Rm(sz(n * n), Cx<R>(5)), R0 = Rm;
+    int info = kUnset;
+    ASSERT_EQ(gpusvdSetMatrixLayout(this->h, GPUSVD_LAYOUT_ROW_MAJOR), GPUSVD_STATUS_SUCCESS);
+    EXPECT_EQ(Api<P>::geqrf_mgs(this->h, GPUSVD_ORTH_MGS2, m, n, pub(Ar.data()), n,
+                                pub(Rm.data()), n, &info),
+              GPUSVD_STATUS_NOT_SUPPORTED);
+    const std::string msg = gpusvdGetErrorMessage(this->h);
+    EXPECT_NE(msg.find("complex data in row-major layout"), std::string::npos) << msg;
+    EXPECT_EQ(Ar, Ar0);
+    EXPECT_EQ(Rm, R0);
+    EXPECT_EQ(info, kUnset);
+    // _gpu form (host pointers never reached: refused first)
+    EXPECT_EQ(Api<P>::geqrf_mgs_gpu(this->h, GPUSVD_ORTH_MGS2, m, n, pub(Ar.data()), n,
+                                    pub(Rm.data()), n, &info),
+              GPUSVD_STATUS_NOT_SUPPORTED);
+    size_t dev = 1, host = 0;
+    ASSERT_EQ(Api<P>::geqrf_mgs_bufferSize(this->h, GPUSVD_ORTH_MGS2, m, n, &dev, &host),
+              GPUSVD_STATUS_SUCCESS);
+    EXPECT_EQ(dev, 0u);
+    ASSERT_EQ(gpusvdSetBackend(this->h, GPUSVD_BACKEND_AUTO), GPUSVD_STATUS_SUCCESS);
+    ASSERT_EQ(Api<P>::geqrf_mgs(this->h, GPUSVD_ORTH_MGS2, m, n, pub(Ar.data()), n,
+                                pub(Rm.data()), n, &info),
+              GPUSVD_STATUS_SUCCESS)
+        << gpusvdGetErrorMessage(this->h);
+    EXPECT_EQ(info, 0);
+    std::vector<Cx<R>> Q(sz(m * n)), Rc(sz(n * n));
+    for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j) Q[sz(i + j * m)] = Ar[sz(i * n + j)];
+    for (int64_t i = 0; i < n; ++i)
+        for (int64_t j = 0; j < n; ++j) Rc[sz(i + j * n)] = Rm[sz(i * n + j)];
+    EXPECT_LT(qr_residual_h(m, n, A0.data(), m, Q.data(), m, Rc.data(), n), kQrThreshold);
+    // column-major complex: a device workspace
+    ASSERT_EQ(gpusvdSetMatrixLayout(this->h, GPUSVD_LAYOUT_COL_MAJOR), GPUSVD_STATUS_SUCCESS);
+    ASSERT_EQ(Api<P>::geqrf_mgs_bufferSize(this->h, GPUSVD_ORTH_MGS2, 100000, 64, &dev, &host),
+              GPUSVD_STATUS_SUCCESS);
+    EXPECT_GT(dev, 0u);
+}
+
+// One small case per complex kernel path (the sanitizer selection): batched warp, block, global
+// memory; the tall path's row solve, TRSM and two panels.
+TYPED_TEST(GpuGeqrfComplexTest, EveryComplexPathOnce) {
+    using R = TypeParam;
+    Rng rng(287);
+    for (const Shape &s : {Shape{16, 16}, Shape{64, 64}, Shape{300, 200}}) {
+        std::vector<CCase<R>> cases;
+        for (int b = 0; b < 2; ++b)
+            cases.push_back(
+                {"log uniform", prescribed_sv_complex<R>(rng, s.m, s.n, SigmaMode::LogUniform, 10),
+                 10});
+        for (gpusvdOrth_t o : kOrths)
+            run_complex_batch<R>(this->h, o, s.m, s.n, cases,
+                                 Api<typename ComplexApi<R>::P>::geqrf_mgs_batched);
+    }
+    for (const Shape &s : {Shape{4000, 64}, Shape{3000, 24}, Shape{1500, 100}, Shape{1200, 260}}) {
+        const CCase<R> c{"log uniform",
+                         prescribed_sv_complex<R>(rng, s.m, s.n, SigmaMode::LogUniform, 100), 100};
+        for (gpusvdOrth_t o : kOrths) run_complex_one(this->h, o, s.m, s.n, c);
+    }
+}
+
 }  // namespace

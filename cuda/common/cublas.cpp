@@ -8,6 +8,7 @@
 #include "common/dlsym.hpp"
 #include "common/graph.hpp"
 #include "common/runtime.hpp"
+#include "kernels/complex.hpp"
 
 #define GPUSVD_XSTR(x) #x
 #define GPUSVD_STR(x) GPUSVD_XSTR(x)
@@ -16,7 +17,42 @@ namespace gpusvd {
 namespace gpu {
 namespace {
 
-/// The entry points of one precision (cuBLAS's S and D names; same signatures but for T).
+/// cuBLAS's element type of T: cuComplex / cuDoubleComplex for kernels::Complex (the same
+/// layout), T itself for real T.
+template <class T>
+struct BlasElem {
+    using type = T;
+};
+template <>
+struct BlasElem<kernels::Complex<float>> {
+    using type = cuComplex;
+};
+template <>
+struct BlasElem<kernels::Complex<double>> {
+    using type = cuDoubleComplex;
+};
+static_assert(sizeof(cuComplex) == sizeof(kernels::Complex<float>) &&
+                  sizeof(cuDoubleComplex) == sizeof(kernels::Complex<double>),
+              "cuBLAS reads kernels::Complex arrays in place");
+template <class T>
+auto *blas_ptr(T *p) {
+    return reinterpret_cast<typename BlasElem<T>::type *>(p);
+}
+template <class T>
+auto *blas_ptr(const T *p) {
+    return reinterpret_cast<const typename BlasElem<T>::type *>(p);
+}
+template <class T>
+auto *blas_ptr(const T *const *p) {
+    return reinterpret_cast<const typename BlasElem<T>::type *const *>(p);
+}
+template <class T>
+auto *blas_ptr(T *const *p) {
+    return reinterpret_cast<typename BlasElem<T>::type *const *>(p);
+}
+
+/// The entry points of one element type (cuBLAS's S, D, C and Z names; same signatures but for
+/// T). syrk is the Hermitian rank-k update (?herk, real alpha and beta) for complex T.
 template <class T>
 struct Typed;
 template <>
@@ -39,6 +75,26 @@ struct Typed<double> {
     decltype(&cublasDtrmm_v2_64) trmm = nullptr;
     static constexpr char letter = 'D';
 };
+template <>
+struct Typed<kernels::Complex<float>> {
+    decltype(&cublasCherk_v2_64) syrk = nullptr;
+    decltype(&cublasCgemm_v2_64) gemm = nullptr;
+    decltype(&cublasCgemmStridedBatched_64) gemm_sb = nullptr;
+    decltype(&cublasCgemmBatched_64) gemm_b = nullptr;
+    decltype(&cublasCtrsm_v2_64) trsm = nullptr;
+    decltype(&cublasCtrmm_v2_64) trmm = nullptr;
+    static constexpr char letter = 'C';
+};
+template <>
+struct Typed<kernels::Complex<double>> {
+    decltype(&cublasZherk_v2_64) syrk = nullptr;
+    decltype(&cublasZgemm_v2_64) gemm = nullptr;
+    decltype(&cublasZgemmStridedBatched_64) gemm_sb = nullptr;
+    decltype(&cublasZgemmBatched_64) gemm_b = nullptr;
+    decltype(&cublasZtrsm_v2_64) trsm = nullptr;
+    decltype(&cublasZtrmm_v2_64) trmm = nullptr;
+    static constexpr char letter = 'Z';
+};
 
 struct Functions {
     bool ok = false;
@@ -50,6 +106,8 @@ struct Functions {
     decltype(&cublasGetStatusName) status_name = nullptr;
     Typed<float> s;
     Typed<double> d;
+    Typed<kernels::Complex<float>> c;
+    Typed<kernels::Complex<double>> z;
 };
 
 template <class F>
@@ -67,7 +125,8 @@ void bind_named(void *lib, const char *pattern, F &f, Functions &fn) {
 
 template <class T>
 void bind_typed(void *lib, Typed<T> &t, Functions &fn) {
-    bind_named<T>(lib, "cublas%csyrk_v2_64", t.syrk, fn);
+    bind_named<T>(lib, kernels::kIsComplex<T> ? "cublas%cherk_v2_64" : "cublas%csyrk_v2_64",
+                  t.syrk, fn);
     bind_named<T>(lib, "cublas%cgemm_v2_64", t.gemm, fn);
     bind_named<T>(lib, "cublas%cgemmStridedBatched_64", t.gemm_sb, fn);
     bind_named<T>(lib, "cublas%cgemmBatched_64", t.gemm_b, fn);
@@ -86,6 +145,14 @@ const Typed<float> &typed<float>() {
 template <>
 const Typed<double> &typed<double>() {
     return functions().d;
+}
+template <>
+const Typed<kernels::Complex<float>> &typed<kernels::Complex<float>>() {
+    return functions().c;
+}
+template <>
+const Typed<kernels::Complex<double>> &typed<kernels::Complex<double>>() {
+    return functions().z;
 }
 
 const Functions &functions() {
@@ -111,6 +178,8 @@ const Functions &functions() {
         bind(lib, "cublasGetStatusName", fn.status_name, fn);
         bind_typed(lib, fn.s, fn);
         bind_typed(lib, fn.d, fn);
+        bind_typed(lib, fn.c, fn);
+        bind_typed(lib, fn.z, fn);
     });
     return fn;
 }
@@ -189,50 +258,55 @@ namespace blas {
 template <class T>
 cublasStatus_t syrk(cublasHandle_t b, cublasFillMode_t u, cublasOperation_t t, int64_t n, int64_t k,
                     T alpha, const T *A, int64_t lda, T beta, T *C, int64_t ldc) {
-    return typed<T>().syrk(b, u, t, n, k, &alpha, A, lda, &beta, C, ldc);
+    const auto a = kernels::real(alpha), be = kernels::real(beta);  // ?herk's are real
+    return typed<T>().syrk(b, u, t, n, k, &a, blas_ptr(A), lda, &be, blas_ptr(C), ldc);
 }
 template <class T>
 cublasStatus_t gemm(cublasHandle_t b, cublasOperation_t ta, cublasOperation_t tb, int64_t m,
                     int64_t n, int64_t k, T alpha, const T *A, int64_t lda, const T *B, int64_t ldb,
                     T beta, T *C, int64_t ldc) {
-    return typed<T>().gemm(b, ta, tb, m, n, k, &alpha, A, lda, B, ldb, &beta, C, ldc);
+    return typed<T>().gemm(b, ta, tb, m, n, k, blas_ptr(&alpha), blas_ptr(A), lda, blas_ptr(B),
+                           ldb, blas_ptr(&beta), blas_ptr(C), ldc);
 }
 template <class T>
 cublasStatus_t gemm_strided(cublasHandle_t b, cublasOperation_t ta, cublasOperation_t tb, int64_t m,
                             int64_t n, int64_t k, const T *A, int64_t lda, int64_t sA, const T *B,
                             int64_t ldb, int64_t sB, T *C, int64_t ldc, int64_t sC, int64_t batch) {
-    const T one = 1, zero = 0;
-    return typed<T>().gemm_sb(b, ta, tb, m, n, k, &one, A, lda, sA, B, ldb, sB, &zero, C, ldc, sC,
-                              batch);
+    const T one = T(1), zero = T(0);
+    return typed<T>().gemm_sb(b, ta, tb, m, n, k, blas_ptr(&one), blas_ptr(A), lda, sA,
+                              blas_ptr(B), ldb, sB, blas_ptr(&zero), blas_ptr(C), ldc, sC, batch);
 }
 template <class T>
 cublasStatus_t gemm_batched(cublasHandle_t b, cublasOperation_t ta, cublasOperation_t tb, int64_t m,
                             int64_t n, int64_t k, const T *const *A, int64_t lda,
                             const T *const *B, int64_t ldb, T *const *C, int64_t ldc,
                             int64_t batch) {
-    const T one = 1, zero = 0;
-    return typed<T>().gemm_b(b, ta, tb, m, n, k, &one, A, lda, B, ldb, &zero, C, ldc, batch);
+    const T one = T(1), zero = T(0);
+    return typed<T>().gemm_b(b, ta, tb, m, n, k, blas_ptr(&one), blas_ptr(A), lda, blas_ptr(B),
+                             ldb, blas_ptr(&zero), blas_ptr(C), ldc, batch);
 }
 template <class T>
 cublasStatus_t trsm_upper(cublasHandle_t b, cublasSideMode_t side, int64_t m, int64_t n, const T *R,
                           int64_t ldr, T *B, int64_t ldb, cublasOperation_t op) {
-    const T one = 1;
-    return typed<T>().trsm(b, side, CUBLAS_FILL_MODE_UPPER, op, CUBLAS_DIAG_NON_UNIT, m, n, &one, R,
-                           ldr, B, ldb);
+    const T one = T(1);
+    return typed<T>().trsm(b, side, CUBLAS_FILL_MODE_UPPER, op, CUBLAS_DIAG_NON_UNIT, m, n,
+                           blas_ptr(&one), blas_ptr(R), ldr, blas_ptr(B), ldb);
 }
 template <class T>
 cublasStatus_t trmm_right_upper_inplace(cublasHandle_t b, int64_t m, int64_t n, const T *R,
                                         int64_t ldr, T *B, int64_t ldb) {
-    const T one = 1;
+    const T one = T(1);
     return typed<T>().trmm(b, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N,
-                           CUBLAS_DIAG_NON_UNIT, m, n, &one, R, ldr, B, ldb, B, ldb);
+                           CUBLAS_DIAG_NON_UNIT, m, n, blas_ptr(&one), blas_ptr(R), ldr,
+                           blas_ptr(B), ldb, blas_ptr(B), ldb);
 }
 template <class T>
 cublasStatus_t trmm_left_upper(cublasHandle_t b, int64_t m, int64_t n, const T *R, int64_t ldr,
                                const T *B, int64_t ldb, T *C, int64_t ldc) {
-    const T one = 1;
+    const T one = T(1);
     return typed<T>().trmm(b, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N,
-                           CUBLAS_DIAG_NON_UNIT, m, n, &one, R, ldr, B, ldb, C, ldc);
+                           CUBLAS_DIAG_NON_UNIT, m, n, blas_ptr(&one), blas_ptr(R), ldr,
+                           blas_ptr(B), ldb, blas_ptr(C), ldc);
 }
 
 #define GPUSVD_INSTANTIATE(T)                                                                      \
@@ -255,6 +329,8 @@ cublasStatus_t trmm_left_upper(cublasHandle_t b, int64_t m, int64_t n, const T *
                                                int64_t, const T *, int64_t, T *, int64_t);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)
+GPUSVD_INSTANTIATE(kernels::Complex<float>)
+GPUSVD_INSTANTIATE(kernels::Complex<double>)
 #undef GPUSVD_INSTANTIATE
 
 }  // namespace blas

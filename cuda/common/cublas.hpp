@@ -34,8 +34,12 @@ void blas_release(void *handle);
 /// Maps a cuBLAS error to a status with the routine and step named.
 gpusvdStatus_t blas_fail(gpusvdHandle_t h, const char *routine, const char *step, cublasStatus_t s);
 
-/// Typed wrappers over the loaded functions (column-major, 64-bit sizes, host scalars).
+/// Typed wrappers over the loaded functions (column-major, 64-bit sizes, host scalars), for T in
+/// float, double, kernels::Complex<float>, kernels::Complex<double>.
 namespace blas {
+/// C = alpha op(A) op(A)^H + beta C (?syrk; ?herk for complex T, whose alpha and beta are real:
+/// their real parts are taken). op is CUBLAS_OP_T or CUBLAS_OP_N for real T, CUBLAS_OP_C or
+/// CUBLAS_OP_N for complex T.
 template <class T>
 cublasStatus_t syrk(cublasHandle_t, cublasFillMode_t, cublasOperation_t, int64_t n, int64_t k,
                     T alpha, const T *A, int64_t lda, T beta, T *C, int64_t ldc);

@@ -1,5 +1,6 @@
 // Batched GPU Gram-Schmidt QR: the kernels around the team algorithm of
-// src/kernels/qr_team.hpp and the launcher that picks one (plan.hpp).
+// src/kernels/qr_team.hpp and the launcher that picks one (plan.hpp). Real and complex elements
+// (kernels::Complex); the register path is real only.
 #include <cuda_runtime.h>
 
 #include <cstdlib>
@@ -318,9 +319,11 @@ GeqrfBatchedPlan plan_for(int64_t m, int64_t n, int64_t batch) {
     const size_t smem_sm = static_cast<size_t>(
         device_attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor, 64 * 1024));
     // GPUSVD_QR_WARPREG=0: the shared-memory warp path for m, n <= 32 too (comparisons).
+    // Complex elements always take the shared-memory warp path: a column of 32 complex entries
+    // in registers is twice the register path's budget (it would spill in double).
     static const bool warp_reg = [] {
         const char *e = std::getenv("GPUSVD_QR_WARPREG");
-        return !(e && e[0] == '0');
+        return !kernels::kIsComplex<T> && !(e && e[0] == '0');
     }();
     return geqrf_batched_plan(sizeof(T), m, n, batch, smem_block, smem_sm, warp_threads,
                               block_threads, global_threads, warp_reg);
@@ -344,14 +347,18 @@ cudaError_t geqrf_batched_launch(const GeqrfProblem<T> &p, void *ws, size_t ws_b
         case GeqrfBatchedPlan::kNothing:  // m or n is 0: every info is 0
             return cudaMemsetAsync(p.info, 0, sizeof(int) * static_cast<size_t>(p.batch), stream);
         case GeqrfBatchedPlan::kWarpReg: {
-            if (pl.reg_rows == 8)
-                geqrf_warpreg_kernel<T, 8><<<grid, pl.threads, 0, stream>>>(p);
-            else if (pl.reg_rows == 16)
-                geqrf_warpreg_kernel<T, 16><<<grid, pl.threads, 0, stream>>>(p);
-            else
-                geqrf_warpreg_kernel<T, 32><<<grid, pl.threads, 0, stream>>>(p);
-            geqrf_rare_kernel<T>
-                <<<grid, pl.threads, 0, stream>>>(p, kernels::qr_shape(p.m, p.n, true));
+            if constexpr (kernels::kIsComplex<T>) {
+                return cudaErrorInvalidValue;  // never planned for complex elements
+            } else {
+                if (pl.reg_rows == 8)
+                    geqrf_warpreg_kernel<T, 8><<<grid, pl.threads, 0, stream>>>(p);
+                else if (pl.reg_rows == 16)
+                    geqrf_warpreg_kernel<T, 16><<<grid, pl.threads, 0, stream>>>(p);
+                else
+                    geqrf_warpreg_kernel<T, 32><<<grid, pl.threads, 0, stream>>>(p);
+                geqrf_rare_kernel<T>
+                    <<<grid, pl.threads, 0, stream>>>(p, kernels::qr_shape(p.m, p.n, true));
+            }
             break;
         }
         case GeqrfBatchedPlan::kWarp:
@@ -375,12 +382,15 @@ cudaError_t geqrf_batched_launch(const GeqrfProblem<T> &p, void *ws, size_t ws_b
     return cudaGetLastError();
 }
 
-template size_t geqrf_batched_workspace_bytes<float>(int64_t, int64_t, int64_t);
-template size_t geqrf_batched_workspace_bytes<double>(int64_t, int64_t, int64_t);
-template cudaError_t geqrf_batched_launch<float>(const GeqrfProblem<float> &, void *, size_t,
+#define GPUSVD_INSTANTIATE(T)                                                                  \
+    template size_t geqrf_batched_workspace_bytes<T>(int64_t, int64_t, int64_t);                 \
+    template cudaError_t geqrf_batched_launch<T>(const GeqrfProblem<T> &, void *, size_t,        \
                                                  cudaStream_t);
-template cudaError_t geqrf_batched_launch<double>(const GeqrfProblem<double> &, void *, size_t,
-                                                  cudaStream_t);
+GPUSVD_INSTANTIATE(float)
+GPUSVD_INSTANTIATE(double)
+GPUSVD_INSTANTIATE(kernels::Complex<float>)
+GPUSVD_INSTANTIATE(kernels::Complex<double>)
+#undef GPUSVD_INSTANTIATE
 
 }  // namespace gpu
 }  // namespace gpusvd

@@ -1,5 +1,7 @@
 // Kernels of the tall QR: see cholqr.hpp. The Cholesky step runs in one thread block: the Gram
 // matrix is at most kCholPanel wide, so its O(w^3) work is small next to the O(m w^2) GEMMs.
+// Real and complex elements (kernels::Complex): a complex Gram matrix is Hermitian, its diagonal
+// (read as the real part) and the Cholesky factor's diagonal real.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -9,6 +11,8 @@
 #include "geqrf/cholqr.hpp"
 #include "geqrf/tile.cuh"
 #include "gpusvd.h"
+#include "kernels/complex.hpp"
+#include "kernels/qr_team.hpp"
 #include "kernels/team.hpp"
 
 namespace gpusvd {
@@ -17,6 +21,7 @@ namespace {
 
 using kernels::is_finite;
 using kernels::Real;
+using kernels::RealOf;
 
 template <class T>
 __device__ T block_sum(T v, T *red) {
@@ -39,11 +44,11 @@ __device__ T block_sum(T v, T *red) {
 // warp per column with its lanes down the column, so neither side has bank conflicts (an
 // update flattened over (i, k) with a division per entry measured slower on sm_90).
 template <class T>
-__device__ bool cholesky_upper(T *M, int w, int *dd, T *rowj, T tau, bool allow_drop) {
+__device__ bool cholesky_upper(T *M, int w, int *dd, T *rowj, RealOf<T> tau, bool allow_drop) {
     const int t = threadIdx.x, nt = blockDim.x, lane = t & 31, warp = t >> 5, nwarps = nt >> 5;
     for (int j = 0; j < w; ++j) {
         __syncthreads();
-        const T p = M[j + j * w];
+        const RealOf<T> p = kernels::real(M[j + j * w]);
         bool drop = dd[j] != 0;
         if (!drop && !(p > tau)) {
             if (!allow_drop) return false;
@@ -55,16 +60,17 @@ __device__ bool cholesky_upper(T *M, int w, int *dd, T *rowj, T tau, bool allow_
             for (int k = j + t; k < w; k += nt) M[j + k * w] = k == j ? T(1) : T(0);
             continue;
         }
-        const T r = Real<T>::sqrt(p);
+        const RealOf<T> r = Real<RealOf<T>>::sqrt(p);
         for (int k = j + t; k < w; k += nt) {
-            const T v = k == j ? r : M[j + k * w] / r;
+            const T v = k == j ? T(r) : M[j + k * w] / r;
             M[j + k * w] = v;
             rowj[k] = v;
         }
         __syncthreads();
+        // M(i,k) -= conj(Rs(j,i)) Rs(j,k): the trailing part of Rs^H Rs
         for (int k = j + 1 + warp; k < w; k += nwarps) {
             const T b = rowj[k];
-            for (int i = j + 1 + lane; i <= k; i += 32) M[i + k * w] -= rowj[i] * b;
+            for (int i = j + 1 + lane; i <= k; i += 32) M[i + k * w] -= kernels::mul_conj(rowj[i], b);
         }
     }
     __syncthreads();
@@ -77,15 +83,16 @@ template <class T>
 __global__ void __launch_bounds__(kCholThreads)
     chol_step_kernel(const T *G, int w, int64_t m, int max_steps, bool screened, T *Rs, T *S,
                      int64_t lds, int *dead, CholStepFlags *flags, CholStepCtl *ctl, T *Mg) {
+    using RT = RealOf<T>;
     extern __shared__ __align__(16) unsigned char smem[];
-    __shared__ T sc[kCholPanel];
+    __shared__ RT sc[kCholPanel];
     __shared__ int dd[kCholPanel];
     __shared__ T rowj[kCholPanel];
-    __shared__ T red[32];
+    __shared__ RT red[32];
     __shared__ int s_bad, s_dead, s_drop;
     T *M = Mg ? Mg : reinterpret_cast<T *>(smem);
     const int t = threadIdx.x, nt = blockDim.x;
-    using R = Real<T>;
+    using R = Real<RT>;
     if (t == 0) s_bad = 0, s_dead = 0, s_drop = 0;
     const int step = ctl->step;
     const bool first = step == 0, last = step == max_steps - 1;
@@ -94,29 +101,29 @@ __global__ void __launch_bounds__(kCholThreads)
     // Diagonal: column scales, vanished columns, and whether the Gram matrix can be trusted
     // (no NaN/Inf, no diagonal near overflow, and on an unscreened first step none that may
     // have underflowed, zero included: the caller screens the matrix then).
-    const T lo = R::safe_min() / R::eps();
-    const T hi = R::ldexp(T(1), R::max_exp() - 4) / T(w);
+    const RT lo = R::safe_min() / R::eps();
+    const RT hi = R::ldexp(RT(1), R::max_exp() - 4) / RT(w);
     // After the first step the live columns have unit norm or are a dropped column's residual:
     // one below eps^2 of the largest has vanished (zeroed, completed at the end).
-    T dmax = 0;
+    RT dmax = 0;
     for (int j = t; j < w; j += nt) {
-        const T d = G[j + j * w];
+        const RT d = kernels::real(G[j + j * w]);
         if (is_finite(d)) dmax = fmax(dmax, d);
     }
     for (int o = 16; o > 0; o >>= 1) dmax = fmax(dmax, __shfl_xor_sync(0xffffffffu, dmax, o));
     if ((t & 31) == 0) red[t >> 5] = dmax;
     __syncthreads();
     for (int i = 0; i < (nt >> 5); ++i) dmax = fmax(dmax, red[i]);
-    const T vanish = first ? T(0) : dmax * R::eps() * R::eps();
+    const RT vanish = first ? RT(0) : dmax * R::eps() * R::eps();
     for (int j = t; j < w; j += nt) {
-        const T d = G[j + j * w];
+        const RT d = kernels::real(G[j + j * w]);
         int isdead = 0;
         if (!is_finite(d) || d > hi || d < 0 || (first && !screened && d < lo))
             atomicOr(&s_bad, 1);
         else if (d <= vanish || dead[j])
             isdead = 1;
         dd[j] = isdead;
-        sc[j] = isdead ? T(1) : T(1) / R::sqrt(d);
+        sc[j] = isdead ? RT(1) : RT(1) / R::sqrt(d);
     }
     for (int idx = t; idx < w * w; idx += nt)
         if (idx % w <= idx / w && !is_finite(G[idx])) atomicOr(&s_bad, 1);
@@ -131,20 +138,20 @@ __global__ void __launch_bounds__(kCholThreads)
         return;
     }
     // Scaled Gram matrix (unit diagonal) and its distance from the identity.
-    T off = 0;
+    RT off = 0;
     for (int idx = t; idx < w * w; idx += nt) {
         const int i = idx % w, j = idx / w;
         if (i > j) continue;
         const T v = i == j ? (dd[j] ? T(0) : T(1)) : G[idx] * sc[i] * sc[j];
         M[idx] = v;
-        if (i != j) off += v * v;
+        if (i != j) off += kernels::abs2(v);
     }
     off = R::sqrt(2 * block_sum(off, red));
 
     // Unshifted first; on breakdown shift the diagonal by about the Gram matrix's rounding
     // error (shifted CholeskyQR, Fukaya et al. 2020), growing it if that is not enough.
-    const T tau = T(w) * R::eps();
-    T shift = 0;
+    const RT tau = RT(w) * R::eps();
+    RT shift = 0;
     int shifted = 0;
     for (int attempt = 0;; ++attempt) {
         if (attempt > 0) {
@@ -152,13 +159,14 @@ __global__ void __launch_bounds__(kCholThreads)
             for (int idx = t; idx < w * w; idx += nt) {
                 const int i = idx % w, j = idx / w;
                 if (i > j) continue;
-                M[idx] = i == j ? (dd[j] ? T(0) : T(1) + shift) : G[idx] * sc[i] * sc[j];
+                M[idx] = i == j ? (dd[j] ? T(0) : T(RT(1) + shift)) : G[idx] * sc[i] * sc[j];
             }
         }
         if (cholesky_upper(M, w, dd, rowj, tau, !first) || attempt == 6) break;
         shifted = 1;
-        shift = attempt == 0 ? T(10) * (T(w) + R::sqrt(T(m))) * R::eps() * R::sqrt(T(w) + off * off)
-                             : shift * 100;
+        shift = attempt == 0
+                    ? RT(10) * (RT(w) + R::sqrt(RT(m))) * R::eps() * R::sqrt(RT(w) + off * off)
+                    : shift * 100;
     }
 
     // Columns found vanished this step (the caller zeroes them in W after the solve and
@@ -188,7 +196,7 @@ __global__ void __launch_bounds__(kCholThreads)
     } else {  // S <- Rs * S through M (free again)
         for (int idx = t; idx < w * w; idx += nt) {
             const int i = idx % w, j = idx / w;
-            T v = 0;
+            T v = T(0);
             for (int l = i; l <= j; ++l) v += Rs[i + l * w] * S[l + j * lds];
             M[idx] = v;
         }
@@ -218,26 +226,32 @@ __global__ void __launch_bounds__(kFinishThreads)
     __shared__ int first;
     if (threadIdx.x == 0) first = INT_MAX;
     __syncthreads();
-    const T thresh = T(m) * Real<T>::eps();
+    using RT = RealOf<T>;
+    const RT thresh = RT(m) * Real<RT>::eps();
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
     for (int64_t j = warp; j < k; j += warps) {
         T *c = R + j * ldr;
-        T amax = 0;
-        for (int64_t i = lane; i <= j; i += 32) amax = fmax(amax, Real<T>::abs(c[i]));
+        RT amax = 0;
+        for (int64_t i = lane; i <= j; i += 32) amax = fmax(amax, kernels::qr_mag(c[i]));
         for (int o = 16; o > 0; o >>= 1) amax = fmax(amax, __shfl_xor_sync(0xffffffffu, amax, o));
-        const T p = amax > T(0) ? Real<T>::inv_pow2(amax) : T(1);
-        T ssq = 0;
-        for (int64_t i = lane; i <= j; i += 32) ssq += (c[i] * p) * (c[i] * p);
+        const RT p = amax > RT(0) ? Real<RT>::inv_pow2(amax) : RT(1);
+        RT ssq = 0;
+        for (int64_t i = lane; i <= j; i += 32) ssq += kernels::abs2(c[i] * p);
         for (int o = 16; o > 0; o >>= 1) ssq += __shfl_xor_sync(0xffffffffu, ssq, o);
-        const bool drop = dead[j] || c[j] * p <= thresh * Real<T>::sqrt(ssq);
+        // R(j,j) is real (the steps' Cholesky factors have real diagonals); complex: its
+        // imaginary part is exactly zero on every path, cleared here all the same.
+        const RT cjj = kernels::real(c[j]);
+        const bool drop = dead[j] || cjj * p <= thresh * Real<RT>::sqrt(ssq);
         __syncwarp();  // every lane has read c[j]
         if (lane == 0 && drop) atomicMin(&first, static_cast<int>(j));
         const int e = exps ? -exps[j] : 0;
         for (int64_t i = lane; i < k; i += 32) {
             if (i > j || (i == j && drop))
-                c[i] = 0;
+                c[i] = T(0);
+            else if (kernels::kIsComplex<T> && i == j)
+                c[i] = T(Real<RT>::ldexp(cjj, e));
             else if (e != 0)
-                c[i] = Real<T>::ldexp(c[i], e);
+                c[i] = kernels::qr_ldexp(c[i], e);
         }
     }
     __syncthreads();
@@ -258,7 +272,7 @@ __global__ void screen_kernel(int64_t m, const T *A, int64_t lda, unsigned long 
     for (int64_t i = r0 + threadIdx.x; i < r1; i += blockDim.x) {
         const T v = A[i + j * lda];
         if (!is_finite(v)) bad = 1;
-        mx = fmax(mx, static_cast<double>(Real<T>::abs(v)));
+        mx = fmax(mx, static_cast<double>(kernels::qr_mag(v)));
     }
     if (__syncthreads_or(bad) && threadIdx.x == 0) atomicOr(nonfinite, 1);
     for (int o = 16; o > 0; o >>= 1) mx = fmax(mx, __shfl_xor_sync(0xffffffffu, mx, o));
@@ -291,7 +305,7 @@ __global__ void __launch_bounds__(kTileThreads)
         for (int q = g; q < kTile; q += kTileThreads / 32) {
             const T v = t[q][lane];
             if (!is_finite(v)) bad = 1;
-            mx = fmax(mx, static_cast<double>(Real<T>::abs(v)));
+            mx = fmax(mx, static_cast<double>(kernels::qr_mag(v)));
         }
         __syncthreads();
     }
@@ -326,7 +340,7 @@ __global__ void scale_rows_kernel(int64_t m, int64_t n, T *A, MatLd lda,
         lda.element(idx, m, n, &i, &j);
         const int e = scale_exponent_of<T>(amax_bits, j);
         if (i == 0) exps[j] = e;
-        if (e != 0) A[lda.at(i, j)] = Real<T>::ldexp(A[lda.at(i, j)], e);
+        if (e != 0) A[lda.at(i, j)] = kernels::qr_ldexp(A[lda.at(i, j)], e);
     }
 }
 
@@ -359,7 +373,7 @@ __global__ void scale_kernel(int64_t m, T *A, int64_t lda, const unsigned long l
     const int64_t r0 = static_cast<int64_t>(blockIdx.x) * kScreenRows;
     const int64_t r1 = r0 + kScreenRows < m ? r0 + kScreenRows : m;
     for (int64_t i = r0 + threadIdx.x; i < r1; i += blockDim.x)
-        A[i + j * lda] = Real<T>::ldexp(A[i + j * lda], e);
+        A[i + j * lda] = kernels::qr_ldexp(A[i + j * lda], e);
 }
 
 template <class T>
@@ -370,7 +384,7 @@ __global__ void fill_nan_kernel(int64_t rows, int64_t cols, T *X, MatLd ld, cons
          idx += int64_t(gridDim.x) * blockDim.x) {
         int64_t i, j;
         ld.element(idx, rows, cols, &i, &j);
-        X[ld.at(i, j)] = Real<T>::nan();
+        X[ld.at(i, j)] = kernels::qr_nan<T>();
     }
 }
 
@@ -384,7 +398,7 @@ __global__ void zero_dead_kernel(int64_t m, T *W, MatLd ldw, const int *dead) {
     if (!dead[j]) return;
     for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < m;
          i += int64_t(gridDim.x) * blockDim.x)
-        W[ldw.at(i, j)] = 0;
+        W[ldw.at(i, j)] = T(0);
 }
 
 // A block sums 32 entries: its 8 warps take every 8th partial each (coalesced rows of 32), then
@@ -399,7 +413,7 @@ __global__ void __launch_bounds__(32 * kSumSlices)
     const int64_t ww = int64_t(w) * w;
     const int lane = threadIdx.x & 31, slice = threadIdx.x >> 5;
     const int64_t idx = blockIdx.x * int64_t(32) + lane;
-    T v = 0;
+    T v = T(0);
     if (idx < ww)
         for (int b = slice; b < parts; b += kSumSlices) v += P[b * ww + idx];
     part[slice][lane] = v;
@@ -539,6 +553,8 @@ cudaError_t sum_partials(int w, int parts, const T *P, T *G, cudaStream_t stream
     template cudaError_t sum_partials<T>(int, int, const T *, T *, cudaStream_t);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)
+GPUSVD_INSTANTIATE(kernels::Complex<float>)
+GPUSVD_INSTANTIATE(kernels::Complex<double>)
 #undef GPUSVD_INSTANTIATE
 
 }  // namespace gpu

@@ -58,7 +58,14 @@ cudaError_t chol_step(const T *G, int w, int64_t m, int max_steps, bool screened
 /// Widest panel solve_right_upper takes (a row of W in one thread's registers).
 constexpr int kSolveRowsMax = 64;
 
-/// W <- W Rs^-1 for W m x w (ldw: either layout), w <= kSolveRowsMax, Rs upper triangular (ld
+/// Widest panel solve_right_upper takes for element type T: a row of at most 64 doubles' worth
+/// of registers (32 columns of double complex), beyond which it would spill.
+template <class T>
+constexpr int solve_rows_max() {
+    return sizeof(T) <= sizeof(double) ? kSolveRowsMax : kSolveRowsMax / 2;
+}
+
+/// W <- W Rs^-1 for W m x w (ldw: either layout), w <= solve_rows_max<T>(), Rs upper triangular (ld
 /// ldr; its strict lower part is not read): each row solved by forward substitution as the
 /// reference DTRSM does, so the solve is row-wise backward stable. solve_rows.cu.
 template <class T>

@@ -1,6 +1,7 @@
 // geqrf_mgs on the GPU. Many small matrices: the batched team kernels (batched.cu). Large
 // matrices: the tall CholeskyQR path (tall.cpp), one matrix at a time. Host forms go through the
-// chunked pipeline (common/pipeline.hpp).
+// chunked pipeline (common/pipeline.hpp). Real and complex (kernels::Complex) elements; complex
+// data comes column-major only (the entry points keep row-major complex calls off the GPU).
 #include <algorithm>
 
 #include "common/multi.hpp"
@@ -9,6 +10,7 @@
 #include "geqrf/geqrf.hpp"
 #include "geqrf/tall.hpp"
 #include "gpu_dispatch.hpp"
+#include "kernels/complex.hpp"
 
 namespace gpusvd {
 namespace gpu {
@@ -125,6 +127,8 @@ gpusvdStatus_t geqrf(gpusvdHandle_t h, const char *routine, Form form, const Geq
     template gpusvdStatus_t geqrf<T>(gpusvdHandle_t, const char *, Form, const GeqrfArgs<T> &);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)
+GPUSVD_INSTANTIATE(kernels::Complex<float>)
+GPUSVD_INSTANTIATE(kernels::Complex<double>)
 #undef GPUSVD_INSTANTIATE
 
 }  // namespace gpu

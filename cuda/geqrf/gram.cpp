@@ -5,6 +5,7 @@
 #include "common/cublas.hpp"
 #include "common/runtime.hpp"
 #include "geqrf/cholqr.hpp"
+#include "kernels/complex.hpp"
 
 namespace gpusvd {
 namespace gpu {
@@ -42,15 +43,17 @@ gpusvdStatus_t gram_upper(gpusvdHandle_t h, const char *routine, cublasHandle_t 
     const Chunks c = chunks<T>(m, w);
     const int64_t rows = c.rows, full = c.full, rem = c.rem;
     // A row-major W is the column-major W^T (w x m): the same products with the operations
-    // swapped, G = W^T (W^T)^T, and row chunks rows*ld apart.
-    const cublasOperation_t ta = ldw.row ? CUBLAS_OP_N : CUBLAS_OP_T;
+    // swapped, G = W^T (W^T)^T, and row chunks rows*ld apart (real T only: the tall QR takes
+    // complex matrices column-major). Complex: G = W^H W, Hermitian.
+    const cublasOperation_t tr = kernels::kIsComplex<T> ? CUBLAS_OP_C : CUBLAS_OP_T;
+    const cublasOperation_t ta = ldw.row ? CUBLAS_OP_N : tr;
     const cublasOperation_t tb = ldw.row ? CUBLAS_OP_T : CUBLAS_OP_N;
     const int64_t ld = ldw.ld, chunk = ldw.row_at(rows);
     if (full <= 1) {
         const cublasStatus_t s =
             blas::syrk<T>(b, CUBLAS_FILL_MODE_UPPER, ta, w, m, T(1), W, ld, T(0), G, w);
         return s == CUBLAS_STATUS_SUCCESS ? GPUSVD_STATUS_SUCCESS
-                                          : blas_fail(h, routine, "SYRK W^T W", s);
+                                          : blas_fail(h, routine, "SYRK W^H W", s);
     }
     const int64_t ww = int64_t(w) * w;
     cublasStatus_t s = blas::gemm_strided<T>(b, ta, tb, w, w, rows, W, ld, chunk, W, ld, chunk, P,
@@ -72,6 +75,8 @@ gpusvdStatus_t gram_upper(gpusvdHandle_t h, const char *routine, cublasHandle_t 
                                           int, const T *, MatLd, T *, T *, cudaStream_t);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)
+GPUSVD_INSTANTIATE(kernels::Complex<float>)
+GPUSVD_INSTANTIATE(kernels::Complex<double>)
 #undef GPUSVD_INSTANTIATE
 
 }  // namespace gpu

@@ -4,12 +4,14 @@
 // registers reads and writes W once at full bandwidth, and Rs sits in shared memory, read by all
 // lanes at once. A row-major W (gpusvdSetMatrixLayout) is solved in place the same way: a
 // thread's row is then contiguous, and its loads of the row's cache lines are reused from L1.
+// Complex rows (kernels::Complex) take twice the registers per column, hence solve_rows_max.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 
 #include "common/launch.cuh"
 #include "geqrf/cholqr.hpp"
+#include "kernels/complex.hpp"
 
 namespace gpusvd {
 namespace gpu {
@@ -21,16 +23,28 @@ constexpr int kSolveThreads = 128;
 // DTRSM (right side, upper, no transpose), with the reciprocal diagonal as it uses. Rs is read
 // through a volatile pointer: otherwise the compiler hoists all w^2/2 entries out of the row
 // loop into registers and spills (255 registers and a 16 KB stack frame at w = 64).
+// A volatile read of shared memory: built-in types directly, complex ones part by part (the
+// struct has no volatile copy).
+template <class T>
+__device__ __forceinline__ T load(const volatile T *p) {
+    if constexpr (kernels::kIsComplex<T>)
+        return T(p->re, p->im);
+    else
+        return *p;
+}
+
 template <class T, int WMAX>
 __global__ void __launch_bounds__(kSolveThreads)
     solve_rows_kernel(int64_t m, int w, const T *__restrict__ Rs, int64_t ldr, T *W, MatLd ldw) {
+    using RT = kernels::RealOf<T>;
     __shared__ T R[WMAX * WMAX];
-    __shared__ T dinv[WMAX];
+    __shared__ RT dinv[WMAX];  // Rs's diagonal is real
     for (int idx = threadIdx.x; idx < WMAX * WMAX; idx += blockDim.x) {
         const int i = idx % WMAX, j = idx / WMAX;
         R[idx] = i < j && j < w ? Rs[i + j * ldr] : T(0);
     }
-    for (int j = threadIdx.x; j < w; j += blockDim.x) dinv[j] = T(1) / Rs[j + j * ldr];
+    for (int j = threadIdx.x; j < w; j += blockDim.x)
+        dinv[j] = RT(1) / kernels::real(Rs[j + j * ldr]);
     __syncthreads();
     const volatile T *Rv = R;
     const int64_t stride = int64_t(gridDim.x) * blockDim.x;
@@ -44,7 +58,7 @@ __global__ void __launch_bounds__(kSolveThreads)
         for (int j = 0; j < WMAX; ++j) {
             T s = x[j];
 #pragma unroll
-            for (int i = 0; i < j; ++i) s -= x[i] * Rv[i + j * WMAX];
+            for (int i = 0; i < j; ++i) s -= x[i] * load(Rv + i + j * WMAX);
             x[j] = s * dinv[j];
         }
 #pragma unroll
@@ -70,16 +84,23 @@ template <class T>
 cudaError_t solve_right_upper(int64_t m, int w, const T *Rs, int64_t ldr, T *W, MatLd ldw,
                               cudaStream_t stream) {
     if (m <= 0 || w <= 0) return cudaSuccess;
+    if (w > solve_rows_max<T>()) return cudaErrorInvalidValue;
     if (w <= 16) return launch<T, 16>(m, w, Rs, ldr, W, ldw, stream);
-    if (w <= 32) return launch<T, 32>(m, w, Rs, ldr, W, ldw, stream);
-    if (w <= kSolveRowsMax) return launch<T, kSolveRowsMax>(m, w, Rs, ldr, W, ldw, stream);
+    if constexpr (solve_rows_max<T>() >= 32)
+        if (w <= 32) return launch<T, 32>(m, w, Rs, ldr, W, ldw, stream);
+    if constexpr (solve_rows_max<T>() >= kSolveRowsMax)
+        return launch<T, kSolveRowsMax>(m, w, Rs, ldr, W, ldw, stream);
     return cudaErrorInvalidValue;
 }
 
-template cudaError_t solve_right_upper<float>(int64_t, int, const float *, int64_t, float *,
-                                              MatLd, cudaStream_t);
-template cudaError_t solve_right_upper<double>(int64_t, int, const double *, int64_t, double *,
-                                               MatLd, cudaStream_t);
+#define GPUSVD_INSTANTIATE(T)                                                                   \
+    template cudaError_t solve_right_upper<T>(int64_t, int, const T *, int64_t, T *, MatLd,    \
+                                              cudaStream_t);
+GPUSVD_INSTANTIATE(float)
+GPUSVD_INSTANTIATE(double)
+GPUSVD_INSTANTIATE(kernels::Complex<float>)
+GPUSVD_INSTANTIATE(kernels::Complex<double>)
+#undef GPUSVD_INSTANTIATE
 
 }  // namespace gpu
 }  // namespace gpusvd

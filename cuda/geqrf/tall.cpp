@@ -31,6 +31,11 @@
 // swapped, and the row solve reads each row contiguously. R is formed column-major in the
 // workspace and transposed out at the end (k x n, small next to A). The rank-deficient rebuild,
 // rare, transposes A into the workspace for the batched kernel (column-major only) and back.
+//
+// Complex A (kernels::Complex, column-major only): the same steps with the Hermitian Gram matrix
+// A^H A (?herk / ?gemm with CUBLAS_OP_C), projections Q^H P, and a Cholesky factor with a real
+// diagonal, so R(j,j) comes out real and non-negative. The row solve holds 32 double complex
+// columns at most (solve_rows_max); wider panels of double complex go to cuBLAS's TRSM.
 #include "geqrf/tall.hpp"
 
 #include <algorithm>
@@ -43,6 +48,7 @@
 #include "geqrf/cholqr.hpp"
 #include "geqrf/geqrf.hpp"
 #include "geqrf/gram.hpp"
+#include "kernels/complex.hpp"
 #include "workspace.hpp"
 
 namespace gpusvd {
@@ -52,6 +58,10 @@ namespace {
 // cond 1e15 in double needs 4 steps; a rank-deficient panel resolves its rounding-level columns
 // over a few more. The last step gives up the columns still unresolved (the rank-deficient path).
 constexpr int kMaxSteps = 12;
+
+// Reals per element: a sum of complex elements is all-reduced as the sums of their parts.
+template <class T>
+constexpr int64_t kRealsPer = kernels::kIsComplex<T> ? 2 : 1;
 
 template <class T>
 struct Layout {
@@ -179,8 +189,10 @@ public:
 private:
     // cuBLAS's operation on a block of A that the product uses transposed or not: a row-major
     // A is the column-major A^T, so the operation flips.
+    // Complex: the conjugate transpose (column-major only).
     cublasOperation_t op(bool transposed) const {
-        return transposed != lda_.row ? CUBLAS_OP_T : CUBLAS_OP_N;
+        if (transposed == lda_.row) return CUBLAS_OP_N;
+        return kernels::kIsComplex<T> ? CUBLAS_OP_C : CUBLAS_OP_T;
     }
 
     // The fixed plan of a captured call (see the top of the file).
@@ -327,10 +339,10 @@ private:
                      "Cholesky step");
     }
 
-    // W <- W Rs^-1: our row kernel up to kSolveRowsMax columns (cuBLAS's TRSM ran at 0.4 TB/s
+    // W <- W Rs^-1: our row kernel up to solve_rows_max columns (cuBLAS's TRSM ran at 0.4 TB/s
     // on a 1e5 x 64 panel, 7x below bandwidth), cuBLAS beyond.
     bool solve(T *W, int w) {
-        if (w <= kSolveRowsMax)
+        if (w <= solve_rows_max<T>())
             return check(solve_right_upper<T>(m_, w, L_.Rs, w, W, lda_, st_), "solving W Rs^-1");
         // row-major: W^T <- Rs^-T W^T
         return blas_ok(lda_.row ? blas::trsm_upper<T>(b_, CUBLAS_SIDE_LEFT, w, m_, L_.Rs, w, W,
@@ -345,7 +357,8 @@ private:
         status_ = gram_upper<T>(h_, routine_, b_, m_, w, W, lda_, L_.P, L_.G, st_);
         if (status_ == GPUSVD_STATUS_SUCCESS && dist_)
             status_ = allreduce_device(h_, routine_, "a Gram matrix", dist_->comm, L_.G,
-                                       int64_t(w) * w, data_type<T>(), GPUSVD_REDUCE_SUM, st_);
+                                       int64_t(w) * w * kRealsPer<T>,
+                                       data_type<kernels::RealOf<T>>(), GPUSVD_REDUCE_SUM, st_);
         return status_ == GPUSVD_STATUS_SUCCESS;
     }
 
@@ -426,8 +439,9 @@ private:
                                    C, p0),
                      "GEMM Q^T P") ||
             (dist_ && (status_ = allreduce_device(h_, routine_, "a projection", dist_->comm, C,
-                                                  p0 * wp, data_type<T>(), GPUSVD_REDUCE_SUM,
-                                                  st_)) != GPUSVD_STATUS_SUCCESS) ||
+                                                  p0 * wp * kRealsPer<T>,
+                                                  data_type<kernels::RealOf<T>>(),
+                                                  GPUSVD_REDUCE_SUM, st_)) != GPUSVD_STATUS_SUCCESS) ||
             !blas_ok(lda_.row ? blas::gemm<T>(b_, CUBLAS_OP_T, CUBLAS_OP_N, wp, m_, p0, T(-1), C,
                                               p0, A_, ld, T(1), P, ld)
                               : blas::gemm<T>(b_, CUBLAS_OP_N, CUBLAS_OP_N, m_, wp, p0, T(-1), A_,
@@ -493,6 +507,9 @@ gpusvdStatus_t geqrf_tall(gpusvdHandle_t h, const char *routine, bool reorth, in
                           T *A, MatLd lda, T *R, MatLd ldr, int *info, void *ws, size_t ws_bytes,
                           cudaStream_t stream, bool *q_formed) {
     if (q_formed) *q_formed = true;
+    if (kernels::kIsComplex<T> && lda.row)  // the entry points keep complex data column-major
+        return fail(h, GPUSVD_STATUS_NOT_SUPPORTED,
+                    "%s: no GPU kernel for complex data in row-major layout", routine);
     const Layout<T> L = layout<T>(ws, m, n, lda.row);
     if (ws_bytes < L.bytes)
         return fail(h, GPUSVD_STATUS_INTERNAL_ERROR, "%s: tall QR workspace too small", routine);
@@ -538,15 +555,21 @@ gpusvdStatus_t geqrf_tall_dist(gpusvdHandle_t h, const char *routine, TallDist *
 
 #define GPUSVD_INSTANTIATE(T)                                                                   \
     template size_t tall_workspace_bytes<T>(int64_t, int64_t, bool);                            \
-    template size_t tall_dist_workspace_bytes<T>(int64_t, int64_t);                             \
-    template gpusvdStatus_t geqrf_tall_dist<T>(gpusvdHandle_t, const char *, TallDist *, int64_t, \
-                                               int64_t, T *, int64_t, T *, int64_t, int *, void *, \
-                                               size_t, cudaStream_t, bool *);                   \
     template gpusvdStatus_t geqrf_tall<T>(gpusvdHandle_t, const char *, bool, int64_t, int64_t, \
                                           T *, MatLd, T *, MatLd, int *, void *, size_t,        \
                                           cudaStream_t, bool *);
+#define GPUSVD_INSTANTIATE_DIST(T)                                                              \
+    template size_t tall_dist_workspace_bytes<T>(int64_t, int64_t);                             \
+    template gpusvdStatus_t geqrf_tall_dist<T>(gpusvdHandle_t, const char *, TallDist *, int64_t, \
+                                               int64_t, T *, int64_t, T *, int64_t, int *, void *, \
+                                               size_t, cudaStream_t, bool *);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)
+GPUSVD_INSTANTIATE(kernels::Complex<float>)
+GPUSVD_INSTANTIATE(kernels::Complex<double>)
+GPUSVD_INSTANTIATE_DIST(float)  // the distributed QR is real only
+GPUSVD_INSTANTIATE_DIST(double)
+#undef GPUSVD_INSTANTIATE_DIST
 #undef GPUSVD_INSTANTIATE
 
 }  // namespace gpu

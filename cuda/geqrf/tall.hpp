@@ -24,6 +24,8 @@ size_t tall_workspace_bytes(int64_t m, int64_t n, bool row_major = false);
 
 /// A (m x n, ld lda) -> Q in A(:, 0:k), R (k x n, ld ldr), *info (device), k = min(m, n).
 /// A and R both column-major, or both row-major (lda.row; ldr.row is taken to be the same).
+/// T: float, double, or kernels::Complex of either (column-major only: NOT_SUPPORTED otherwise;
+/// R(j,j) real and non-negative).
 /// reorth: MGS2 semantics for the rank-deficient fallback (the CholeskyQR path gives O(eps)
 /// orthogonality in both modes).
 /// Waits on the host once per CholeskyQR step for the step's flags (a few bytes), so it
