@@ -179,7 +179,8 @@ GPUSVD_API gpusvdStatus_t gpusvdDestroy(gpusvdHandle_t handle);
  *  fallback); AUTO uses the CPU for it. AUTO also keeps host-pointer calls whose input matrices
  *  total less than 64 KiB on the CPU (transfer and launch latency would dominate). Every
  *  real (s, d) routine has GPU kernels; pca only for m >= n (wider data runs on the CPU under
- *  AUTO). The complex (c, z) routines run on the CPU only in this version. */
+ *  AUTO). Of the complex (c, z) routines, geqrf_mgs(_batched) has GPU kernels (column-major
+ *  data); the others run on the CPU only in this version. */
 GPUSVD_API gpusvdStatus_t gpusvdSetBackend(gpusvdHandle_t handle, gpusvdBackend_t backend);
 
 /** The backend set explicitly, or for AUTO the one it resolves to on this machine: GPU when a
@@ -727,8 +728,9 @@ typedef struct __attribute__((aligned(16))) gpusvdDoubleComplex {
  * values and explained variances are real (float for c, double for z); every other array is
  * complex; strides and leading dimensions count complex elements.
  *
- * This version has no GPU kernels for complex data: the host forms run on the CPU backend
- * (LAPACK's complex routines, batches in parallel over the cores as for real data) under
+ * Complex routines without GPU kernels in this version (all but geqrf_mgs and
+ * geqrf_mgs_batched, whose declarations say what runs on the GPU): the host forms run on the
+ * CPU backend (LAPACK's complex routines, batches in parallel over the cores as for real data) under
  * GPUSVD_BACKEND_AUTO and CPU, and answer GPUSVD_STATUS_NOT_SUPPORTED under GPUSVD_BACKEND_GPU;
  * the `_gpu` forms answer GPUSVD_STATUS_NOT_SUPPORTED (GPUSVD_STATUS_NO_DEVICE where no GPU is
  * usable) and change nothing; `_bufferSize` reports no device workspace. */
@@ -820,8 +822,11 @@ GPUSVD_API gpusvdStatus_t gpusvd_zgesvj_batched_bufferSize(gpusvdHandle_t handle
 /** geqrf_mgs of complex A (see gpusvd_sgeqrf_mgs): A = Q R, Q^H Q = I, R upper trapezoidal
  *  with a real non-negative diagonal (imaginary parts of R(j,j) exactly 0), as LAPACK's
  *  cgeqrfp / zgeqrfp give it. CPU: cgeqrf / zgeqrf with each column's phase moved into Q (or
- *  cgeqrfp / zgeqrfp for large matrices), then cungqr / zungqr. Row-major A and R are honoured
- *  as for the real routine. */
+ *  cgeqrfp / zgeqrfp for large matrices), then cungqr / zungqr. GPU: the real routine's
+ *  kernels (Gram-Schmidt, CholeskyQR with the Hermitian Gram matrix A^H A), every size, host
+ *  and `_gpu` forms, batched too. Row-major A and R (gpusvdSetMatrixLayout) are honoured on the
+ *  CPU only: there the `_gpu` form and backend GPU answer GPUSVD_STATUS_NOT_SUPPORTED, AUTO
+ *  runs the call on the CPU and `_bufferSize` reports no device workspace. */
 GPUSVD_API gpusvdStatus_t gpusvd_cgeqrf_mgs(gpusvdHandle_t handle, gpusvdOrth_t orth, int64_t m,
                                             int64_t n, gpusvdComplex_t *A, int64_t lda,
                                             gpusvdComplex_t *R, int64_t ldr, int *info);
@@ -829,12 +834,12 @@ GPUSVD_API gpusvdStatus_t gpusvd_cgeqrf_mgs(gpusvdHandle_t handle, gpusvdOrth_t 
 GPUSVD_API gpusvdStatus_t gpusvd_zgeqrf_mgs(gpusvdHandle_t handle, gpusvdOrth_t orth, int64_t m,
                                             int64_t n, gpusvdDoubleComplex_t *A, int64_t lda,
                                             gpusvdDoubleComplex_t *R, int64_t ldr, int *info);
-/** Device-memory form of gpusvd_cgeqrf_mgs: NOT_SUPPORTED in this version. */
+/** Device-memory form of gpusvd_cgeqrf_mgs (column-major; see gpusvd_cgeqrf_mgs). */
 GPUSVD_API gpusvdStatus_t gpusvd_cgeqrf_mgs_gpu(gpusvdHandle_t handle, gpusvdOrth_t orth,
                                                 int64_t m, int64_t n, gpusvdComplex_t *A,
                                                 int64_t lda, gpusvdComplex_t *R, int64_t ldr,
                                                 int *info);
-/** Device-memory form of gpusvd_zgeqrf_mgs: NOT_SUPPORTED in this version. */
+/** Device-memory form of gpusvd_zgeqrf_mgs (column-major; see gpusvd_cgeqrf_mgs). */
 GPUSVD_API gpusvdStatus_t gpusvd_zgeqrf_mgs_gpu(gpusvdHandle_t handle, gpusvdOrth_t orth,
                                                 int64_t m, int64_t n, gpusvdDoubleComplex_t *A,
                                                 int64_t lda, gpusvdDoubleComplex_t *R,
@@ -862,14 +867,14 @@ GPUSVD_API gpusvdStatus_t gpusvd_zgeqrf_mgs_batched(gpusvdHandle_t handle, gpusv
                                                     int64_t strideA, gpusvdDoubleComplex_t *R,
                                                     int64_t ldr, int64_t strideR,
                                                     int64_t batchCount, int *info);
-/** Device-memory form of gpusvd_cgeqrf_mgs_batched: NOT_SUPPORTED in this version. */
+/** Device-memory form of gpusvd_cgeqrf_mgs_batched. */
 GPUSVD_API gpusvdStatus_t gpusvd_cgeqrf_mgs_batched_gpu(gpusvdHandle_t handle, gpusvdOrth_t orth,
                                                         int64_t m, int64_t n, gpusvdComplex_t *A,
                                                         int64_t lda, int64_t strideA,
                                                         gpusvdComplex_t *R, int64_t ldr,
                                                         int64_t strideR, int64_t batchCount,
                                                         int *info);
-/** Device-memory form of gpusvd_zgeqrf_mgs_batched: NOT_SUPPORTED in this version. */
+/** Device-memory form of gpusvd_zgeqrf_mgs_batched. */
 GPUSVD_API gpusvdStatus_t gpusvd_zgeqrf_mgs_batched_gpu(gpusvdHandle_t handle, gpusvdOrth_t orth,
                                                         int64_t m, int64_t n,
                                                         gpusvdDoubleComplex_t *A, int64_t lda,
