@@ -134,11 +134,12 @@ __global__ void pointers_kernel(BlockedWork<T> bw, BlockedPlan pl, bool all) {
     }
 }
 
-/// Shared memory of one pair's solve: G and V with padded columns (no bank conflicts on the
-/// row updates), the rotation scratch.
+/// Shared memory of one pair's solve: G with padded columns (fewer bank conflicts on its
+/// scattered updates), V unpadded (gram_jacobi moves it two rows at a time; it starts 16-byte
+/// aligned since n2 (n2 + 1) is even), the rotation scratch.
 template <class T>
 __host__ __device__ size_t pair_smem(int n2) {
-    return sizeof(T) * (2 * size_t(n2) * (n2 + 1) + 2 * size_t(n2));
+    return sizeof(T) * (size_t(n2) * (n2 + 1) + size_t(n2) * n2 + 2 * size_t(n2));
 }
 
 /// Pair g of the round (pair g % pairs of the list's matrix g / pairs) into shared memory,
@@ -147,7 +148,7 @@ template <class T, class Team>
 __device__ void gram_pair(const Team &t, const BlockedWork<T> &bw, int64_t g, int pairs, int n2,
                           int split, T tol, int max_sweeps, T *smem) {
     const int ld = n2 + 1;
-    T *G = smem, *V = G + n2 * ld, *rot = V + n2 * ld;
+    T *G = smem, *V = G + n2 * ld, *rot = V + n2 * n2;
     const T *gb = bw.gram + g * split * n2 * n2;
     T *v = bw.rot + g * n2 * n2;
     BlockedControl *ctl = bw.ctl + bw.list[g / pairs];
@@ -165,8 +166,8 @@ __device__ void gram_pair(const Team &t, const BlockedWork<T> &bw, int64_t g, in
     }
     t.sync();
     const kernels::GramResult<T> r =
-        kernels::gram_jacobi(t, G, ld, V, ld, n2, tol, max_sweeps, rot);
-    for (int idx = t.rank(); idx < n2 * n2; idx += t.size()) v[idx] = V[idx % n2 + idx / n2 * ld];
+        kernels::gram_jacobi(t, G, ld, V, n2, n2, tol, max_sweeps, rot);
+    for (int idx = t.rank(); idx < n2 * n2; idx += t.size()) v[idx] = V[idx];
     if (t.rank() == 0) {
         if (r.rotated) atomicAdd(&ctl->rotated, 1);
         atomic_max_nonneg(&ctl->off_bits, static_cast<double>(r.off));

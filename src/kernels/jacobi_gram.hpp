@@ -15,6 +15,39 @@
 namespace gpusvd {
 namespace kernels {
 
+/// Two consecutive elements; load_two / store_two move them as one access on the GPU (p
+/// aligned to 2 * sizeof(T)), as two on the host.
+template <class T>
+struct Two {
+    T a, b;
+};
+template <class T>
+GPUSVD_HD Two<T> load_two(const T *p) {
+#if defined(__CUDA_ARCH__)
+    if constexpr (sizeof(T) == 8) {
+        const double2 v = *reinterpret_cast<const double2 *>(p);
+        return {v.x, v.y};
+    } else {
+        const float2 v = *reinterpret_cast<const float2 *>(p);
+        return {v.x, v.y};
+    }
+#else
+    return {p[0], p[1]};
+#endif
+}
+template <class T>
+GPUSVD_HD void store_two(T *p, Two<T> v) {
+#if defined(__CUDA_ARCH__)
+    if constexpr (sizeof(T) == 8)
+        *reinterpret_cast<double2 *>(p) = make_double2(v.a, v.b);
+    else
+        *reinterpret_cast<float2 *>(p) = make_float2(v.a, v.b);
+#else
+    p[0] = v.a;
+    p[1] = v.b;
+#endif
+}
+
 template <class T>
 struct GramResult {
     T off;        // largest |g_pq| / sqrt(g_pp g_qq) over p < q on entry
@@ -41,7 +74,8 @@ GPUSVD_HD T gram_off(const Team &t, const T *G, int ldg, int n2) {
 
 /// Diagonalises the symmetric positive semidefinite n2 x n2 G (n2 even; only entries are read,
 /// so G may be padded) by parallel rounds of disjoint rotations, and sets V to their product
-/// (V starts as I). A pair rotates when |g_pq| > tol sqrt(g_pp g_qq); stops after a sweep that
+/// (V starts as I; ldv even and V aligned to 2 * sizeof(T), for its two-row accesses). G is
+/// kept exactly symmetric from the first round on. A pair rotates when |g_pq| > tol sqrt(g_pp g_qq); stops after a sweep that
 /// rotates nothing or after max_sweeps. rot: 4 * n2 / 2 team-shared scratch values.
 template <class T, class Team>
 GPUSVD_HD GramResult<T> gram_jacobi(const Team &t, T *G, int ldg, T *V, int ldv, int n2, T tol,
@@ -85,38 +119,60 @@ GPUSVD_HD GramResult<T> gram_jacobi(const Team &t, T *G, int ldg, T *V, int ldv,
                 }
             }
             t.sync();
-            // J^T G J and V J in one pass: item (k, l) owns the 2 x 2 block of G at rows
-            // (p_l, q_l), columns (p_k, q_k) and the same block of V, so no other member reads
-            // or writes what it updates. It turns the block's columns by pair k's rotation, then
-            // its rows by pair l's (G only), the order and arithmetic of a column pass followed
-            // by a row pass; a rotated pair's diagonal block then gets its exact new diagonal.
-            for (int idx = t.rank(); idx < 2 * npairs * npairs; idx += t.size()) {
-                const bool inV = idx >= npairs * npairs;
-                const int kl = inV ? idx - npairs * npairs : idx;
-                const int k = kl / npairs, l = kl - k * npairs;
-                const T *rk = rot + 4 * k, *rl = rot + 4 * l;
-                const bool turn_k = rk[0] != T(0), turn_l = !inV && rl[0] != T(0);
-                if (!turn_k && !turn_l) continue;
-                int pk, qk, pl, ql;
-                round_robin_pair(k, round, n2, pk, qk);
-                round_robin_pair(l, round, n2, pl, ql);
-                T *M = inV ? V : G;
-                const int ld = inV ? ldv : ldg;
-                T &a = M[pl + pk * ld], &b = M[pl + qk * ld], &c = M[ql + pk * ld],
-                  &d = M[ql + qk * ld];
-                if (turn_k) {
-                    turn(a, b, rk[0], rk[1]);
-                    turn(c, d, rk[0], rk[1]);
+            // J^T G J and V J in one pass over disjoint items, so no member reads or writes what
+            // another updates. G is symmetric: item (u, d) owns the 2 x 2 block at rows (p_a, q_a),
+            // columns (p_b, q_b) of pairs a = u, b = u + d (mod npairs) and its transpose, turns
+            // the block's columns by pair b's rotation, then its rows by pair a's (a column pass
+            // followed by a row pass), and writes it to both places: each off-diagonal block is
+            // computed once. A rotated pair's diagonal block (d = 0) gets its exact new diagonal.
+            // V's item (k, l) turns columns (p_k, q_k) of rows 2l, 2l + 1 by pair k's rotation:
+            // consecutive members touch consecutive rows of one column (two-element accesses, no
+            // shared-memory bank conflicts).
+            const int gitems = npairs * (npairs / 2 + 1);
+            for (int idx = t.rank(); idx < gitems + npairs * npairs; idx += t.size()) {
+                if (idx >= gitems) {
+                    const int kl = idx - gitems, k = kl / npairs, l = kl - k * npairs;
+                    const T *rk = rot + 4 * k;
+                    if (rk[0] == T(0)) continue;
+                    int pk, qk;
+                    round_robin_pair(k, round, n2, pk, qk);
+                    T *x = V + 2 * l + pk * ldv, *y = V + 2 * l + qk * ldv;
+                    Two<T> vx = load_two(x), vy = load_two(y);
+                    turn(vx.a, vy.a, rk[0], rk[1]);
+                    turn(vx.b, vy.b, rk[0], rk[1]);
+                    store_two(x, vx);
+                    store_two(y, vy);
+                    continue;
                 }
-                if (turn_l) {
-                    turn(a, c, rl[0], rl[1]);
-                    turn(b, d, rl[0], rl[1]);
+                const int u = idx % npairs, d = idx / npairs;
+                if (2 * d == npairs && 2 * u >= npairs) continue;  // {u, u + npairs/2} once
+                const int a = u, b = u + d < npairs ? u + d : u + d - npairs;
+                const T *ra = rot + 4 * a, *rb = rot + 4 * b;
+                const bool turn_b = rb[0] != T(0), turn_a = ra[0] != T(0);
+                if (!turn_a && !turn_b) continue;
+                int pa, qa, pb, qb;
+                round_robin_pair(a, round, n2, pa, qa);
+                round_robin_pair(b, round, n2, pb, qb);
+                T w = G[pa + pb * ldg], x = G[pa + qb * ldg], y = G[qa + pb * ldg],
+                  z = G[qa + qb * ldg];
+                if (turn_b) {
+                    turn(w, x, rb[0], rb[1]);
+                    turn(y, z, rb[0], rb[1]);
                 }
-                if (!inV && k == l) {
-                    a = rk[2];
-                    d = rk[3];
-                    b = c = T(0);
+                if (turn_a) {
+                    turn(w, y, ra[0], ra[1]);
+                    turn(x, z, ra[0], ra[1]);
                 }
+                if (d == 0) {
+                    G[pa + pa * ldg] = ra[2];
+                    G[qa + qa * ldg] = ra[3];
+                    G[pa + qa * ldg] = G[qa + pa * ldg] = T(0);
+                    continue;
+                }
+                G[pa + pb * ldg] = G[pb + pa * ldg] = w;
+                G[pa + qb * ldg] = G[qb + pa * ldg] = x;
+                G[qa + pb * ldg] = G[pb + qa * ldg] = y;
+                G[qa + qb * ldg] = G[qb + qa * ldg] = z;
             }
             t.sync();
         }
