@@ -11,48 +11,48 @@ namespace kernels {
 template <class T, class I, class Team, class PairTeam>
 GPUSVD_HD void jacobi_column_norms(const Team &t, const PairTeam &pt, const JacobiWork<T, I> &w,
                                    bool normalise) {
-    using R = Real<T>;
+    using Rl = RealOf<T>;
     const int W = pt.size(), r = pt.rank();
     for_each_group_item(t, pt, w.cols, [&](int j, bool active) {
         T *x = w.w + static_cast<I>(j) * w.ld;
-        T ss = T(0);
+        Rl ss = Rl(0);
         if (active)
-            for (I i = r; i < w.rows; i += W) ss += x[i] * x[i];
+            for (I i = r; i < w.rows; i += W) ss += abs2(x[i]);
         ss = pt.sum(ss);
         if (!active) return;
-        const T nrm = R::sqrt(ss);
+        const Rl nrm = Real<Rl>::sqrt(ss);
         if (r == 0) w.norm[j] = nrm;
-        if (normalise && nrm > T(0))
-            for (I i = r; i < w.rows; i += W) x[i] /= nrm;  // division: nrm may be tiny
+        if (normalise && nrm > Rl(0))
+            for (I i = r; i < w.rows; i += W) x[i] = x[i] / nrm;  // division: nrm may be tiny
     });
     t.sync();
 }
 
 /// Replaces zero column j of the orthonormal columns (pos[c] != 0: accepted) by a unit vector
 /// orthogonal to all accepted ones: e_i for the row i least represented in their span (largest
-/// |(I - U U^T) e_i|^2 >= 1 - accepted/rows > 0), orthogonalised twice (classical Gram-Schmidt;
-/// the first pass needs no dot products: U^T e_i is row i of U).
+/// |(I - U U^H) e_i|^2 >= 1 - accepted/rows > 0), orthogonalised twice (classical Gram-Schmidt;
+/// the first pass needs no dot products: U^H e_i is row i of U, conjugated).
 template <class T, class I, class Team>
 GPUSVD_HD void jacobi_complete_column(const Team &t, const JacobiWork<T, I> &w, int j) {
-    using R = Real<T>;
+    using Rl = RealOf<T>;
     const int cols = w.cols;
     auto u = [&](I i, int c) -> T & { return w.w[i + static_cast<I>(c) * w.ld]; };
 
-    T best = T(4);  // row norms of orthonormal columns are <= 1
+    Rl best = Rl(4);  // row norms of orthonormal columns are <= 1
     I best_i = w.rows;
     for (I i = t.rank(); i < w.rows; i += t.size()) {
-        T s = T(0);
+        Rl s = Rl(0);
         for (int c = 0; c < cols; ++c)
-            if (w.pos[c]) s += u(i, c) * u(i, c);
+            if (w.pos[c]) s += abs2(u(i, c));
         if (s < best) {
             best = s;
             best_i = i;
         }
     }
-    const T least = -t.max(-best);
+    const Rl least = -t.max(-best);
     const I pick = -t.max(best == least ? -best_i : -w.rows);
 
-    for (int c = t.rank(); c < cols; c += t.size()) w.dot[c] = w.pos[c] ? u(pick, c) : T(0);
+    for (int c = t.rank(); c < cols; c += t.size()) w.dot[c] = w.pos[c] ? conj(u(pick, c)) : T(0);
     t.sync();
     for (I i = t.rank(); i < w.rows; i += t.size()) {
         T v = i == pick ? T(1) : T(0);
@@ -64,20 +64,20 @@ GPUSVD_HD void jacobi_complete_column(const Team &t, const JacobiWork<T, I> &w, 
     for (int c = t.rank(); c < cols; c += t.size()) {
         T d = T(0);
         if (w.pos[c])
-            for (I i = 0; i < w.rows; ++i) d += u(i, c) * u(i, j);
+            for (I i = 0; i < w.rows; ++i) d += mul_conj(u(i, c), u(i, j));
         w.dot[c] = d;
     }
     t.sync();
-    T nn = T(0);
+    Rl nn = Rl(0);
     for (I i = t.rank(); i < w.rows; i += t.size()) {
         T v = u(i, j);
         for (int c = 0; c < cols; ++c)
             if (w.dot[c] != T(0)) v -= w.dot[c] * u(i, c);
         u(i, j) = v;
-        nn += v * v;
+        nn += abs2(v);
     }
-    const T nrm = R::sqrt(t.sum(nn));
-    for (I i = t.rank(); i < w.rows; i += t.size()) u(i, j) /= nrm;
+    const Rl nrm = Real<Rl>::sqrt(t.sum(nn));
+    for (I i = t.rank(); i < w.rows; i += t.size()) u(i, j) = u(i, j) / nrm;
     if (t.rank() == 0) w.pos[j] = 1;
     t.sync();
 }
@@ -88,7 +88,7 @@ template <class T, class I, class Team>
 GPUSVD_HD void jacobi_complete(const Team &t, const JacobiWork<T, I> &w) {
     int missing = 0;
     for (int c = t.rank(); c < w.cols; c += t.size()) {
-        w.pos[c] = w.norm[c] > T(0);
+        w.pos[c] = w.norm[c] > RealOf<T>(0);
         missing |= !w.pos[c];
     }
     missing = t.max(missing);
@@ -103,7 +103,7 @@ GPUSVD_HD void jacobi_complete(const Team &t, const JacobiWork<T, I> &w) {
 template <class T, class I, class Team>
 GPUSVD_HD void jacobi_rank_columns(const Team &t, const JacobiWork<T, I> &w) {
     for (int j = t.rank(); j < w.cols; j += t.size()) {
-        const T nj = w.norm[j];
+        const RealOf<T> nj = w.norm[j];
         int before = 0;
         for (int i = 0; i < w.cols; ++i) before += (w.norm[i] > nj) || (w.norm[i] == nj && i < j);
         w.pos[j] = before;
@@ -116,9 +116,9 @@ GPUSVD_HD void jacobi_rank_columns(const Team &t, const JacobiWork<T, I> &w) {
 /// where these are non-null.
 template <class T, class I, class Team, class PairTeam>
 GPUSVD_HD void jacobi_store(const Team &t, const PairTeam &pt, const JacobiWork<T, I> &w, int e1,
-                            int e2, T *S, T *uw, int64_t lduw, T *vw, int64_t ldvw) {
-    using R = Real<T>;
-    const T f1 = R::ldexp(T(1), -e1), f2 = R::ldexp(T(1), -e2);
+                            int e2, RealOf<T> *S, T *uw, int64_t lduw, T *vw, int64_t ldvw) {
+    using Rl = RealOf<T>;
+    const Rl f1 = Real<Rl>::ldexp(Rl(1), -e1), f2 = Real<Rl>::ldexp(Rl(1), -e2);
     for (int j = t.rank(); j < w.cols; j += t.size()) S[w.pos[j]] = w.norm[j] * f1 * f2;
     const int W = pt.size(), r = pt.rank();
     for_each_group_item(t, pt, w.cols, [&](int j, bool active) {
@@ -132,12 +132,17 @@ GPUSVD_HD void jacobi_store(const Team &t, const PairTeam &pt, const JacobiWork<
     });
 }
 
-/// NaN in every output of a matrix that holds NaN or Inf.
+/// NaN in every output of a matrix that holds NaN or Inf (both parts of complex ones).
 template <class T, class Team, class PairTeam>
 GPUSVD_HD void jacobi_store_nan(const Team &t, const PairTeam &pt, const JacobiIO<T> &io) {
-    const T nan = Real<T>::nan();
+    const RealOf<T> rnan = Real<RealOf<T>>::nan();
+    T nan;
+    if constexpr (kIsComplex<T>)
+        nan = T(rnan, rnan);
+    else
+        nan = rnan;
     const int64_t k = io.m < io.n ? io.m : io.n;
-    for (int64_t j = t.rank(); j < k; j += t.size()) io.S[j] = nan;
+    for (int64_t j = t.rank(); j < k; j += t.size()) io.S[j] = rnan;
     const int W = pt.size(), r = pt.rank();
     for_each_group_item(t, pt, k, [&](int64_t j, bool active) {
         if (!active) return;

@@ -61,6 +61,23 @@ GPUSVD_HD T jacobi_rotation(T a, T b, T g, T &s, T &tau) {
     return neg ? -t : t;
 }
 
+/// |g| and the phase e = conj(g) / |g| of a nonzero complex Gram entry g = x^H y: with
+/// y~ = e y the pair's Gram block [a |g|; |g| b] is real, jacobi_rotation's rotation of x and y~
+/// orthogonalises them, and y' = conj(e) y~' turns it back into
+///   x' = x - s (e y + tau x),  y' = y + s (conj(e) x - tau y),
+/// a unitary map with x'^H y' = conj(e) x'^H y~' = 0. g's parts are first scaled by a power of
+/// two so that the larger is in [1, 4): |g| reaches 2^(max_exp - 2), its square would overflow.
+template <class R>
+GPUSVD_HD R complex_abs_phase(Complex<R> g, Complex<R> &e) {
+    using F = Real<R>;
+    const R ar = F::abs(g.re), ai = F::abs(g.im);
+    const R p = F::inv_pow2(ar > ai ? ar : ai);
+    const R gr = g.re * p, gi = g.im * p;
+    const R z = F::rsqrt(gr * gr + gi * gi);
+    e = Complex<R>(gr * z, -gi * z);
+    return (gr * gr + gi * gi) * z * F::rcp(p);  // 1 / p: an exact power of two
+}
+
 /// A pair team's view of one matrix: lane r of a team of W handles the entries r + W s of each
 /// part, s < na slots in the A part [0, rows), s < nv in the V part [voff, voff + vrows). A lane
 /// visits its slots cyclically from a start (sa, sv) that the caller staggers between the pair
@@ -149,15 +166,17 @@ GPUSVD_HD void for_cached_slots(I count, Index index, In in, F f) {
     }
 }
 
-/// Tests and, where |cos(x, y)| > tol, rotates the columns x and y with pair team pt. Inactive
+/// Tests and, where |cos(x, y)| > tol, rotates the columns x and y with pair team pt (complex T:
+/// the unitary rotation of complex_abs_phase). Inactive
 /// pairs (past the last pair, or the dummy) still join the reductions. The lane visits its slots
 /// as ps says, from sa (A part) and sv (V part) on. With na <= CAP the lane's A entries (and,
 /// where Slots::kCacheV, its V entries) stay in registers between the loads and the rotation.
 /// Updates off (largest |cos| seen) and rotated (1 if it rotated).
 template <class T, class I, int CAP, class PairTeam, class Slots>
 GPUSVD_HD void jacobi_pair(const PairTeam &pt, bool active, T *x, T *y, const Slots &ps, I sa, I sv,
-                           T tol, T &off, int &rotated) {
-    using R = Real<T>;
+                           RealOf<T> tol, RealOf<T> &off, int &rotated) {
+    using Rl = RealOf<T>;
+    using R = Real<Rl>;
     constexpr int kCache = CAP > 0 ? CAP : 1;
     constexpr int kVCache = Slots::kCacheV ? kCache : 1;
     const int W = pt.size(), r = pt.rank();
@@ -169,7 +188,8 @@ GPUSVD_HD void jacobi_pair(const PairTeam &pt, bool active, T *x, T *y, const Sl
     const bool cached = CAP > 0 && na <= CAP;
     T xc[kCache] = {}, yc[kCache] = {}, xv[kVCache] = {}, yv[kVCache] = {};
     // Two partial sums each: half as long a chain of dependent adds.
-    T a = T(0), b = T(0), g = T(0), a1 = T(0), b1 = T(0), g1 = T(0);
+    Rl a = Rl(0), b = Rl(0), a1 = Rl(0), b1 = Rl(0);
+    T g = T(0), g1 = T(0);
     if (active) {
         if (cached) {
             for_cached_slots<kCache>(na, a_index, in_a, [&](int j, I i) {
@@ -184,13 +204,13 @@ GPUSVD_HD void jacobi_pair(const PairTeam &pt, bool active, T *x, T *y, const Sl
             GPUSVD_UNROLL
             for (int j = 0; j < kCache; j += 2) {
                 if (j >= na) break;
-                a += xc[j] * xc[j];
-                b += yc[j] * yc[j];
-                g += xc[j] * yc[j];
+                a += abs2(xc[j]);
+                b += abs2(yc[j]);
+                g += mul_conj(xc[j], yc[j]);
                 if (j + 1 < kCache && j + 1 < na) {
-                    a1 += xc[j + 1] * xc[j + 1];
-                    b1 += yc[j + 1] * yc[j + 1];
-                    g1 += xc[j + 1] * yc[j + 1];
+                    a1 += abs2(xc[j + 1]);
+                    b1 += abs2(yc[j + 1]);
+                    g1 += mul_conj(xc[j + 1], yc[j + 1]);
                 }
             }
         } else {
@@ -198,32 +218,48 @@ GPUSVD_HD void jacobi_pair(const PairTeam &pt, bool active, T *x, T *y, const Sl
                 const I i = a_index(j);
                 if (ps.in_a(i)) {
                     const T xi = x[i], yi = y[i];
-                    a += xi * xi;
-                    b += yi * yi;
-                    g += xi * yi;
+                    a += abs2(xi);
+                    b += abs2(yi);
+                    g += mul_conj(xi, yi);
                 }
             }
         }
     }
     a = pt.sum(a + a1);
     b = pt.sum(b + b1);
-    g = pt.sum(g + g1);
+    g = team_sum(pt, g + g1);
     if (!active) return;
 
     // |cos| = |g| / (|x| |y|) <= 1 up to rounding, by reciprocal square roots: no division on
     // the round's critical path (|g| / |x| <= |y| cannot overflow; a zero column never rotates).
-    if (!(a > T(0) && b > T(0))) return;
-    const T cosv = R::abs(g) * R::rsqrt(a) * R::rsqrt(b);
+    if (!(a > Rl(0) && b > Rl(0))) return;
+    [[maybe_unused]] T e = T(1);  // complex: the phase (complex_abs_phase)
+    Rl ag;
+    if constexpr (kIsComplex<T>) {
+        if (g == T(0)) return;  // orthogonal (and no phase)
+        ag = complex_abs_phase(g, e);
+    } else {
+        ag = R::abs(g);
+    }
+    const Rl cosv = ag * R::rsqrt(a) * R::rsqrt(b);
     if (cosv > off) off = cosv;
     if (!(cosv > tol)) return;
-    T s, tau;
-    jacobi_rotation(a, b, g, s, tau);
-    if (s == T(0)) return;  // underflowed (a column near the underflow threshold): a no-op
+    Rl s, tau;
+    if constexpr (kIsComplex<T>)
+        jacobi_rotation(a, b, ag, s, tau);
+    else
+        jacobi_rotation(a, b, g, s, tau);
+    if (s == Rl(0)) return;  // underflowed (a column near the underflow threshold): a no-op
     rotated = 1;
 
     auto turn = [&](I i, T xi, T yi) {
-        x[i] = xi - s * (yi + tau * xi);
-        y[i] = yi + s * (xi - tau * yi);
+        if constexpr (kIsComplex<T>) {
+            x[i] = xi - s * (e * yi + tau * xi);
+            y[i] = yi + s * (conj(e) * xi - tau * yi);
+        } else {
+            x[i] = xi - s * (yi + tau * xi);
+            y[i] = yi + s * (xi - tau * yi);
+        }
     };
     if (cached) {
         for_cached_slots<kCache>(na, a_index, in_a, [&](int j, I i) { turn(i, xc[j], yc[j]); });

@@ -9,7 +9,7 @@ namespace kernels {
 template <class T>
 struct SweepResult {
     int sweeps;
-    T off;  // largest |cos| of the last sweep
+    RealOf<T> off;  // largest |cos| of the last sweep
     bool converged;
 };
 
@@ -19,7 +19,7 @@ struct SweepResult {
 /// RuntimeSlots, or FixedSlots<NA, NV> over zero-padded storage.
 template <class T, class I, int CAP, class Slots = RuntimeSlots, class Team, class PairTeam>
 GPUSVD_HD SweepResult<T> jacobi_sweeps(const Team &t, const PairTeam &pt, const JacobiWork<T, I> &w,
-                                       T tol, int max_sweeps) {
+                                       RealOf<T> tol, int max_sweeps) {
     const int groups = t.size() / pt.size(), g = t.rank() / pt.size();
     const int N = w.cols + (w.cols & 1);
     const int npairs = N / 2;
@@ -28,10 +28,10 @@ GPUSVD_HD SweepResult<T> jacobi_sweeps(const Team &t, const PairTeam &pt, const 
     // Slot starts of pair k: k mod na (and k mod nv), stepped along as k grows by `groups`.
     const I sa0 = na > 0 ? static_cast<I>(g) % na : 0, da = na > 0 ? groups % na : 0;
     const I sv0 = nv > 0 ? static_cast<I>(g) % nv : 0, dv = nv > 0 ? groups % nv : 0;
-    SweepResult<T> res{0, T(0), false};
+    SweepResult<T> res{0, RealOf<T>(0), false};
     while (res.sweeps < max_sweeps) {
         ++res.sweeps;
-        T off = T(0);
+        RealOf<T> off = RealOf<T>(0);
         int rotated = 0;
         for (int round = 0; round < N - 1; ++round) {
             I sa = sa0, sv = sv0;

@@ -1,9 +1,10 @@
 // One-sided (Hestenes) Jacobi SVD of one matrix by one team (see team.hpp, jacobi_types.hpp):
 // the host reference (SerialTeam) and the GPU kernels (cuda/gesvj) run this same code.
 //
-// A (m x n) = U diag(S) V^T, k = min(m,n). The team works on rows x cols = max x min: A itself,
-// or A^T for m < n (then A = V' S U'^T: the roles of U and V swap). Steps: load (and screen for
-// NaN/Inf), scale by a power of two, sweep, take column norms, normalise, complete, sort, store.
+// A (m x n) = U diag(S) V^H, k = min(m,n) (V^T for real data). The team works on rows x cols =
+// max x min: A itself, or A^H for m < n (then A = V' S U'^H: the roles of U and V swap). Steps:
+// load (and screen for NaN/Inf), scale by a power of two, sweep, take column norms, normalise,
+// complete, sort, store.
 #pragma once
 
 #include "kernels/jacobi_finish.hpp"
@@ -12,18 +13,17 @@
 namespace gpusvd {
 namespace kernels {
 
-/// Copies A (or A^T) into w's A part and sets the V part to the identity. Returns max |a_ij|
-/// in *amax and whether any entry is NaN/Inf.
+/// Copies A (or A^H) into w's A part and sets the V part to the identity. Returns the largest
+/// part_abs_max of an entry in *amax and whether any entry is NaN/Inf.
 template <class T, class I, class Team, class PairTeam>
 GPUSVD_HD bool jacobi_load(const Team &t, const PairTeam &pt, const JacobiIO<T> &io,
-                           const JacobiWork<T, I> &w, T *amax) {
-    using R = Real<T>;
+                           const JacobiWork<T, I> &w, RealOf<T> *amax) {
     const int W = pt.size(), r = pt.rank();
-    T big = T(0);
+    RealOf<T> big = RealOf<T>(0);
     int bad = 0;
     auto take = [&](T v) {
         bad |= !is_finite(v);
-        if (R::abs(v) > big) big = R::abs(v);
+        if (part_abs_max(v) > big) big = part_abs_max(v);
         return v;
     };
     if (io.m >= io.n) {
@@ -38,7 +38,7 @@ GPUSVD_HD bool jacobi_load(const Team &t, const PairTeam &pt, const JacobiIO<T> 
         for_each_group_item(t, pt, w.rows, [&](I c, bool active) {
             if (!active) return;
             const T *a = io.A + c * io.lda;
-            for (I i = r; i < w.cols; i += W) w.w[c + i * w.ld] = take(a[i]);
+            for (I i = r; i < w.cols; i += W) w.w[c + i * w.ld] = take(conj(a[i]));
         });
     }
     for_each_group_item(t, pt, w.cols, [&](int j, bool active) {
@@ -52,18 +52,21 @@ GPUSVD_HD bool jacobi_load(const Team &t, const PairTeam &pt, const JacobiIO<T> 
     return nonfinite;
 }
 
-/// Power-of-two scaling 2^(e1+e2) that brings max |a_ij| just below 2^tex, where
-/// rows * cols * 2^(2 tex) <= 2^(max_exp - 2): no column's sum of squares (bounded by |A|_F^2,
-/// which rotations preserve) can overflow, and the largest entries sit as far above underflow as
-/// that allows. Two factors, each a normal number, so that subnormal inputs scale up exactly.
+/// Power-of-two scaling 2^(e1+e2) that brings amax (the largest real or imaginary part) just
+/// below 2^tex, where parts * 2^(2 tex) <= 2^(max_exp - 2), parts = rows * cols reals (twice as
+/// many for complex T): no column's sum of squares (bounded by |A|_F^2, which rotations
+/// preserve) can overflow, and the largest entries sit as far above underflow as that allows.
+/// Two factors, each a normal number, so that subnormal inputs scale up exactly.
 template <class T, class I>
-GPUSVD_HD void jacobi_scale_exponents(const JacobiWork<T, I> &w, T amax, int &e1, int &e2) {
+GPUSVD_HD void jacobi_scale_exponents(const JacobiWork<T, I> &w, RealOf<T> amax, int &e1, int &e2) {
+    using R = Real<RealOf<T>>;
     e1 = e2 = 0;
-    if (!(amax > T(0))) return;
+    if (!(amax > RealOf<T>(0))) return;
     int lg = 0;
-    while ((int64_t(1) << lg) < static_cast<int64_t>(w.rows) * w.cols) ++lg;
-    const int tex = (Real<T>::max_exp() - 2 - lg) / 2;
-    const int e = tex - Real<T>::exponent(amax);
+    const int64_t parts = static_cast<int64_t>(w.rows) * w.cols * (kIsComplex<T> ? 2 : 1);
+    while ((int64_t(1) << lg) < parts) ++lg;
+    const int tex = (R::max_exp() - 2 - lg) / 2;
+    const int e = tex - R::exponent(amax);
     e1 = e / 2;
     e2 = e - e1;
 }
@@ -72,7 +75,8 @@ template <class T, class I, class Team, class PairTeam>
 GPUSVD_HD void jacobi_apply_scale(const Team &t, const PairTeam &pt, const JacobiWork<T, I> &w,
                                   int e1, int e2) {
     if (e1 == 0 && e2 == 0) return;
-    const T f1 = Real<T>::ldexp(T(1), e1), f2 = Real<T>::ldexp(T(1), e2);
+    using Rl = RealOf<T>;
+    const Rl f1 = Real<Rl>::ldexp(Rl(1), e1), f2 = Real<Rl>::ldexp(Rl(1), e2);
     const int W = pt.size(), r = pt.rank();
     for_each_group_item(t, pt, w.cols, [&](int j, bool active) {
         if (!active) return;
@@ -88,17 +92,17 @@ GPUSVD_HD void jacobi_apply_scale(const Team &t, const PairTeam &pt, const Jacob
 /// Slots: see jacobi_sweeps.
 template <class T, class I, int CAP, class Slots = RuntimeSlots, class Team, class PairTeam>
 GPUSVD_HD JacobiResult<T> jacobi_svd(const Team &t, const PairTeam &pt, const JacobiIO<T> &io,
-                                     const JacobiWork<T, I> &w, T tol, int max_sweeps) {
+                                     const JacobiWork<T, I> &w, RealOf<T> tol, int max_sweeps) {
     const bool tr = io.m < io.n;
     T *uw = tr ? io.V : io.U;  // the normalised columns
     T *vw = tr ? io.U : io.V;  // the accumulated rotations
     const int64_t lduw = tr ? io.ldv : io.ldu, ldvw = tr ? io.ldu : io.ldv;
 
-    T amax;
+    RealOf<T> amax;
     if (jacobi_load(t, pt, io, w, &amax)) {
         jacobi_store_nan(t, pt, io);
         t.sync();
-        return JacobiResult<T>{-1, 0, T(0)};
+        return JacobiResult<T>{-1, 0, RealOf<T>(0)};
     }
     int e1, e2;
     jacobi_scale_exponents(w, amax, e1, e2);

@@ -7,16 +7,19 @@
 // other groups. SerialTeam for both is the plain serial algorithm. Every member runs every
 // pt.sum / t.sum / t.max (loops over pairs and columns have the same trip count in all members),
 // so a pair team may reduce with whole-warp shuffles.
+//
+// Element types: T is float, double or Complex<R> (complex.hpp). Norms, cosines, tolerances and
+// singular values are RealOf<T>; the dot products are x^H y.
 #pragma once
 
 #include <cstdint>
 
-#include "kernels/team.hpp"
+#include "kernels/complex.hpp"
 
 namespace gpusvd {
 namespace kernels {
 
-/// Working storage of one matrix, oriented so that rows >= cols (A^T when m < n). Column j
+/// Working storage of one matrix, oriented so that rows >= cols (A^H when m < n). Column j
 /// starts at w + j * ld: A's part in [0, rows), the accumulated V's in [voff, voff + vrows).
 /// I is the index type: int where everything is small (shared memory), int64_t otherwise.
 template <class T, class I>
@@ -24,9 +27,9 @@ struct JacobiWork {
     T *w;
     I ld, rows, voff, vrows;  // vrows: cols when V is accumulated, else 0
     int cols;
-    T *norm;   // cols: column norms (of the scaled matrix)
-    T *dot;    // cols: scratch of the orthonormal completion
-    int *pos;  // cols: completion flags, then each column's place in descending order
+    RealOf<T> *norm;  // cols: column norms (of the scaled matrix)
+    T *dot;           // cols: scratch of the orthonormal completion
+    int *pos;         // cols: completion flags, then each column's place in descending order
 };
 
 /// One problem as the caller gave it (column-major, any m, n >= 1). U / V null: not wanted.
@@ -35,7 +38,7 @@ struct JacobiIO {
     int64_t m, n;
     const T *A;
     int64_t lda;
-    T *S;
+    RealOf<T> *S;
     T *U;
     int64_t ldu;
     T *V;
@@ -44,16 +47,16 @@ struct JacobiIO {
 
 template <class T>
 struct JacobiResult {
-    int info;    // 0, max_sweeps (not converged) or GPUSVD_INFO_NONFINITE (-1)
-    int sweeps;  // sweeps run, the last one included
-    T off;       // largest |cos(a_i, a_j)| met in the last sweep
+    int info;       // 0, max_sweeps (not converged) or GPUSVD_INFO_NONFINITE (-1)
+    int sweeps;     // sweeps run, the last one included
+    RealOf<T> off;  // largest |cos(a_i, a_j)| met in the last sweep
 };
 
 /// Where each part lives inside one matrix's working storage, in elements of T.
 struct JacobiShape {
     int64_t rows, voff, vrows, ld;
     int cols;
-    int64_t elems;  // ld * cols + 2 * cols (w, norm, dot); the cols ints of pos come after
+    int64_t elems;  // ld * cols + 2 * cols (w, norm, dot: a T each); the cols ints of pos after
 };
 
 /// Layout for an m x n problem. `align` (elements, >= 1) pads V's offset and the leading
@@ -80,10 +83,23 @@ GPUSVD_HD JacobiWork<T, I> jacobi_work(const JacobiShape &s, T *base) {
     w.voff = static_cast<I>(s.voff);
     w.vrows = static_cast<I>(s.vrows);
     w.cols = s.cols;
-    w.norm = base + s.ld * s.cols;
-    w.dot = w.norm + s.cols;
+    T *const tail = base + s.ld * s.cols;
+    w.norm = reinterpret_cast<RealOf<T> *>(tail);  // (the first half of its T's, if complex)
+    w.dot = tail + s.cols;
     w.pos = reinterpret_cast<int *>(w.dot + s.cols);
     return w;
+}
+
+/// max(|re x|, |im x|) (|x| for real x): the scaling's measure of an entry, never overflowing.
+template <class T>
+GPUSVD_HD RealOf<T> part_abs_max(T x) {
+    using R = Real<RealOf<T>>;
+    if constexpr (kIsComplex<T>) {
+        const RealOf<T> a = R::abs(x.re), b = R::abs(x.im);
+        return a > b ? a : b;
+    } else {
+        return R::abs(x);
+    }
 }
 
 /// Round-robin (circle method) tournament over N players (N even): in round r (0 <= r < N-1),
