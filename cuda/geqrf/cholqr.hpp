@@ -65,9 +65,10 @@ constexpr int solve_rows_max() {
     return sizeof(T) <= sizeof(double) ? kSolveRowsMax : kSolveRowsMax / 2;
 }
 
-/// W <- W Rs^-1 for W m x w (ldw: either layout), w <= solve_rows_max<T>(), Rs upper triangular (ld
-/// ldr; its strict lower part is not read): each row solved by forward substitution as the
-/// reference DTRSM does, so the solve is row-wise backward stable. solve_rows.cu.
+/// W <- W Rs^-1 for W m x w (ldw: either layout), w <= solve_rows_max<T>(), Rs upper
+/// triangular (ld ldr; its strict lower part is not read): each row solved by forward
+/// substitution as the reference DTRSM does, so the solve is row-wise backward stable.
+/// solve_rows.cu.
 template <class T>
 cudaError_t solve_right_upper(int64_t m, int w, const T *Rs, int64_t ldr, T *W, MatLd ldw,
                               cudaStream_t stream);

@@ -35,7 +35,8 @@
 // Complex A (kernels::Complex, column-major only): the same steps with the Hermitian Gram matrix
 // A^H A (?herk / ?gemm with CUBLAS_OP_C), projections Q^H P, and a Cholesky factor with a real
 // diagonal, so R(j,j) comes out real and non-negative. The row solve holds 32 double complex
-// columns at most (solve_rows_max); wider panels of double complex go to cuBLAS's TRSM.
+// columns at most (solve_rows_max): panels up to twice that are solved in two column blocks,
+// wider ones by cuBLAS's TRSM.
 #include "geqrf/tall.hpp"
 
 #include <algorithm>
@@ -342,8 +343,27 @@ private:
     // W <- W Rs^-1: our row kernel up to solve_rows_max columns (cuBLAS's TRSM ran at 0.4 TB/s
     // on a 1e5 x 64 panel, 7x below bandwidth), cuBLAS beyond.
     bool solve(T *W, int w) {
-        if (w <= solve_rows_max<T>())
+        constexpr int cap = solve_rows_max<T>();
+        if (w <= cap)
             return check(solve_right_upper<T>(m_, w, L_.Rs, w, W, lda_, st_), "solving W Rs^-1");
+        // Complex panels up to twice the row kernel's width (a double complex panel of 64
+        // columns): two column blocks, W1 <- W1 Rs11^-1, W2 -= W1 Rs12, W2 <- W2 Rs22^-1, the
+        // blocked order of the reference TRSM. Three passes over W at bandwidth beat one TRSM.
+        if constexpr (kernels::kIsComplex<T>) {
+            if (!lda_.row && w <= 2 * cap) {
+                const int w2 = w - cap;
+                T *W2 = W + lda_.col(cap);
+                return check(solve_right_upper<T>(m_, cap, L_.Rs, w, W, lda_, st_),
+                             "solving W Rs^-1") &&
+                       blas_ok(blas::gemm<T>(b_, CUBLAS_OP_N, CUBLAS_OP_N, m_, w2, cap, T(-1), W,
+                                             lda_.ld, L_.Rs + int64_t(cap) * w, w, T(1), W2,
+                                             lda_.ld),
+                               "GEMM W2 - W1 Rs12") &&
+                       check(solve_right_upper<T>(m_, w2, L_.Rs + cap + int64_t(cap) * w, w, W2,
+                                                  lda_, st_),
+                             "solving W Rs^-1");
+            }
+        }
         // row-major: W^T <- Rs^-T W^T
         return blas_ok(lda_.row ? blas::trsm_upper<T>(b_, CUBLAS_SIDE_LEFT, w, m_, L_.Rs, w, W,
                                                       lda_.ld, CUBLAS_OP_T)
