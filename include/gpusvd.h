@@ -179,8 +179,8 @@ GPUSVD_API gpusvdStatus_t gpusvdDestroy(gpusvdHandle_t handle);
  *  fallback); AUTO uses the CPU for it. AUTO also keeps host-pointer calls whose input matrices
  *  total less than 64 KiB on the CPU (transfer and launch latency would dominate). Every
  *  real (s, d) routine has GPU kernels; pca only for m >= n (wider data runs on the CPU under
- *  AUTO). Of the complex (c, z) routines, geqrf_mgs(_batched) has GPU kernels (column-major
- *  data); the others run on the CPU only in this version. */
+ *  AUTO). Of the complex (c, z) routines, geqrf_mgs(_batched) (column-major data) and
+ *  geev_batched have GPU kernels; the others run on the CPU only in this version. */
 GPUSVD_API gpusvdStatus_t gpusvdSetBackend(gpusvdHandle_t handle, gpusvdBackend_t backend);
 
 /** The backend set explicitly, or for AUTO the one it resolves to on this machine: GPU when a
@@ -898,8 +898,9 @@ GPUSVD_API gpusvdStatus_t gpusvd_zgeqrf_mgs_batched_bufferSize(gpusvdHandle_t ha
  *  conventions (balancing on): the n eigenvalues of matrix b in one complex array W + b*strideW
  *  (strideW >= n; no real/imaginary split and no pairing), column j of VR the right eigenvector
  *  of W[j], of unit 2-norm with its component of largest modulus real (imaginary part 0).
- *  info: 0; >0: the QR algorithm failed, eigenvalues info+1..n (1-based) converged (LAPACK's
- *  partial output is left); GPUSVD_INFO_NONFINITE: NaN/Inf input, outputs NaN. */
+ *  info: 0; >0: the QR algorithm failed, eigenvalues info+1..n (1-based) converged (the GPU
+ *  backend sets the others and VR to NaN, the CPU backend leaves LAPACK's partial output);
+ *  GPUSVD_INFO_NONFINITE: NaN/Inf input, outputs NaN. GPU kernels for every n. */
 GPUSVD_API gpusvdStatus_t gpusvd_cgeev_batched(gpusvdHandle_t handle, gpusvdJob_t jobvr,
                                                int64_t n, gpusvdComplex_t *A, int64_t lda,
                                                int64_t strideA, gpusvdComplex_t *W,
@@ -912,14 +913,14 @@ GPUSVD_API gpusvdStatus_t gpusvd_zgeev_batched(gpusvdHandle_t handle, gpusvdJob_
                                                int64_t strideW, gpusvdDoubleComplex_t *VR,
                                                int64_t ldvr, int64_t strideVR,
                                                int64_t batchCount, int *info);
-/** Device-memory form of gpusvd_cgeev_batched: NOT_SUPPORTED in this version. */
+/** Device-memory form of gpusvd_cgeev_batched. */
 GPUSVD_API gpusvdStatus_t gpusvd_cgeev_batched_gpu(gpusvdHandle_t handle, gpusvdJob_t jobvr,
                                                    int64_t n, gpusvdComplex_t *A, int64_t lda,
                                                    int64_t strideA, gpusvdComplex_t *W,
                                                    int64_t strideW, gpusvdComplex_t *VR,
                                                    int64_t ldvr, int64_t strideVR,
                                                    int64_t batchCount, int *info);
-/** Device-memory form of gpusvd_zgeev_batched: NOT_SUPPORTED in this version. */
+/** Device-memory form of gpusvd_zgeev_batched. */
 GPUSVD_API gpusvdStatus_t gpusvd_zgeev_batched_gpu(gpusvdHandle_t handle, gpusvdJob_t jobvr,
                                                    int64_t n, gpusvdDoubleComplex_t *A,
                                                    int64_t lda, int64_t strideA,

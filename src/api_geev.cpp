@@ -8,8 +8,11 @@
 namespace gpusvd {
 namespace {
 
+// cuda/geev/: real and complex elements, every n (warp teams up to n = 64 where shared memory
+// allows, a block per matrix in shared memory, then in place in global memory). The one rule of
+// the entry points and _bufferSize.
 template <class T>
-constexpr bool kGeevOnGpu = kGpuKernelsFor<T>;  // cuda/geev/
+constexpr bool kGeevOnGpu = true;
 
 // Real T: eigenvalues wr + i wi. Complex T: eigenvalues in wr (named W), wi is null.
 template <class T>
@@ -35,9 +38,12 @@ gpusvdStatus_t geev_entry(const char *name, Form form, gpusvdHandle_t h, gpusvdJ
     a.ptr("info", info, batch > 0);
     auto run_gpu = [&]() -> gpusvdStatus_t {
         if constexpr (kGeevOnGpu<T>) {
-            const GeevArgs<T> g{wv,  n,    A,  lda, sA,  wr,    wi,  sW, wv ? VR : nullptr,
-                                ldvr, sVR, batch, info};
-            return gpu::geev<T>(h, name, form, g);
+            using G = gpu_t<T>;
+            T *const vr = wv ? VR : nullptr;
+            const GeevArgs<G> g{wv,          n,           gpu_ptr(A), lda,         sA,
+                                gpu_ptr(wr), gpu_ptr(wi), sW,         gpu_ptr(vr), ldvr,
+                                sVR,         batch,       info};
+            return gpu::geev<G>(h, name, form, g);
         } else {
             return fail(h, GPUSVD_STATUS_INTERNAL_ERROR, "%s: no GPU path", name);
         }
@@ -79,7 +85,7 @@ gpusvdStatus_t geev_size(const char *name, gpusvdHandle_t h, gpusvdJob_t jobvr, 
     if (!a.ok()) return a.status();
     size_t dev_bytes = 0;
     if constexpr (kGeevOnGpu<T>)
-        if (work && gpu_ok) dev_bytes = gpu::geev_device_bytes<T>(wv, n, batch);
+        if (work && gpu_ok) dev_bytes = gpu::geev_device_bytes<gpu_t<T>>(wv, n, batch);
     set_sizes(dev, host, dev_bytes,
               work && cpu.fit() ? batch_bytes(cpu::geev_plan<T>(wv, n).bytes, batch) : 0);
     return GPUSVD_STATUS_SUCCESS;

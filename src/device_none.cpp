@@ -95,6 +95,13 @@ template gpusvdStatus_t geqrf<kernels::Complex<double>>(gpusvdHandle_t, const ch
                                                         const GeqrfArgs<kernels::Complex<double>> &);
 template size_t geqrf_device_bytes<kernels::Complex<float>>(int64_t, int64_t, int64_t, bool);
 template size_t geqrf_device_bytes<kernels::Complex<double>>(int64_t, int64_t, int64_t, bool);
+// geev_batched's complex element types.
+template gpusvdStatus_t geev<kernels::Complex<float>>(gpusvdHandle_t, const char *, Form,
+                                                      const GeevArgs<kernels::Complex<float>> &);
+template gpusvdStatus_t geev<kernels::Complex<double>>(gpusvdHandle_t, const char *, Form,
+                                                       const GeevArgs<kernels::Complex<double>> &);
+template size_t geev_device_bytes<kernels::Complex<float>>(bool, int64_t, int64_t);
+template size_t geev_device_bytes<kernels::Complex<double>>(bool, int64_t, int64_t);
 
 }  // namespace gpu
 }  // namespace gpusvd

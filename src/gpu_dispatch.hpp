@@ -36,7 +36,7 @@ struct GeevArgs {
     int64_t n;
     T *A;
     int64_t lda, sA;
-    T *wr, *wi;
+    T *wr, *wi;  // complex T: the eigenvalues W in wr, wi null
     int64_t sW;
     T *VR;
     int64_t ldvr, sVR;

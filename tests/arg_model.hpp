@@ -183,9 +183,11 @@ inline bool is_dist(Routine r) {
 inline bool column_major_only(Routine r) {
     return r != Routine::Geqrf && !is_pca(r);
 }
-/// Whether a complex call has GPU kernels: geqrf_mgs(_batched), column-major data.
+/// Whether a complex call has GPU kernels: geqrf_mgs(_batched) on column-major data, and
+/// geev_batched.
 inline bool complex_gpu_kernel(const Case &c) {
-    return (c.routine == Routine::Geqrf || c.routine == Routine::GeqrfBatched) && !c.row_major;
+    return ((c.routine == Routine::Geqrf || c.routine == Routine::GeqrfBatched) && !c.row_major) ||
+           c.routine == Routine::Geev;
 }
 /// The name of m in messages.
 inline const char *m_name(const Case &c) {

@@ -370,3 +370,321 @@ TYPED_TEST(GpuGeevTest, EveryKernelPathOnce) {
     }
 }
 }  // namespace
+
+// ---- Complex matrices (cgeev_batched / zgeev_batched) ----------------------------------------
+// The complex kernels run the same paths as the real ones (8, 16 or 32 lanes per matrix, a block
+// in shared memory, global memory; no band path): the same sizes, kinds adapted to complex data
+// (Hermitian and skew-Hermitian inputs, companion matrices with complex roots), checked against
+// LAPACK cgeevx / zgeevx with zgeev's conventions (check_eig_c in geev_checks.hpp).
+namespace {
+
+enum class KindC {
+    Random,
+    Hermitian,      // real eigenvalues
+    SkewHermitian,  // imaginary eigenvalues
+    Companion,      // known complex roots
+    Diagonal,
+    UpperTriangular,
+    Zero,
+    BadlyScaled,  // D A D^-1, D spanning 1e6 (float: 1e3)
+    NaN,
+    Inf
+};
+const KindC kAllKindsC[] = {KindC::Random,      KindC::Hermitian,       KindC::SkewHermitian,
+                            KindC::Companion,   KindC::Diagonal,        KindC::UpperTriangular,
+                            KindC::Zero,        KindC::BadlyScaled,     KindC::NaN,
+                            KindC::Inf};
+
+const char *kind_name(KindC k) {
+    static const char *const names[] = {"random",   "Hermitian",        "skew-Hermitian",
+                                        "companion", "diagonal",        "upper triangular",
+                                        "zero",      "badly scaled",    "NaN",
+                                        "Inf"};
+    return names[int(k)];
+}
+
+template <typename R>
+struct CaseC {
+    KindC kind;
+    std::vector<Cx<R>> A;      // n x n, leading dimension n
+    std::vector<Cx<R>> exact;  // the exact eigenvalues, where known
+};
+
+template <typename R>
+CaseC<R> make_case_c(Rng &rng, KindC kind, int64_t n) {
+    CaseC<R> c{kind, std::vector<Cx<R>>(sz(n * n), Cx<R>(0)), {}};
+    auto normal = [&] { return Cx<R>(R(rng.normal()), R(rng.normal())); };
+    switch (kind) {
+        case KindC::Random:
+        case KindC::NaN:
+        case KindC::Inf:
+            for (auto &x : c.A) x = normal();
+            if (kind == KindC::NaN) c.A[sz(n * n / 2)] = Cx<R>(R(0), nan_v<R>());
+            if (kind == KindC::Inf)
+                c.A[sz(n * n - 1)] = Cx<R>(-std::numeric_limits<R>::infinity(), R(1));
+            break;
+        case KindC::Hermitian:
+        case KindC::SkewHermitian: {
+            std::vector<Cx<R>> G(sz(n * n));
+            for (auto &x : G) x = normal();
+            for (int64_t j = 0; j < n; ++j)
+                for (int64_t i = 0; i < n; ++i) {
+                    const Cx<R> a = G[sz(i + j * n)], b = std::conj(G[sz(j + i * n)]);
+                    c.A[sz(i + j * n)] = kind == KindC::Hermitian ? (a + b) / R(2) : (a - b) / R(2);
+                }
+            break;
+        }
+        case KindC::Companion: {
+            // Roots near the unit circle, about evenly spaced (radii 0.9 .. 1): the polynomial's
+            // coefficients stay small (near z^n - c), so rounding them moves the roots little.
+            std::vector<Cx<double>> roots(sz(n));
+            std::vector<Cx<long double>> coef = {1};
+            for (int64_t j = 0; j < n; ++j) {
+                const double t =
+                    2 * 3.141592653589793 * (double(j) + rng.uniform(-0.1, 0.1) + 0.25) / double(n);
+                roots[sz(j)] = std::polar(rng.uniform(0.9, 1.0), t);
+            }
+            for (const auto &z : roots) {  // monic, highest degree first
+                coef.push_back(0);
+                for (size_t i = coef.size() - 1; i > 0; --i)
+                    coef[i] -= Cx<long double>(z.real(), z.imag()) * coef[i - 1];
+            }
+            for (int64_t j = 0; j < n; ++j) {
+                const Cx<long double> v = -coef[sz(j + 1)];
+                c.A[sz(0 + j * n)] = Cx<R>(R(v.real()), R(v.imag()));
+            }
+            for (int64_t i = 1; i < n; ++i) c.A[sz(i + (i - 1) * n)] = Cx<R>(1);
+            // The rounded coefficients' roots: the exact ones up to n = 32 (past that the
+            // rounding moves them by more than the balanced matrix's condition number tells).
+            if (n <= 32)
+                for (const auto &z : roots) c.exact.push_back(Cx<R>(R(z.real()), R(z.imag())));
+            break;
+        }
+        case KindC::Diagonal:
+            for (int64_t i = 0; i < n; ++i) {
+                c.A[sz(i + i * n)] = Cx<R>(R(i + 1) * (i % 2 ? R(-1) : R(1)), R(i % 3));
+                c.exact.push_back(c.A[sz(i + i * n)]);
+            }
+            break;
+        case KindC::UpperTriangular:
+            for (int64_t j = 0; j < n; ++j)
+                for (int64_t i = 0; i <= j; ++i) c.A[sz(i + j * n)] = normal();
+            for (int64_t i = 0; i < n; ++i) c.exact.push_back(c.A[sz(i + i * n)]);
+            break;
+        case KindC::Zero:
+            c.exact.assign(sz(n), Cx<R>(0));
+            break;
+        case KindC::BadlyScaled: {
+            const double span = std::is_same<R, float>::value ? 1e3 : 1e6;
+            for (int64_t j = 0; j < n; ++j)
+                for (int64_t i = 0; i < n; ++i) {
+                    const double e = n > 1 ? double(i - j) / double(n - 1) : 0.0;
+                    c.A[sz(i + j * n)] = normal() * R(std::pow(span, e));
+                }
+            break;
+        }
+    }
+    return c;
+}
+
+/// Every check for one complex matrix of kind c.kind.
+template <typename R>
+void check_case_c(int64_t n, const CaseC<R> &c, const EigOutC<R> &o, bool vectors) {
+    SCOPED_TRACE(kind_name(c.kind));
+    if (c.kind == KindC::NaN || c.kind == KindC::Inf) {
+        expect_eig_nonfinite_c(o, vectors);
+        return;
+    }
+    if (c.kind == KindC::Zero) {
+        EXPECT_EQ(o.info, 0);
+        for (const Cx<R> &x : o.w) EXPECT_EQ(x, Cx<R>(0));
+        if (vectors) {
+            EXPECT_EQ(eig_residual_c(n, c.A.data(), n, o.w.data(), o.VR.data(), n), 0.0);
+            EXPECT_LT(normalisation_c(n, o.VR.data()), 10.0);
+        }
+        return;
+    }
+    check_eig_c<R>(n, c.A, o, vectors, c.exact.empty() ? nullptr : &c.exact);
+    if (c.kind == KindC::Diagonal || c.kind == KindC::UpperTriangular) {
+        EXPECT_EQ(eig_match_c(n, o.w.data(), c.exact.data(), 1.0), 0.0)
+            << "balancing's permutation isolates every eigenvalue of a triangular matrix";
+    }
+    const double tol = 20.0 * double(n) * eps<R>() * norm1_h(n, n, c.A.data(), n);
+    for (const Cx<R> &x : o.w) {
+        if (c.kind == KindC::Hermitian) {
+            EXPECT_LE(std::abs(double(x.imag())), tol) << "real eigenvalues";
+        } else if (c.kind == KindC::SkewHermitian) {
+            EXPECT_LE(std::abs(double(x.real())), tol) << "imaginary eigenvalues";
+        }
+    }
+}
+
+template <typename R>
+std::vector<CaseC<R>> mixed_cases_c(Rng &rng, int64_t n, size_t count) {
+    std::vector<CaseC<R>> cases;
+    for (size_t i = 0; i < count; ++i)
+        cases.push_back(make_case_c<R>(rng, kAllKindsC[i % std::size(kAllKindsC)], n));
+    return cases;
+}
+
+/// Runs c/zgeev_batched (or `call`) on the cases as one batch and checks every matrix.
+template <typename R, typename Call = GeevBatchedFnC<R>>
+std::vector<EigOutC<R>> check_cases_c(gpusvdHandle_t h, int64_t n,
+                                      const std::vector<CaseC<R>> &cases, bool vectors,
+                                      Call call = Api<PublicComplex<R>>::geev_batched) {
+    std::vector<std::vector<Cx<R>>> mats;
+    for (const CaseC<R> &c : cases) mats.push_back(c.A);
+    const std::vector<EigOutC<R>> out = run_geev_c<R>(h, n, mats, vectors, call);
+    for (size_t b = 0; b < cases.size(); ++b) {
+        SCOPED_TRACE(testing::Message() << "matrix " << b);
+        check_case_c(n, cases[b], out[b], vectors);
+    }
+    return out;
+}
+
+/// c/zgeev_batched through the `_gpu` form on the user stream (the host form's signature).
+template <typename R>
+struct GeevOnDeviceC {
+    using P = PublicComplex<R>;
+    const CudaRt &rt;
+    const UserStream &stream;
+    gpusvdStatus_t operator()(gpusvdHandle_t h, gpusvdJob_t job, int64_t n, P *A, int64_t lda,
+                              int64_t sA, P *W, int64_t sW, P *VR, int64_t ldvr, int64_t sVR,
+                              int64_t batch, int *info) const {
+        const auto form = rt.emulated ? Api<P>::geev_batched : Api<P>::geev_batched_gpu;
+        return run_on_device(rt, stream,
+                             {{A, sizeof(P) * sz(sA * batch)},
+                              {W, sizeof(P) * sz(sW * batch)},
+                              {VR, sizeof(P) * sz(sVR * batch)},
+                              {info, sizeof(int) * sz(batch)}},
+                             [&](void *const *d) {
+                                 return form(h, job, n, static_cast<P *>(d[0]), lda, sA,
+                                             static_cast<P *>(d[1]), sW, static_cast<P *>(d[2]),
+                                             ldvr, sVR, batch, static_cast<int *>(d[3]));
+                             });
+    }
+};
+
+/// Same eigenvalues up to both results' errors (2 x 20 n eps |A| kappa).
+template <typename R>
+void expect_same_eigenvalues_c(int64_t n, const std::vector<Cx<R>> &A0, const EigOutC<R> &a,
+                               const EigOutC<R> &b) {
+    const double anorm = norm1_h(n, n, A0.data(), n);
+    const double d = eig_match_c(n, a.w.data(), b.w.data(), anorm);
+    if (d <= 40.0 * double(n)) return;
+    const double kappa = ref_eig_c(n, A0).kappa;
+    EXPECT_LE(d, 40.0 * double(n) * kappa)
+        << "max |lambda_a - lambda_b| / (|A| eps), kappa = " << kappa;
+}
+
+template <typename T>
+class GpuGeevComplexTest : public DeviceTest<T> {};
+TYPED_TEST_SUITE(GpuGeevComplexTest, Precisions, PrecisionName);
+
+template <typename T>
+class GpuGeevComplexDeviceFormTest : public DeviceStreamTest<T> {};
+TYPED_TEST_SUITE(GpuGeevComplexDeviceFormTest, Precisions, PrecisionName);
+
+TYPED_TEST(GpuGeevComplexTest, EveryKindEverySize) {
+    using R = TypeParam;
+    Rng rng(51);
+    for (int64_t n : kSizes) {
+        const std::vector<CaseC<R>> cases = mixed_cases_c<R>(rng, n, 2 * std::size(kAllKindsC));
+        for (bool vectors : {true, false}) {
+            SCOPED_TRACE(testing::Message() << "n = " << n << (vectors ? " VEC" : " NOVEC"));
+            check_cases_c<R>(this->h.get(), n, cases, vectors);
+        }
+    }
+}
+
+TYPED_TEST(GpuGeevComplexTest, MixedBatchesOfHundreds) {
+    using R = TypeParam;
+    Rng rng(52);
+    for (int64_t n : {10, 33}) {
+        SCOPED_TRACE(testing::Message() << "n = " << n);
+        check_cases_c<R>(this->h.get(), n, mixed_cases_c<R>(rng, n, sz(full_or_quick(300, 60))),
+                         true);
+    }
+}
+
+TYPED_TEST(GpuGeevComplexDeviceFormTest, OnUserStreamMatchesHostForm) {
+    using R = TypeParam;
+    const GeevOnDeviceC<R> on_device{*this->rt, *this->stream};
+    Rng rng(53);
+    for (int64_t n : {1, 5, 30, 65}) {
+        const std::vector<CaseC<R>> cases = mixed_cases_c<R>(rng, n, 100);
+        for (bool vectors : {true, false}) {
+            SCOPED_TRACE(testing::Message() << "n = " << n << (vectors ? " VEC" : " NOVEC"));
+            const auto host = check_cases_c<R>(this->h.get(), n, cases, vectors);
+            SCOPED_TRACE("_gpu form");
+            const auto dev = check_cases_c<R>(this->h.get(), n, cases, vectors, on_device);
+            for (size_t b = 0; b < cases.size(); ++b) {
+                SCOPED_TRACE(testing::Message() << "matrix " << b);
+                EXPECT_EQ(dev[b].info, host[b].info);
+                if (host[b].info == 0) expect_same_eigenvalues_c(n, cases[b].A, dev[b], host[b]);
+            }
+        }
+    }
+}
+
+TYPED_TEST(GpuGeevComplexTest, LargeBatchValuesMatchCpuBackend) {
+    using R = TypeParam;
+    using P = PublicComplex<R>;
+    const int64_t n = 30, batch = full_or_quick(20000, 200), nn = n * n;
+    Rng rng(54);
+    std::vector<Cx<R>> A0(sz(nn * batch));
+    for (auto &x : A0) x = Cx<R>(R(rng.normal()), R(rng.normal()));
+    const int64_t bad[] = {17, batch / 2, batch - 1};  // NaN, -Inf, NaN
+    for (int64_t b : bad)
+        A0[sz(b * nn + b % nn)] = b == bad[1] ? Cx<R>(-std::numeric_limits<R>::infinity(), 0)
+                                              : Cx<R>(0, nan_v<R>());
+    Handle cpu;
+    GPUSVD_ASSERT_OK(cpu, gpusvdSetBackend(cpu, GPUSVD_BACKEND_CPU));
+    std::vector<Cx<R>> W[2];
+    std::vector<int> info[2];
+    for (int r = 0; r < 2; ++r) {
+        const gpusvdHandle_t h = r == 0 ? this->h.get() : cpu.get();
+        std::vector<Cx<R>> A = A0;
+        W[r].assign(sz(n * batch), Cx<R>(sentinel<R>()));
+        info[r].assign(sz(batch), -777);
+        GPUSVD_ASSERT_OK(h, Api<P>::geev_batched(h, GPUSVD_JOB_NOVEC, n,
+                                                 reinterpret_cast<P *>(A.data()), n, nn,
+                                                 reinterpret_cast<P *>(W[r].data()), n, nullptr,
+                                                 n, nn, batch, info[r].data()));
+    }
+    EXPECT_EQ(info[0], info[1]);
+    for (int64_t b = 0; b < batch; ++b) {
+        SCOPED_TRACE(testing::Message() << "matrix " << b);
+        EigOutC<R> o[2];
+        for (int r = 0; r < 2; ++r) {
+            o[r].w.assign(W[r].begin() + b * n, W[r].begin() + (b + 1) * n);
+            o[r].info = info[r][sz(b)];
+        }
+        if (std::find(std::begin(bad), std::end(bad), b) != std::end(bad)) {
+            expect_eig_nonfinite_c(o[0], false);
+            continue;
+        }
+        ASSERT_EQ(o[0].info, 0);
+        expect_same_eigenvalues_c(
+            n, std::vector<Cx<R>>(A0.begin() + b * nn, A0.begin() + (b + 1) * nn), o[0], o[1]);
+    }
+}
+
+// One small batch per complex kernel path with and without vectors (the racecheck run's
+// *EveryKernelPath*): lanes per matrix by geev_team_width with complex float sized as double
+// (8 bytes an element): with vectors 8 up to n = 30, then 32 (n = 64); values 8 up to n = 29,
+// then 16 and 32. Complex double n = 100 and 140 with vectors: global memory (the shared working
+// set exceeds a block's); values: a block in shared memory at n = 100.
+TYPED_TEST(GpuGeevComplexTest, EveryKernelPathOnce) {
+    using R = TypeParam;
+    Rng rng(55);
+    for (int64_t n : {5, 20, 30, 31, 64, 100, 140, 2}) {
+        const std::vector<CaseC<R>> cases = mixed_cases_c<R>(rng, n, n <= 31 ? 10 : 3);
+        for (bool vectors : {true, false}) {
+            SCOPED_TRACE(testing::Message() << "n = " << n << (vectors ? " VEC" : " NOVEC"));
+            check_cases_c<R>(this->h.get(), n, cases, vectors);
+        }
+    }
+}
+
+}  // namespace

@@ -8,8 +8,9 @@
 #include <cstring>
 #include <thread>
 
+#include "geev/plan.hpp"
+#include "geev_checks.hpp"
 #include "kernels/geev_team.hpp"
-#include "test_common.hpp"
 #include "thread_team.hpp"
 
 using namespace gpusvd_test;
@@ -18,108 +19,12 @@ namespace kg = gpusvd::kernels::geev;
 namespace {
 
 template <typename R>
-using Cx = std::complex<R>;
-template <typename R>
 using Kx = gpusvd::kernels::Complex<R>;
 
 static_assert(sizeof(Kx<float>) == sizeof(Cx<float>) && sizeof(Kx<double>) == sizeof(Cx<double>),
               "the team's complex type has std::complex's layout");
 
-constexpr double kEigThreshold = 20.0;   // |A VR - VR W| / (n |A| eps) < 20
 constexpr double kNormThreshold = 10.0;  // | |v|_2 - 1 | / eps, largest component real
-
-lapack_int ref_geevx(int n, Cx<float> *a, Cx<float> *w, Cx<float> *vr, float *rconde) {
-    int ilo, ihi;
-    float abnrm;
-    std::vector<float> scale(sz(std::max(n, 1))), rcondv(sz(std::max(n, 1)));
-    std::vector<Cx<float>> vl(sz(std::max(n * n, 1)));  // rconde needs both sides' vectors
-    return LAPACKE_cgeevx(LAPACK_COL_MAJOR, 'B', 'V', 'V', 'E', n, a, std::max(1, n), w, vl.data(),
-                          std::max(1, n), vr, std::max(1, n), &ilo, &ihi, scale.data(), &abnrm,
-                          rconde, rcondv.data());
-}
-lapack_int ref_geevx(int n, Cx<double> *a, Cx<double> *w, Cx<double> *vr, double *rconde) {
-    int ilo, ihi;
-    double abnrm;
-    std::vector<double> scale(sz(std::max(n, 1))), rcondv(sz(std::max(n, 1)));
-    std::vector<Cx<double>> vl(sz(std::max(n * n, 1)));  // rconde needs both sides' vectors
-    return LAPACKE_zgeevx(LAPACK_COL_MAJOR, 'B', 'V', 'V', 'E', n, a, std::max(1, n), w, vl.data(),
-                          std::max(1, n), vr, std::max(1, n), &ilo, &ihi, scale.data(), &abnrm,
-                          rconde, rcondv.data());
-}
-
-/// LAPACK's eigenvalues of A and the largest eigenvalue condition number (1 / rconde).
-template <typename R>
-struct RefEig {
-    std::vector<Cx<R>> w;
-    double kappa = 1;
-};
-template <typename R>
-RefEig<R> ref_eig(int64_t n, const std::vector<Cx<R>> &A) {
-    RefEig<R> r;
-    if (n == 0) return r;
-    std::vector<Cx<R>> B = A, VR(sz(n * n));
-    std::vector<R> rconde(sz(n));
-    r.w.resize(sz(n));
-    EXPECT_EQ(ref_geevx(int(n), B.data(), r.w.data(), VR.data(), rconde.data()), 0);
-    for (R c : rconde) r.kappa = std::max(r.kappa, c > R(0) ? 1.0 / double(c) : 1e30);
-    return r;
-}
-
-/// max |w_i - ref_{p(i)}| / (|A|_1 eps) over the matching p that sorts both sets by real, then
-/// imaginary part and pairs each value with the nearest unused reference value.
-template <typename R>
-double eig_match(int64_t n, const Cx<R> *w, const Cx<R> *ref, double anorm) {
-    std::vector<Cx<double>> a(sz(n)), b(sz(n));
-    for (int64_t i = 0; i < n; ++i) a[sz(i)] = {w[i].real(), w[i].imag()};
-    for (int64_t i = 0; i < n; ++i) b[sz(i)] = {ref[i].real(), ref[i].imag()};
-    const auto less = [](Cx<double> x, Cx<double> y) {
-        return x.real() < y.real() || (x.real() == y.real() && x.imag() < y.imag());
-    };
-    std::sort(a.begin(), a.end(), less);
-    std::sort(b.begin(), b.end(), less);
-    std::vector<char> used(sz(n), 0);
-    double worst = 0;
-    for (int64_t i = 0; i < n; ++i) {
-        int64_t best = -1;
-        double d = 0;
-        for (int64_t j = 0; j < n; ++j) {
-            if (used[sz(j)]) continue;
-            const double e = std::abs(a[sz(i)] - b[sz(j)]);
-            if (best < 0 || e < d) d = e, best = j;
-        }
-        if (best < 0 || !std::isfinite(d)) return std::numeric_limits<double>::infinity();
-        used[sz(best)] = 1;
-        worst = std::max(worst, d);
-    }
-    const double e = eps<R>();
-    return anorm > 0 ? worst / (anorm * e) : worst / e;
-}
-
-/// zgeev's normalisation of VR's columns: max | |v|_2 - 1 | / eps, or +Inf where no component
-/// of (within rounding) the largest modulus is real. Exact ties (a companion matrix's vectors
-/// (lambda^k) for |lambda| = 1) leave the choice among them to rounding.
-template <typename R>
-double normalisation(int64_t n, const Cx<R> *VR) {
-    double worst = 0;
-    for (int64_t j = 0; j < n; ++j) {
-        double ss = 0, big = 0;
-        for (int64_t i = 0; i < n; ++i) {
-            const double a = std::abs(Cx<double>(VR[i + j * n]));
-            ss += a * a;
-            big = std::max(big, a);
-        }
-        bool real_found = false;
-        for (int64_t i = 0; i < n; ++i) {
-            const Cx<double> v(VR[i + j * n]);
-            if (std::abs(v) >= big * (1 - 16 * eps<R>()) &&
-                std::abs(v.imag()) <= 4 * eps<R>() * big)
-                real_found = true;
-        }
-        if (!real_found) return std::numeric_limits<double>::infinity();
-        worst = std::max(worst, std::abs(std::sqrt(ss) - 1.0) / eps<R>());
-    }
-    return worst;
-}
 
 template <typename R>
 struct Result {
@@ -196,13 +101,13 @@ void check(int64_t n, const std::vector<Cx<R>> &A0, const Result<R> &o, bool vec
            const std::vector<Cx<R>> *exact = nullptr) {
     ASSERT_EQ(o.info, 0);
     const double anorm = norm1_h(n, n, A0.data(), n);
-    const RefEig<R> ref = ref_eig(n, A0);
+    const EigRefC<R> ref = ref_eig_c(n, A0);
     const double tol = 20.0 * double(std::max<int64_t>(n, 1)) * ref.kappa;
-    const double match = eig_match(n, o.w.data(), ref.w.data(), anorm);
+    const double match = eig_match_c(n, o.w.data(), ref.w.data(), anorm);
     EXPECT_LE(match, tol) << "eigenvalues vs LAPACK: max |lambda - lambda_ref| / (|A| eps), kappa "
                           << ref.kappa;
     if (exact) {
-        EXPECT_LE(eig_match(n, o.w.data(), exact->data(), anorm), tol)
+        EXPECT_LE(eig_match_c(n, o.w.data(), exact->data(), anorm), tol)
             << "eigenvalues vs the exact ones";
     }
     Worst &w = worst<R>();
@@ -211,7 +116,7 @@ void check(int64_t n, const std::vector<Cx<R>> &A0, const Result<R> &o, bool vec
     if (vectors) {
         const double resid = eig_residual_c(n, A0.data(), n, o.w.data(), o.VR.data(), n);
         EXPECT_LT(resid, kEigThreshold) << "|A VR - VR W| / (n |A| eps)";
-        const double nrm = normalisation(n, o.VR.data());
+        const double nrm = normalisation_c(n, o.VR.data());
         EXPECT_LT(nrm, kNormThreshold) << "unit 2-norm, largest component real";
         w.resid = std::max(w.resid, resid);
         w.norm = std::max(w.norm, nrm);
@@ -338,7 +243,7 @@ TYPED_TEST(TeamGeevComplexTest, DiagonalAndTriangular) {
         const Result<R> d = run_team<R>(n, D, true);
         check<R>(n, D, d, true, &dw);
         // Balancing isolates every diagonal entry: exact eigenvalues, unit-vector eigenvectors.
-        EXPECT_EQ(eig_match(n, d.w.data(), dw.data(), 1.0), 0.0);
+        EXPECT_EQ(eig_match_c(n, d.w.data(), dw.data(), 1.0), 0.0);
         for (int64_t j = 0; j < n; ++j) {
             int nonzero = 0;
             for (int64_t i = 0; i < n; ++i) nonzero += d.VR[sz(i + j * n)] != Cx<R>(0);
@@ -346,7 +251,7 @@ TYPED_TEST(TeamGeevComplexTest, DiagonalAndTriangular) {
         }
         const Result<R> u = run_team<R>(n, U, true);
         check<R>(n, U, u, true, &uw);
-        EXPECT_EQ(eig_match(n, u.w.data(), uw.data(), 1.0), 0.0)
+        EXPECT_EQ(eig_match_c(n, u.w.data(), uw.data(), 1.0), 0.0)
             << "triangular input: the diagonal, exactly";
         const Result<R> l = run_team<R>(n, L, true);
         check<R>(n, L, l, true, &uw);
@@ -373,7 +278,7 @@ TYPED_TEST(TeamGeevComplexTest, RepeatedDiagonalTriangular) {
         for (const Cx<R> &x : r.w) EXPECT_EQ(x, Cx<R>(1, 1));
         for (const Cx<R> &x : r.VR) EXPECT_TRUE(std::isfinite(x.real()) && std::isfinite(x.imag()));
         EXPECT_LT(eig_residual_c(n, U.data(), n, r.w.data(), r.VR.data(), n), kEigThreshold);
-        EXPECT_LT(normalisation(n, r.VR.data()), kNormThreshold);
+        EXPECT_LT(normalisation_c(n, r.VR.data()), kNormThreshold);
     }
 }
 
@@ -385,7 +290,7 @@ TYPED_TEST(TeamGeevComplexTest, ZeroMatrix) {
         ASSERT_EQ(r.info, 0);
         for (const Cx<R> &x : r.w) EXPECT_EQ(x, Cx<R>(0));
         EXPECT_EQ(eig_residual_c(n, Z.data(), n, r.w.data(), r.VR.data(), n), 0.0);
-        EXPECT_LT(normalisation(n, r.VR.data()), kNormThreshold);
+        EXPECT_LT(normalisation_c(n, r.VR.data()), kNormThreshold);
     }
 }
 
@@ -405,10 +310,10 @@ TYPED_TEST(TeamGeevComplexTest, BadlyScaledNeedsBalancing) {
                 const double dj = std::pow(span, double(j) / double(n - 1) - 0.5);
                 S[sz(i + j * n)] = A0[sz(i + j * n)] * R(di / dj);
             }
-        const RefEig<R> ref = ref_eig(n, A0);
+        const EigRefC<R> ref = ref_eig_c(n, A0);
         const Result<R> r = run_team<R>(n, S, true);
         check<R>(n, S, r, true);
-        EXPECT_LE(eig_match(n, r.w.data(), ref.w.data(), norm1_h(n, n, A0.data(), n)),
+        EXPECT_LE(eig_match_c(n, r.w.data(), ref.w.data(), norm1_h(n, n, A0.data(), n)),
                   20.0 * double(n) * ref.kappa * 10.0);
     }
 }
@@ -463,7 +368,7 @@ TYPED_TEST(TeamGeevComplexTest, IterationCapReached) {
     for (int64_t n : {6, 20, 40}) {
         SCOPED_TRACE(testing::Message() << "n = " << n);
         const std::vector<Cx<R>> A = random_complex<R>(rng, n);
-        const RefEig<R> ref = ref_eig(n, A);
+        const EigRefC<R> ref = ref_eig_c(n, A);
         const double anorm = norm1_h(n, n, A.data(), n);
         for (bool vectors : {true, false}) {
             const Result<R> r = run_team<R>(n, A, vectors, 0, 1);
@@ -558,8 +463,8 @@ TYPED_TEST(TeamGeevComplexTest, HessenbergWithComplexSubdiagonal) {
             const double ratio =
                 norm1_h(n, n, D.data(), n) / (double(n) * norm1_h(n, n, H0.data(), n) * eps<R>());
             EXPECT_LT(ratio, 20.0) << "Schur factorisation residual";
-            const RefEig<R> ref = ref_eig(n, H0);
-            EXPECT_LE(eig_match(n, w.data(), ref.w.data(), norm1_h(n, n, H0.data(), n)),
+            const EigRefC<R> ref = ref_eig_c(n, H0);
+            EXPECT_LE(eig_match_c(n, w.data(), ref.w.data(), norm1_h(n, n, H0.data(), n)),
                       20.0 * double(n) * ref.kappa);
         }
     }
@@ -660,6 +565,40 @@ TYPED_TEST(TeamGeevComplexTest, ReflectorsMatchLapack) {
             }
         }
     }
+}
+
+TYPED_TEST(TeamGeevComplexTest, KernelPlanByElementBytes) {
+    // cuda/geev/plan.hpp for complex elements (8 and 16 bytes), as geev.cu calls it (band off):
+    // shared memory and team widths from the element's bytes, every n served, never the band
+    // path. H100's limits: 227 KiB a block (opt-in), 228 KiB an SM.
+    namespace gg = gpusvd::gpu;
+    const size_t elem = 2 * sizeof(TypeParam), optin = 232448, per_sm = 233472;
+    for (bool v : {false, true}) {
+        for (int64_t n : {1, 2, 5, 12, 13, 20, 21, 30, 33, 64, 65, 100, 200, 1000}) {
+            SCOPED_TRACE(testing::Message() << "n = " << n << (v ? " VEC" : " NOVEC"));
+            const gg::GeevPlan p = gg::geev_plan(elem, v, n, 1000, optin, per_sm, 1024, 0, 0);
+            EXPECT_FALSE(p.band);
+            const size_t bytes = gg::geev_shared_elems(v, n) * elem;
+            if (n <= gg::kGeevWarpMaxN && bytes <= optin) {
+                ASSERT_EQ(p.path, gg::GeevPlan::kWarp);
+                const int width = gg::geev_team_width(elem, v, n);
+                EXPECT_TRUE(p.team == width || p.team == 32);
+                EXPECT_GE(p.matrix_bytes, bytes);
+                EXPECT_LE(p.smem_bytes, optin);
+                EXPECT_EQ(p.mats_per_block % (32 / p.team), 0);
+                EXPECT_EQ(p.smem_bytes, p.matrix_bytes * size_t(p.mats_per_block));
+            } else if (bytes <= optin - gg::kGeevScratchBytes) {
+                EXPECT_EQ(p.path, gg::GeevPlan::kBlock);
+                EXPECT_EQ(p.smem_bytes, bytes);
+            } else {
+                EXPECT_EQ(p.path, gg::GeevPlan::kGlobal);
+                EXPECT_EQ(p.ws_bytes, 4 * size_t(n) * elem * size_t(p.grid));
+            }
+        }
+    }
+    // Complex float is sized as real double, complex double wider than any real type.
+    EXPECT_EQ(gg::geev_team_width(8, true, 30), gg::geev_team_width(sizeof(double), true, 30));
+    EXPECT_EQ(gg::geev_team_width(16, false, 30), 32);
 }
 
 TYPED_TEST(TeamGeevComplexTest, ReportWorstRatios) {

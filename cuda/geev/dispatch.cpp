@@ -1,5 +1,6 @@
 // geev_batched on the GPU: host form through the chunked pipeline, device form straight to the
-// kernels.
+// kernels. Real and complex (kernels::Complex) elements; complex eigenvalues are one array, a.wr
+// (a.wi is null).
 #include <algorithm>
 
 #include "common/multi.hpp"
@@ -7,6 +8,7 @@
 #include "common/runtime.hpp"
 #include "geev/geev.hpp"
 #include "gpu_dispatch.hpp"
+#include "kernels/complex.hpp"
 
 namespace gpusvd {
 namespace gpu {
@@ -18,10 +20,12 @@ size_t geev_device_bytes(bool wantvr, int64_t n, int64_t batch) {
 
 template <class T>
 gpusvdStatus_t geev(gpusvdHandle_t h, const char *routine, Form form, const GeevArgs<T> &a) {
+    constexpr bool cplx = kernels::kIsComplex<T>;
     if (form == Form::Host && split_over_devices(h, a.batch))
         return over_devices(h, a.batch, false, [&](gpusvdHandle_t c, int64_t b0, int64_t nb) {
             GeevArgs<T> q = a;
-            q.A += b0 * a.sA, q.wr += b0 * a.sW, q.wi += b0 * a.sW, q.info += b0, q.batch = nb;
+            q.A += b0 * a.sA, q.wr += b0 * a.sW, q.info += b0, q.batch = nb;
+            if (q.wi) q.wi += b0 * a.sW;
             if (q.VR) q.VR += b0 * a.sVR;
             return geev<T>(c, routine, form, q);
         });
@@ -32,8 +36,8 @@ gpusvdStatus_t geev(gpusvdHandle_t h, const char *routine, Form form, const Geev
             ? std::initializer_list<PtrArg>{{"info", a.info}}
             : std::initializer_list<PtrArg>{
                   {"A", a.A},
-                  {"wr", a.wr},
-                  {"wi", a.wi},
+                  {cplx ? "W" : "wr", a.wr},
+                  {"wi", a.wi},  // null for complex T
                   {"VR", a.wantvr ? a.VR : nullptr},  // not referenced without vectors
                   {"info", a.info}});
     if (entered != GPUSVD_STATUS_SUCCESS) return entered;
@@ -58,7 +62,7 @@ gpusvdStatus_t geev(gpusvdHandle_t h, const char *routine, Form form, const Geev
     const Operand ops[] = {
         {a.A, a.n, a.n, a.lda, a.sA, sizeof(T), true, false},
         {a.wr, a.n, 1, a.n, a.sW, sizeof(T), false, true},
-        {a.wi, a.n, 1, a.n, a.sW, sizeof(T), false, true},
+        {a.wi, cplx ? 0 : a.n, 1, a.n, a.sW, sizeof(T), false, !cplx},
         {a.VR, a.wantvr ? a.n : 0, a.n, a.ldvr, a.sVR, sizeof(T), false, a.wantvr},
     };
     return run_host_batched(
@@ -69,7 +73,7 @@ gpusvdStatus_t geev(gpusvdHandle_t h, const char *routine, Form form, const Geev
             q.A = static_cast<T *>(c.dev[0]);
             q.lda = a.n, q.sA = a.n * a.n;
             q.wr = static_cast<T *>(c.dev[1]);
-            q.wi = static_cast<T *>(c.dev[2]);
+            q.wi = cplx ? nullptr : static_cast<T *>(c.dev[2]);
             q.sW = a.n;
             q.VR = a.wantvr ? static_cast<T *>(c.dev[3]) : nullptr;
             q.ldvr = a.n, q.sVR = a.n * a.n;
@@ -84,6 +88,8 @@ gpusvdStatus_t geev(gpusvdHandle_t h, const char *routine, Form form, const Geev
     template gpusvdStatus_t geev<T>(gpusvdHandle_t, const char *, Form, const GeevArgs<T> &);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)
+GPUSVD_INSTANTIATE(kernels::Complex<float>)
+GPUSVD_INSTANTIATE(kernels::Complex<double>)
 #undef GPUSVD_INSTANTIATE
 
 }  // namespace gpu

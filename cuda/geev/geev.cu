@@ -1,5 +1,7 @@
 // GPU batched geev: the kernels around the team algorithm of src/kernels/geev_team.hpp and the
-// launcher that picks one (plan.hpp).
+// launcher that picks one (plan.hpp). Real and complex (kernels::Complex) elements; complex
+// matrices have no band path (its QR is the real double-shift one's band storage) and keep
+// their eigenvalues in p.wr (p.wi is null).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -19,6 +21,8 @@ namespace gpu {
 namespace {
 
 using kernels::BlockTeam;
+using kernels::kIsComplex;
+using kernels::RealOf;
 using kernels::geev::GeevWork;
 using kernels::geev::Mat;
 
@@ -31,8 +35,8 @@ __device__ GeevWork<T> shared_work(T *base, bool wantvr, int n, int ld) {
     w.Z = Mat<T>{wantvr ? next : nullptr, ld};
     if (wantvr) next += n * ld;
     w.wr = next;
-    w.wi = next + n;
-    w.scale = next + 2 * n;
+    w.wi = next + n;  // unused for complex T
+    w.scale = reinterpret_cast<RealOf<T> *>(next + 2 * n);
     w.work = next + 3 * n;
     return w;
 }
@@ -49,6 +53,15 @@ __device__ GeevWork<T> reduce_work(T *base, int n, int ld) {
     w.scale = base + n * ld;
     w.work = w.scale + n;
     return w;
+}
+
+/// The working set of geev_warp_kernel: shared_work, or reduce_work for the band path's stage 1.
+template <bool kReduce, class T>
+__device__ GeevWork<T> kernel_work(T *base, bool wantvr, int n, int ld) {
+    if constexpr (kReduce)
+        return reduce_work(base, n, ld);
+    else
+        return shared_work<T>(base, wantvr, n, ld);
 }
 
 /// Copies matrix b of the user's strided A into H (a team member per element), each member
@@ -83,10 +96,10 @@ template <class T, class Team>
 __device__ void store(const Team &t, const GeevProblem<T> &p, int64_t b, const GeevWork<T> &w,
                       int info, bool vectors) {
     const int n = static_cast<int>(p.n);
-    T *wr = p.wr + b * p.sW, *wi = p.wi + b * p.sW;
+    T *wr = p.wr + b * p.sW, *wi = kIsComplex<T> ? nullptr : p.wi + b * p.sW;
     for (int i = t.rank(); i < n; i += t.size()) {
         wr[i] = w.wr[i];
-        wi[i] = w.wi[i];
+        if constexpr (!kIsComplex<T>) wi[i] = w.wi[i];
     }
     if (vectors) {
         T *VR = p.VR + b * p.sVR;
@@ -102,9 +115,11 @@ __device__ void store(const Team &t, const GeevProblem<T> &p, int64_t b, const G
 /// for float's 8 lanes (small n, where up to 32 warps fit in shared memory: its band kernel has
 /// 52 registers; float's 16 lanes spilled at 64); a warp per matrix 3, so all 25 double 30x30
 /// matrices that fit in shared memory run.
-/// With vectors 2 (128 registers).
+/// With vectors 2 (128 registers). Complex float as real double (3 and 2: no spills at 80 and
+/// 128 registers); complex double 2 for values (119 registers) and 1 with vectors (141).
 template <class T, bool kVec, int W>
 constexpr int geev_warp_min_blocks() {
+    if (kIsComplex<T>) return kVec ? (sizeof(T) == 8 ? 2 : 1) : (sizeof(T) == 8 ? 3 : 2);
     if (kVec) return 2;
     return sizeof(T) == 4 && W == 8 ? 4 : 3;
 }
@@ -124,8 +139,9 @@ __global__ void __launch_bounds__(256, geev_warp_min_blocks<T, kVec, W>())
     extern __shared__ __align__(16) unsigned char smem[];
     const int group = threadIdx.x / W;
     const int n = static_cast<int>(p.n);
+    static_assert(!(kReduce && kIsComplex<T>), "the band path is real-only");
     T *const base = reinterpret_cast<T *>(smem + group * matrix_bytes);
-    GeevWork<T> w = kReduce ? reduce_work(base, n, ld) : shared_work<T>(base, kVec, n, ld);
+    GeevWork<T> w = kernel_work<kReduce>(base, kVec, n, ld);
     const kernels::TileTeam<W> t;
     for (int64_t b = int64_t(blockIdx.x) * mats + group; b < p.batch;
          b += int64_t(gridDim.x) * mats) {
@@ -226,8 +242,8 @@ __global__ void __launch_bounds__(256) geev_global_kernel(GeevProblem<T> p, T *w
         w.H = Mat<T>{p.A + b * p.sA, static_cast<int>(p.lda)};
         w.Z = Mat<T>{p.wantvr ? p.VR + b * p.sVR : nullptr, static_cast<int>(p.ldvr)};
         w.wr = p.wr + b * p.sW;
-        w.wi = p.wi + b * p.sW;
-        w.scale = slot;
+        w.wi = kIsComplex<T> ? nullptr : p.wi + b * p.sW;
+        w.scale = reinterpret_cast<RealOf<T> *>(slot);  // n of the slot's 4n elements
         w.work = slot + n;
         const int info = kernels::geev::geev_team(t, p.wantvr, n, w);
         if (t.rank() == 0) p.info[b] = info;
@@ -248,8 +264,10 @@ GeevPlan plan_for(bool wantvr, int64_t n, int64_t batch) {
         int m = 1024;
         for (bool v : {false, true})
             for (int w : {8, 16, 32}) m = std::min(m, max_threads(warp_kernel<T>(v, w)));
-        for (int w : {1, 8, 16, 32}) m = std::min(m, max_threads(band_kernel<T>(w)));
-        for (int w : {8, 16, 32}) m = std::min(m, max_threads(reduce_kernel<T>(w)));
+        if constexpr (!kIsComplex<T>) {
+            for (int w : {1, 8, 16, 32}) m = std::min(m, max_threads(band_kernel<T>(w)));
+            for (int w : {8, 16, 32}) m = std::min(m, max_threads(reduce_kernel<T>(w)));
+        }
         return m;
     }();
     // GPUSVD_GEEV_TEAM=8|16|32: lanes per matrix of the warp path (tuning; default by n).
@@ -259,6 +277,7 @@ GeevPlan plan_for(bool wantvr, int64_t n, int64_t batch) {
     }();
     // GPUSVD_GEEV_BAND=0|1: the two-kernel band path off, or on wherever it applies (tuning).
     static const int band = [] {
+        if (kIsComplex<T>) return 0;  // real only
         const char *e = std::getenv("GPUSVD_GEEV_BAND");
         return e ? std::atoi(e) : -1;
     }();
@@ -282,9 +301,12 @@ GeevPlan plan_for(bool wantvr, int64_t n, int64_t batch) {
     // The thread-per-matrix QR's resident threads per SM, as its registers allow.
     static const int thread_sm_threads = [] {
         int blocks = 0;
-        const cudaError_t e =
-            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, geev_band_kernel<T, 1>, 32, 0);
-        return e == cudaSuccess && blocks > 0 ? 32 * blocks : 2048;
+        if constexpr (!kIsComplex<T>) {
+            const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                &blocks, geev_band_kernel<T, 1>, 32, 0);
+            if (e != cudaSuccess) blocks = 0;
+        }
+        return blocks > 0 ? 32 * blocks : 2048;
     }();
     GeevPlan p = geev_plan(sizeof(T), wantvr, n, batch, smem_block, smem_sm, warp_threads, team,
                            band, reduce_team, qr_thread, thread_sm_threads);
@@ -322,18 +344,20 @@ cudaError_t geev_launch(const GeevProblem<T> &p, void *ws, size_t ws_bytes, cuda
             break;
         }
         case GeevPlan::kWarp: {
-            if (plan.band && fits_int(p.n, p.lda)) {  // stage 2 indexes A with int
-                const GeevWarpShape &r = plan.reduce, &q = plan.qr;
-                const auto reduce = reduce_kernel<T>(r.team);
-                const auto qr = band_kernel<T>(q.team);
-                err = allow_smem(reduce, r.smem_bytes);
-                if (err == cudaSuccess) err = allow_smem(qr, q.smem_bytes);
-                if (err != cudaSuccess) return err;
-                reduce<<<static_cast<unsigned>(r.grid), r.threads, r.smem_bytes, stream>>>(
-                    p, plan.ld, r.mats_per_block, r.matrix_bytes);
-                qr<<<static_cast<unsigned>(q.grid), q.threads, q.smem_bytes, stream>>>(
-                    p, q.mats_per_block, q.matrix_bytes);
-                break;
+            if constexpr (!kIsComplex<T>) {
+                if (plan.band && fits_int(p.n, p.lda)) {  // stage 2 indexes A with int
+                    const GeevWarpShape &r = plan.reduce, &q = plan.qr;
+                    const auto reduce = reduce_kernel<T>(r.team);
+                    const auto qr = band_kernel<T>(q.team);
+                    err = allow_smem(reduce, r.smem_bytes);
+                    if (err == cudaSuccess) err = allow_smem(qr, q.smem_bytes);
+                    if (err != cudaSuccess) return err;
+                    reduce<<<static_cast<unsigned>(r.grid), r.threads, r.smem_bytes, stream>>>(
+                        p, plan.ld, r.mats_per_block, r.matrix_bytes);
+                    qr<<<static_cast<unsigned>(q.grid), q.threads, q.smem_bytes, stream>>>(
+                        p, q.mats_per_block, q.matrix_bytes);
+                    break;
+                }
             }
             const auto kernel = warp_kernel<T>(p.wantvr, plan.team);
             err = allow_smem(kernel, plan.smem_bytes);
@@ -366,6 +390,8 @@ cudaError_t geev_launch(const GeevProblem<T> &p, void *ws, size_t ws_bytes, cuda
     template cudaError_t geev_launch<T>(const GeevProblem<T> &, void *, size_t, cudaStream_t);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)
+GPUSVD_INSTANTIATE(kernels::Complex<float>)
+GPUSVD_INSTANTIATE(kernels::Complex<double>)
 #undef GPUSVD_INSTANTIATE
 
 }  // namespace gpu

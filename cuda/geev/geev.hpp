@@ -16,7 +16,7 @@ struct GeevProblem {
     int64_t n;
     T *A;  // destroyed
     int64_t lda, sA;
-    T *wr, *wi;
+    T *wr, *wi;  // complex T: the eigenvalues W in wr, wi null
     int64_t sW;
     T *VR;  // null when !wantvr
     int64_t ldvr, sVR;

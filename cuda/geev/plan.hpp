@@ -72,8 +72,17 @@ inline size_t geev_shared_elems(bool wantvr, int64_t n) {
 /// room for 12 warps of four matrices per SM, too few to hide the QR's latencies; float's
 /// half-size band fits 22. With vectors the 8-lane kernel measured faster than 32 lanes up to
 /// n = 30 in double.
+/// Complex double (16-byte elements, the only ones wider than 8) holds a quarter as many
+/// matrices per SM as real double's 8-lane teams were tuned for: past n = 12 four matrices a warp
+/// would leave a few warps per SM (3 at 30x30 eigenvalues only), so the teams widen with n and
+/// every matrix keeps its own warp sooner (a choice by shared-memory residency; the widths of the
+/// other element types are measured).
+constexpr int64_t kGeevTeam8MaxNComplexDouble = 12;
+constexpr int64_t kGeevTeam16MaxNComplexDouble = 20;
 constexpr int64_t kGeevTeam8MaxNDouble = 29;
 inline int geev_team_width(size_t elem, bool wantvr, int64_t n) {
+    if (elem > 8)
+        return n <= kGeevTeam8MaxNComplexDouble ? 8 : n <= kGeevTeam16MaxNComplexDouble ? 16 : 32;
     if (wantvr) return n <= 30 ? 8 : (elem <= 4 && n <= 32) ? 16 : 32;
     if (n <= (elem <= 4 ? 32 : kGeevTeam8MaxNDouble)) return 8;
     return n <= 32 ? 16 : 32;
