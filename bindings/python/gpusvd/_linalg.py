@@ -68,12 +68,6 @@ def _stack_input(x, func, check_finite, min_ndim=2, square=False):
         raise ValueError("gpusvd.%s: matrices must be square, got shape %s"
                          % (func, tuple(a.shape)))
     dt = ops.dtype(a)
-    if ops.device and dt.kind == "c":
-        # Refused here rather than by the library's NOT_SUPPORTED: no copy is made behind the
-        # caller's back, and the message says what to do.
-        raise TypeError("gpusvd.%s: %s device arrays are not supported: this version has no "
-                        "GPU kernels for complex data; pass a host (numpy) array, whose complex "
-                        "routines run on the CPU" % (func, dt))
     if check_finite and not ops.device and not ops.isfinite_all(a):
         raise _nonfinite_error(func)
     return ops, a, dt
@@ -202,10 +196,10 @@ _COMMON_RAISES = """\
         argument is invalid; the library's refusals (gpusvd.InvalidValueError) carry its
         message.
     TypeError
-        The dtype is object, string, longdouble, ..., or complex for device arrays (no GPU
-        kernels for complex data in this version).
+        The dtype is object, string, longdouble, ...
     gpusvd.GpusvdError
-        Another non-SUCCESS status, e.g. NO_DEVICE or NOT_SUPPORTED for device arrays."""
+        Another non-SUCCESS status, e.g. NO_DEVICE, or NOT_SUPPORTED for a complex device
+        array of a case the GPU has no complex kernel for."""
 
 _DEVICE_NOTES = """\
     Host (numpy) input runs on the handle's backend (AUTO: the GPU when usable, the CPU
@@ -215,9 +209,10 @@ _DEVICE_NOTES = """\
     torch CPU tensors take the host path through a numpy view and come back as torch tensors.
 
     float32, float64, complex64 and complex128 keep their precision (either byte order);
-    float16 becomes float32, integers and bool float64 (as scipy.linalg does). Complex host
-    arrays go to the library's complex routines (c, z), which run on the CPU in this version;
-    complex device arrays raise TypeError."""
+    float16 becomes float32, integers and bool float64 (as scipy.linalg does). Complex arrays
+    go to the library's complex routines (c, z), on the GPU where it has complex kernels for
+    the case (see gpusvd.h); elsewhere a host array runs on the CPU and a device array raises
+    gpusvd.GpusvdError (NOT_SUPPORTED)."""
 
 
 def _doc(f):
@@ -463,7 +458,9 @@ def _qr(a, mode, orth, overwrite_a, check_finite, return_info, handle, func, min
     # One C-ordered matrix goes to geqrf_mgs row-major (gpusvdSetMatrixLayout): as it is with
     # overwrite_a, else copied in its own memory order, never transposed. geqrf_mgs_batched is
     # column-major only: a C-ordered stack gets a per-matrix Fortran-ordered copy.
-    w, trans, ld, stride = _working(ops, a, dt, _row_major_ok(ops, a), overwrite_a)
+    # (The GPU kernels take complex data column-major only.)
+    row_major = _row_major_ok(ops, a) and not (ops.device and dt.kind == "c")
+    w, trans, ld, stride = _working(ops, a, dt, row_major, overwrite_a)
     bshape = tuple(a.shape[:-2])
     m, n = a.shape[-2:]
     k = min(m, n)

@@ -277,8 +277,8 @@ def pca(x: Any, n_components: Union[None, int, float] = None, *, compute_scores:
     ``components`` is the j-th column of V, multiplied by the phase that makes its entry of
     largest modulus real and positive; ``explained_variance`` is real, ``mean`` and ``scores``
     (``(x - mean) @ components.T``) complex. The library's QR method runs whatever ``method``
-    says (on the CPU: no complex GPU kernels in this version; complex device arrays raise
-    TypeError).
+    says, on the CPU (no complex PCA kernels on the GPU: complex device arrays raise
+    gpusvd.GpusvdError, NOT_SUPPORTED).
 
     Examples
     --------

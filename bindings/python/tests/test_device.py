@@ -200,8 +200,13 @@ def check_svd(a, u, s, vh, thresh=50):
     check_singular_values(a, s)
 
 
+def _wide(a):
+    """The float64 reference dtype of a's kind (complex128 for complex data)."""
+    return np.complex128 if np.iscomplexobj(a) else np.float64
+
+
 def check_singular_values(a, s):
-    s_ref = np.linalg.svd(a.astype(np.float64), compute_uv=False)
+    s_ref = np.linalg.svd(a.astype(_wide(a)), compute_uv=False)
     assert np.all(s >= 0) and np.all(np.diff(s.astype(np.float64)) <= 0), s
     cond = s_ref[0] / s_ref[-1]
     np.testing.assert_allclose(s, s_ref, rtol=1e3 * eps(a.dtype) * cond)
@@ -234,7 +239,7 @@ def match_eigenvalues(a, w):
     each distance must be within 20 sqrt(n) eps |A|_F kappa_j, kappa_j the condition number of
     eigenvalue j (|y_j| |x_j| / |y_j^H x_j|, from numpy.linalg.eig: y_j^H = row j of X^-1)."""
     n = a.shape[0]
-    a64 = a.astype(np.float64)
+    a64 = a.astype(_wide(a))
     w_ref = np.linalg.eigvals(a64)
     w_eig, x = np.linalg.eig(a64)
     kappa_eig = np.linalg.norm(np.linalg.inv(x), axis=1) * np.linalg.norm(x, axis=0)
@@ -254,7 +259,7 @@ def eig_residual(a, w, v):
     """|A V - V diag(w)|_F / (n |A|_F eps)."""
     n = a.shape[-1]
     r = a.astype(np.complex128) @ v.astype(np.complex128) - v * w[None, :]
-    return np.linalg.norm(r) / (n * np.linalg.norm(a.astype(np.float64)) * eps(a.dtype))
+    return np.linalg.norm(r) / (n * np.linalg.norm(a.astype(_wide(a))) * eps(a.dtype))
 
 
 def reference_pca(x, k):
@@ -727,3 +732,92 @@ def test_cupy_pca_total_variance_on_the_calls_stream(cupy_lib, rng):
     xc = 3.0 * big - 3.0 * big.mean(axis=0)
     var = np.linalg.eigvalsh(xc.T @ xc)[::-1] / (big.shape[0] - 1)
     np.testing.assert_allclose(float(res.noise_variance), var[3:].mean(), rtol=1e-8)
+
+
+# ----------------------------------------------------------------------------------------------
+# Complex device arrays (the c and z routines' GPU kernels)
+# ----------------------------------------------------------------------------------------------
+
+CDTYPES = [np.complex64, np.complex128]
+
+
+def complex_randn(rng, shape, dtype):
+    return (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", CDTYPES)
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("shape", [(300, 16), (40, 40), (3, 40, 24), (2, 3, 9, 5)])
+def test_qr_complex_device(lib, rng, dtype, order, shape):
+    """A = Q R with Q^H Q = I and R upper triangular with a real non-negative diagonal (zgeqrf +
+    zungqr's convention), on the input's device."""
+    a_h = complex_randn(rng, shape, dtype)
+    a = lib.put(a_h, order)
+    q, r, info = gpusvd.qr(a, return_info=True)
+    _check_outputs(lib, a, q, r, info)
+    q, r = lib.host(q), lib.host(r)
+    assert q.dtype == r.dtype == dtype and not lib.host(info).any()
+    e = eps(dtype)
+    for i in np.ndindex(shape[:-2]):
+        a64, q64, r64 = (x[i].astype(np.complex128) for x in (a_h, q, r))
+        m, n = a64.shape
+        assert np.linalg.norm(a64 - q64 @ r64) / (np.linalg.norm(a64) * m * e) < 30
+        assert np.linalg.norm(np.eye(q64.shape[1]) - q64.conj().T @ q64) / (m * e) < 30
+        assert np.array_equal(r64, np.triu(r64))
+        d = np.diagonal(r64)
+        assert np.all(d.imag == 0) and np.all(d.real >= 0), d
+
+
+@pytest.mark.parametrize("dtype", CDTYPES)
+@pytest.mark.parametrize("shape", [(30, 30), (4, 12, 12), (2, 3, 7, 7)])
+def test_eig_complex_device(lib, rng, dtype, shape):
+    """Eigenvalues matched to numpy's, |A V - V W| small, vectors of unit norm with the largest
+    component real (zgeev's normalisation)."""
+    a_h = complex_randn(rng, shape, dtype)
+    a = lib.put(a_h, "F")
+    w, v, info = gpusvd.eig(a, return_info=True)
+    _check_outputs(lib, a, w, v, info)
+    w, v = lib.host(w), lib.host(v)
+    assert w.dtype == v.dtype == dtype and not lib.host(info).any()
+    n = shape[-1]
+    for i in np.ndindex(shape[:-2]):
+        match_eigenvalues(a_h[i], w[i])
+        res = eig_residual(a_h[i], w[i], v[i])
+        assert res < 50, "matrix %s: |A V - V W| / (n |A| eps) = %.3g" % (i, res)
+        v64 = v[i].astype(np.complex128)
+        np.testing.assert_allclose(np.linalg.norm(v64, axis=0), 1, rtol=10 * n * eps(dtype))
+        big = v64[np.argmax(np.abs(v64), axis=0), np.arange(n)]
+        assert np.all(big.imag == 0), big
+    w2 = lib.host(gpusvd.eigvals(lib.put(a_h, "C")))  # C order: read as the transposes
+    for i in np.ndindex(shape[:-2]):
+        match_eigenvalues(a_h[i], w2[i])
+
+
+@pytest.mark.parametrize("dtype", CDTYPES)
+@pytest.mark.parametrize("shape", [(24, 16), (16, 24), (5, 32, 32)])
+def test_svd_complex_device(lib, rng, dtype, shape):
+    """A = U diag(s) V^H with U, V orthonormal and s numpy's singular values."""
+    a_h = complex_randn(rng, shape, dtype)
+    a = lib.put(a_h, "F")
+    u, s, vh, info = gpusvd.svd(a, full_matrices=False, return_info=True)
+    _check_outputs(lib, a, u, s, vh, info)
+    u, s, vh = lib.host(u), lib.host(s), lib.host(vh)
+    assert u.dtype == vh.dtype == dtype and s.dtype == np.finfo(dtype).dtype
+    assert not lib.host(info).any()
+    e = eps(dtype)
+    for i in np.ndindex(shape[:-2]):
+        a64, u64, vh64 = (x[i].astype(np.complex128) for x in (a_h, u, vh))
+        m, n = a64.shape
+        k = min(m, n)
+        res = np.linalg.norm(a64 - (u64 * s[i]) @ vh64) / (np.linalg.norm(a64) * max(m, n) * e)
+        assert res < 50, res
+        assert np.linalg.norm(np.eye(k) - u64.conj().T @ u64) / (m * e) < 50
+        assert np.linalg.norm(np.eye(k) - vh64 @ vh64.conj().T) / (n * e) < 50
+        check_singular_values(a_h[i], s[i])
+
+
+def test_pca_complex_device_not_supported(lib, rng):
+    """No complex PCA kernels on the GPU: the library's NOT_SUPPORTED, no silent host copy."""
+    x = lib.put(complex_randn(rng, (50, 4), np.complex128), "F")
+    with pytest.raises(gpusvd.GpusvdError, match="NOT_SUPPORTED"):
+        gpusvd.pca(x, 2)
