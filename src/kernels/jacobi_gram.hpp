@@ -74,8 +74,8 @@ GPUSVD_HD T gram_off(const Team &t, const T *G, int ldg, int n2) {
 
 /// Diagonalises the symmetric positive semidefinite n2 x n2 G (n2 even; only entries are read,
 /// so G may be padded) by parallel rounds of disjoint rotations, and sets V to their product
-/// (V starts as I; ldv even and V aligned to 2 * sizeof(T), for its two-row accesses). G is
-/// kept exactly symmetric from the first round on. A pair rotates when |g_pq| > tol sqrt(g_pp g_qq); stops after a sweep that
+/// (V starts as I; ldv even and V aligned to 2 * sizeof(T), for its two-row accesses). Only
+/// G's diagonal and upper triangle are read and kept up to date. A pair rotates when |g_pq| > tol sqrt(g_pp g_qq); stops after a sweep that
 /// rotates nothing or after max_sweeps. rot: 4 * n2 / 2 team-shared scratch values.
 template <class T, class Team>
 GPUSVD_HD GramResult<T> gram_jacobi(const Team &t, T *G, int ldg, T *V, int ldv, int n2, T tol,
@@ -120,14 +120,14 @@ GPUSVD_HD GramResult<T> gram_jacobi(const Team &t, T *G, int ldg, T *V, int ldv,
             }
             t.sync();
             // J^T G J and V J in one pass over disjoint items, so no member reads or writes what
-            // another updates. G is symmetric: item (u, d) owns the 2 x 2 block at rows (p_a, q_a),
-            // columns (p_b, q_b) of pairs a = u, b = u + d (mod npairs) and its transpose, turns
-            // the block's columns by pair b's rotation, then its rows by pair a's (a column pass
-            // followed by a row pass), and writes it to both places: each off-diagonal block is
-            // computed once. A rotated pair's diagonal block (d = 0) gets its exact new diagonal.
-            // V's item (k, l) turns columns (p_k, q_k) of rows 2l, 2l + 1 by pair k's rotation:
-            // consecutive members touch consecutive rows of one column (two-element accesses, no
-            // shared-memory bank conflicts).
+            // another updates. G is symmetric and only its diagonal and upper triangle are kept:
+            // item (u, d) owns the 2 x 2 block of rows (p_a, q_a) and columns (p_b, q_b) of pairs
+            // a = u, b = u + d (mod npairs), each entry (i, j) stored at (min, max); it turns the
+            // block's columns by pair b's rotation, then its rows by pair a's (a column pass
+            // followed by a row pass). A rotated pair's own block (d = 0) gets its exact new
+            // diagonal and a zero off-diagonal. V's item (k, l) turns columns (p_k, q_k) of rows
+            // 2l, 2l + 1 by pair k's rotation: consecutive members touch consecutive rows of one
+            // column (two-element accesses, no shared-memory bank conflicts).
             const int gitems = npairs * (npairs / 2 + 1);
             for (int idx = t.rank(); idx < gitems + npairs * npairs; idx += t.size()) {
                 if (idx >= gitems) {
@@ -152,9 +152,16 @@ GPUSVD_HD GramResult<T> gram_jacobi(const Team &t, T *G, int ldg, T *V, int ldv,
                 if (!turn_a && !turn_b) continue;
                 int pa, qa, pb, qb;
                 round_robin_pair(a, round, n2, pa, qa);
+                if (d == 0) {
+                    G[pa + pa * ldg] = ra[2];
+                    G[qa + qa * ldg] = ra[3];
+                    G[pa + qa * ldg] = T(0);
+                    continue;
+                }
                 round_robin_pair(b, round, n2, pb, qb);
-                T w = G[pa + pb * ldg], x = G[pa + qb * ldg], y = G[qa + pb * ldg],
-                  z = G[qa + qb * ldg];
+                auto at = [&](int i, int j) { return i < j ? G + i + j * ldg : G + j + i * ldg; };
+                T *gw = at(pa, pb), *gx = at(pa, qb), *gy = at(qa, pb), *gz = at(qa, qb);
+                T w = *gw, x = *gx, y = *gy, z = *gz;
                 if (turn_b) {
                     turn(w, x, rb[0], rb[1]);
                     turn(y, z, rb[0], rb[1]);
@@ -163,16 +170,10 @@ GPUSVD_HD GramResult<T> gram_jacobi(const Team &t, T *G, int ldg, T *V, int ldv,
                     turn(w, y, ra[0], ra[1]);
                     turn(x, z, ra[0], ra[1]);
                 }
-                if (d == 0) {
-                    G[pa + pa * ldg] = ra[2];
-                    G[qa + qa * ldg] = ra[3];
-                    G[pa + qa * ldg] = G[qa + pa * ldg] = T(0);
-                    continue;
-                }
-                G[pa + pb * ldg] = G[pb + pa * ldg] = w;
-                G[pa + qb * ldg] = G[qb + pa * ldg] = x;
-                G[qa + pb * ldg] = G[pb + qa * ldg] = y;
-                G[qa + qb * ldg] = G[qb + qa * ldg] = z;
+                *gw = w;
+                *gx = x;
+                *gy = y;
+                *gz = z;
             }
             t.sync();
         }
