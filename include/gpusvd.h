@@ -179,8 +179,9 @@ GPUSVD_API gpusvdStatus_t gpusvdDestroy(gpusvdHandle_t handle);
  *  fallback); AUTO uses the CPU for it. AUTO also keeps host-pointer calls whose input matrices
  *  total less than 64 KiB on the CPU (transfer and launch latency would dominate). Every
  *  real (s, d) routine has GPU kernels; pca only for m >= n (wider data runs on the CPU under
- *  AUTO). Of the complex (c, z) routines, geqrf_mgs(_batched) (column-major data) and
- *  geev_batched have GPU kernels; the others run on the CPU only in this version. */
+ *  AUTO). Of the complex (c, z) routines, geqrf_mgs(_batched) (column-major data),
+ *  geev_batched and gesvj(_batched) (the sizes gpusvd_cgesvj names) have GPU kernels; the
+ *  others run on the CPU only in this version. */
 GPUSVD_API gpusvdStatus_t gpusvdSetBackend(gpusvdHandle_t handle, gpusvdBackend_t backend);
 
 /** The backend set explicitly, or for AUTO the one it resolves to on this machine: GPU when a
@@ -728,16 +729,25 @@ typedef struct __attribute__((aligned(16))) gpusvdDoubleComplex {
  * values and explained variances are real (float for c, double for z); every other array is
  * complex; strides and leading dimensions count complex elements.
  *
- * Complex routines without GPU kernels in this version (all but geqrf_mgs and
- * geqrf_mgs_batched, whose declarations say what runs on the GPU): the host forms run on the
- * CPU backend (LAPACK's complex routines, batches in parallel over the cores as for real data) under
- * GPUSVD_BACKEND_AUTO and CPU, and answer GPUSVD_STATUS_NOT_SUPPORTED under GPUSVD_BACKEND_GPU;
+ * Complex routines without GPU kernels in this version (all but geqrf_mgs(_batched),
+ * geev_batched and gesvj(_batched), whose declarations say what runs on the GPU): the host
+ * forms run on the CPU backend (LAPACK's complex routines, batches in parallel over the cores
+ * as for real data) under GPUSVD_BACKEND_AUTO and CPU, and answer GPUSVD_STATUS_NOT_SUPPORTED
+ * under GPUSVD_BACKEND_GPU;
  * the `_gpu` forms answer GPUSVD_STATUS_NOT_SUPPORTED (GPUSVD_STATUS_NO_DEVICE where no GPU is
  * usable) and change nothing; `_bufferSize` reports no device workspace. */
 
 /** gesvj of complex A (see gpusvd_sgesvj): A = U diag(S) V^H, S real (k values, descending),
  *  U (m x k) and V (n x k) with orthonormal columns (U^H U = V^H V = I); V itself is returned,
- *  not V^H, as the real routines return V. CPU: LAPACK cgesvj / zgesvj. */
+ *  not V^H, as the real routines return V. CPU: LAPACK cgesvj / zgesvj.
+ *  GPU: one-sided Jacobi with unitary rotations on the team kernels of the real routines (the
+ *  blocked and tall QR-first paths are real only), for one matrix whose working copy (A, or
+ *  A^H when m < n, with the accumulated rotations below it: V, or U when m < n) fits in one
+ *  block's shared memory: square up to 119 x 119 (c) or 84 x 84 (z) on H100/H200, 168 x 168
+ *  and 119 x 119 without the rotations (the refusal's message names the device's limit), and
+ *  for batches (gesvj_batched, batchCount > 1) with min(m, n) < 128. Other complex sizes run
+ *  on the CPU under AUTO; the `_gpu` forms and GPUSVD_BACKEND_GPU answer NOT_SUPPORTED for
+ *  them, changing nothing, and `_bufferSize` reports no device workspace for them. */
 GPUSVD_API gpusvdStatus_t gpusvd_cgesvj(gpusvdHandle_t handle, gpusvdJob_t jobu, gpusvdJob_t jobv,
                                         int64_t m, int64_t n, gpusvdComplex_t *A, int64_t lda,
                                         float *S, gpusvdComplex_t *U, int64_t ldu,
@@ -748,13 +758,13 @@ GPUSVD_API gpusvdStatus_t gpusvd_zgesvj(gpusvdHandle_t handle, gpusvdJob_t jobu,
                                         int64_t lda, double *S, gpusvdDoubleComplex_t *U,
                                         int64_t ldu, gpusvdDoubleComplex_t *V, int64_t ldv,
                                         int *info);
-/** Device-memory form of gpusvd_cgesvj: NOT_SUPPORTED in this version (no complex GPU kernel). */
+/** Device-memory form of gpusvd_cgesvj (the sizes gpusvd_cgesvj names, else NOT_SUPPORTED). */
 GPUSVD_API gpusvdStatus_t gpusvd_cgesvj_gpu(gpusvdHandle_t handle, gpusvdJob_t jobu,
                                             gpusvdJob_t jobv, int64_t m, int64_t n,
                                             gpusvdComplex_t *A, int64_t lda, float *S,
                                             gpusvdComplex_t *U, int64_t ldu, gpusvdComplex_t *V,
                                             int64_t ldv, int *info);
-/** Device-memory form of gpusvd_zgesvj: NOT_SUPPORTED in this version (no complex GPU kernel). */
+/** Device-memory form of gpusvd_zgesvj (the sizes gpusvd_cgesvj names, else NOT_SUPPORTED). */
 GPUSVD_API gpusvdStatus_t gpusvd_zgesvj_gpu(gpusvdHandle_t handle, gpusvdJob_t jobu,
                                             gpusvdJob_t jobv, int64_t m, int64_t n,
                                             gpusvdDoubleComplex_t *A, int64_t lda, double *S,
@@ -786,7 +796,7 @@ GPUSVD_API gpusvdStatus_t gpusvd_zgesvj_batched(gpusvdHandle_t handle, gpusvdJob
                                                 int64_t strideU, gpusvdDoubleComplex_t *V,
                                                 int64_t ldv, int64_t strideV, int64_t batchCount,
                                                 int *info);
-/** Device-memory form of gpusvd_cgesvj_batched: NOT_SUPPORTED in this version. */
+/** Device-memory form of gpusvd_cgesvj_batched (the sizes gpusvd_cgesvj names). */
 GPUSVD_API gpusvdStatus_t gpusvd_cgesvj_batched_gpu(gpusvdHandle_t handle, gpusvdJob_t jobu,
                                                     gpusvdJob_t jobv, int64_t m, int64_t n,
                                                     gpusvdComplex_t *A, int64_t lda,
@@ -795,7 +805,7 @@ GPUSVD_API gpusvdStatus_t gpusvd_cgesvj_batched_gpu(gpusvdHandle_t handle, gpusv
                                                     int64_t strideU, gpusvdComplex_t *V,
                                                     int64_t ldv, int64_t strideV,
                                                     int64_t batchCount, int *info);
-/** Device-memory form of gpusvd_zgesvj_batched: NOT_SUPPORTED in this version. */
+/** Device-memory form of gpusvd_zgesvj_batched (the sizes gpusvd_cgesvj names). */
 GPUSVD_API gpusvdStatus_t gpusvd_zgesvj_batched_gpu(gpusvdHandle_t handle, gpusvdJob_t jobu,
                                                     gpusvdJob_t jobv, int64_t m, int64_t n,
                                                     gpusvdDoubleComplex_t *A, int64_t lda,

@@ -1,5 +1,6 @@
 // Entry points of gesvj and gesvj_batched: validate once, then dispatch.
 #include <atomic>
+#include <cstdio>
 
 #include "api_common.hpp"
 #include "api_complex.hpp"
@@ -10,8 +11,48 @@
 namespace gpusvd {
 namespace {
 
+// cuda/gesvj/: real data of every size; complex data where the Jacobi team kernels serve it
+// (gesvj_gpu_kernel).
 template <class T>
-constexpr bool kGesvjOnGpu = kGpuKernelsFor<T>;  // cuda/gesvj/
+constexpr bool kGesvjOnGpu = true;
+
+/// Whether a call has a GPU kernel: the one rule of the entry points and _bufferSize. Complex
+/// data: gpu::gesvj_complex_served, asked only where a device is usable (it reads the device's
+/// shared memory size).
+template <class T>
+bool gesvj_gpu_kernel(bool wantu, bool wantv, int64_t m, int64_t n, int64_t batch) {
+    if constexpr (is_complex_v<T>)
+        return device_status().usable &&
+               gpu::gesvj_complex_served(sizeof(T), wantu, wantv, m, n, batch);
+    else
+        return kGesvjOnGpu<T>;
+}
+
+/// What a refused complex call's message names: the sizes the GPU takes (the largest square
+/// matrix whose working copy fits in shared memory for these jobs, found by bisection).
+template <class T>
+std::string gesvj_kernel_subject(bool wantu, bool wantv, int64_t m, int64_t n, int64_t batch) {
+    if constexpr (!is_complex_v<T>) {
+        return gpu_kernel_subject<T>();
+    } else {
+        int64_t lo = 0, hi = 4096;  // served at lo x lo (or lo = 0), not at hi x hi
+        while (hi - lo > 1) {
+            const int64_t mid = (lo + hi) / 2;
+            (gesvj_gpu_kernel<T>(wantu, wantv, mid, mid, 1) ? lo : hi) = mid;
+        }
+        char buf[400];
+        std::snprintf(buf, sizeof buf,
+                      "complex matrices of %lld x %lld in a batch of %lld (the GPU takes one "
+                      "complex matrix whose working copy fits in a block's shared memory, square "
+                      "up to %lld x %lld for these jobs, and batches of complex matrices with "
+                      "min(m, n) < %lld)",
+                      static_cast<long long>(m), static_cast<long long>(n),
+                      static_cast<long long>(batch), static_cast<long long>(lo),
+                      static_cast<long long>(lo),
+                      static_cast<long long>(gpu::kGesvjComplexBatchMaxCols));
+        return buf;
+    }
+}
 
 // A rejected call leaves the statistics of the handle's last gesvj as they were; a call that
 // runs starts them afresh. A pending `_gpu` call's statistics are read first by the host form
@@ -73,22 +114,42 @@ gpusvdStatus_t gesvj_entry(const char *name, Form form, bool batched, gpusvdHand
     a.ptr("info", info, batch > 0);
     auto run_gpu = [&]() -> gpusvdStatus_t {
         if constexpr (kGesvjOnGpu<T>) {
-            const GesvjArgs<T> g{
-                wu,  wv, m,     n,   A, lda, sA, S, sS, wu ? U : nullptr, ldu, sU, wv ? V : nullptr,
-                ldv, sV, batch, info};
-            return gpu::gesvj<T>(h, name, form, g);
+            using G = gpu_t<T>;
+            const GesvjArgs<G> g{wu,
+                                 wv,
+                                 m,
+                                 n,
+                                 gpu_ptr(A),
+                                 lda,
+                                 sA,
+                                 S,
+                                 sS,
+                                 wu ? gpu_ptr(U) : nullptr,
+                                 ldu,
+                                 sU,
+                                 wv ? gpu_ptr(V) : nullptr,
+                                 ldv,
+                                 sV,
+                                 batch,
+                                 info};
+            return gpu::gesvj<G>(h, name, form, g);
         } else {
             return fail(h, GPUSVD_STATUS_INTERNAL_ERROR, "%s: no GPU path", name);
         }
     };
+    // (backend CPU never asks: its host forms do not run on the GPU)
+    const bool gpu_kernel = a.ok() && (form == Form::Device || h->backend != GPUSVD_BACKEND_CPU) &&
+                            gesvj_gpu_kernel<T>(wu, wv, m, n, batch);
+    const std::string subject =
+        gpu_kernel || !a.ok() ? std::string() : gesvj_kernel_subject<T>(wu, wv, m, n, batch);
     if (form == Form::Device) {
-        require_device_form(a, kGesvjOnGpu<T>, gpu_kernel_subject<T>());
+        require_device_form(a, gpu_kernel, subject.c_str());
         if (!a.ok()) return a.status();
         JacobiStatsScope stats(h, form);
         return stats.finish(batch > 0 ? run_gpu() : GPUSVD_STATUS_SUCCESS);
     }
     const bool on_gpu =
-        host_runs_on_gpu(a, kGesvjOnGpu<T>, input_bytes<T>(m, n, batch), gpu_kernel_subject<T>());
+        host_runs_on_gpu(a, gpu_kernel, input_bytes<T>(m, n, batch), subject.c_str());
     if (!on_gpu && work) gesvj_lapack_sizes(m, n, lda, wu ? ldu : 1, wv ? ldv : 1).check(a);
     if (!a.ok()) return a.status();
 
@@ -125,16 +186,16 @@ gpusvdStatus_t gesvj_size(const char *name, gpusvdHandle_t h, gpusvdJob_t jobu, 
     Args a(h, name);
     a.column_major_only();  // gpusvdSetMatrixLayout: column-major matrices only
     a.job("jobu", jobu).job("jobv", jobv).nonneg("m", m).nonneg("n", n).nonneg("batchCount", batch);
-    const bool gpu_ok = a.ok() && kGesvjOnGpu<T> && gpu_reachable(h);
-    const bool work = m > 0 && n > 0 && batch > 0;
     const bool wu = jobu == GPUSVD_JOB_VEC, wv = jobv == GPUSVD_JOB_VEC;
+    const bool gpu_ok = a.ok() && gpu_reachable(h) && gesvj_gpu_kernel<T>(wu, wv, m, n, batch);
+    const bool work = m > 0 && n > 0 && batch > 0;
     const LapackSizes cpu =
         gesvj_lapack_sizes(m, n, std::max<int64_t>(1, m), wu ? m : 1, wv ? n : 1);
     if (!gpu_ok && work) cpu.check(a);
     if (!a.ok()) return a.status();
     size_t dev_bytes = 0;
     if constexpr (kGesvjOnGpu<T>)
-        if (work && gpu_ok) dev_bytes = gpu::gesvj_device_bytes<T>(wu, wv, m, n, batch);
+        if (work && gpu_ok) dev_bytes = gpu::gesvj_device_bytes<gpu_t<T>>(wu, wv, m, n, batch);
     set_sizes(dev, host, dev_bytes,
               work && cpu.fit() ? batch_bytes(cpu::gesvj_bytes<T>(m, n), batch) : 0);
     return GPUSVD_STATUS_SUCCESS;

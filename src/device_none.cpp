@@ -70,6 +70,9 @@ template <class T>
 size_t geev_device_bytes(bool, int64_t, int64_t) {
     return 0;
 }
+bool gesvj_complex_served(size_t, bool, bool, int64_t, int64_t, int64_t) {
+    return false;
+}
 void fetch_jacobi_stats(gpusvdHandle_t) {}
 void fetch_pca_total(gpusvdHandle_t) {}
 void release(gpusvdHandle_t) {}
@@ -102,6 +105,13 @@ template gpusvdStatus_t geev<kernels::Complex<double>>(gpusvdHandle_t, const cha
                                                        const GeevArgs<kernels::Complex<double>> &);
 template size_t geev_device_bytes<kernels::Complex<float>>(bool, int64_t, int64_t);
 template size_t geev_device_bytes<kernels::Complex<double>>(bool, int64_t, int64_t);
+// gesvj's complex element types.
+template gpusvdStatus_t gesvj<kernels::Complex<float>>(gpusvdHandle_t, const char *, Form,
+                                                       const GesvjArgs<kernels::Complex<float>> &);
+template gpusvdStatus_t gesvj<kernels::Complex<double>>(gpusvdHandle_t, const char *, Form,
+                                                        const GesvjArgs<kernels::Complex<double>> &);
+template size_t gesvj_device_bytes<kernels::Complex<float>>(bool, bool, int64_t, int64_t, int64_t);
+template size_t gesvj_device_bytes<kernels::Complex<double>>(bool, bool, int64_t, int64_t, int64_t);
 
 }  // namespace gpu
 }  // namespace gpusvd

@@ -7,17 +7,19 @@
 
 #include "api_common.hpp"
 #include "context.hpp"
+#include "kernels/complex.hpp"
 
 namespace gpusvd {
 
-/// gesvj / gesvj_batched arguments, validated (batch 1 for the single-matrix routine).
+/// gesvj / gesvj_batched arguments, validated (batch 1 for the single-matrix routine). T: float,
+/// double or kernels::Complex<R> (S real).
 template <class T>
 struct GesvjArgs {
     bool wantu, wantv;
     int64_t m, n;
     T *A;
     int64_t lda, sA;
-    T *S;
+    kernels::RealOf<T> *S;
     int64_t sS;
     T *U;
     int64_t ldu, sU;
@@ -102,6 +104,15 @@ template <class T>
 gpusvdStatus_t pca(gpusvdHandle_t h, const char *routine, Form form, const PcaArgs<T> &a);
 template <class T>
 gpusvdStatus_t bdsvd(gpusvdHandle_t h, const char *routine, Form form, const BdsvdArgs<T> &a);
+
+/// Complex gesvj on the GPU runs on the Jacobi team kernels alone (the QR-first and blocked paths
+/// are real only), so it serves one matrix whose working copy (A or A^H, and V) fits in one
+/// block's shared memory, and batches with min(m, n) < kGesvjComplexBatchMaxCols (the size from
+/// which real batches take the blocked path). elem: sizeof the complex element. True for m, n
+/// or batch 0.
+constexpr int64_t kGesvjComplexBatchMaxCols = 128;
+bool gesvj_complex_served(size_t elem, bool wantu, bool wantv, int64_t m, int64_t n,
+                          int64_t batch);
 
 /// Device workspace of the `_gpu` forms (what _bufferSize reports as deviceBytes).
 template <class T>

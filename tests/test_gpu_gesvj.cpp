@@ -925,3 +925,553 @@ TYPED_TEST(GpuGesvjDeviceFormTest, BlockedBatchOnUserStreamMatchesHostForm) {
     }
 }
 }  // namespace
+
+namespace {
+// ------------------------------------------------------------------------------------------------
+// Complex data (c, z): the Jacobi team kernels with the complex rotation (warp, block, fixed
+// block and global-memory paths), batched and one matrix, against LAPACK ?gesvj through the CPU
+// backend (in double complex, of the same data) with the ratios of conjugate transposes:
+// |A - U S V^H| / (|A| max(m,n) eps), |I - U^H U| / (m eps), |I - V^H V| / (n eps) < 50, S
+// within sv_threshold; graded matrices to relative accuracy O(eps cond(B)); NaN/Inf members all
+// NaN with info -1; the `_gpu` forms bitwise equal to the host forms; the statistics and the
+// sweep limit; and the sizes left to the CPU (one matrix past shared memory, batches from 128
+// columns): the `_gpu` form and backend GPU refuse them, AUTO runs them on the CPU.
+// *EveryComplexPathOnce* is the sanitizer selection.
+// ------------------------------------------------------------------------------------------------
+
+template <typename R>
+struct ComplexOf;
+template <>
+struct ComplexOf<float> {
+    using P = gpusvdComplex_t;
+};
+template <>
+struct ComplexOf<double> {
+    using P = gpusvdDoubleComplex_t;
+};
+template <typename R>
+using Cx = std::complex<R>;
+template <typename R>
+using CApi = Api<typename ComplexOf<R>::P>;
+
+template <typename R>
+typename ComplexOf<R>::P *pub(Cx<R> *p) {
+    return reinterpret_cast<typename ComplexOf<R>::P *>(p);
+}
+
+struct ComplexName {
+    template <typename T>
+    static std::string GetName(int) {
+        return std::is_same<T, float>::value ? "complex_float" : "complex_double";
+    }
+};
+
+template <typename R>
+bool all_nan_c(int64_t m, int64_t n, const Cx<R> *A, int64_t ld) {
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < m; ++i)
+            if (!std::isnan(A[i + j * ld].real()) || !std::isnan(A[i + j * ld].imag()))
+                return false;
+    return true;
+}
+
+template <typename R>
+struct CCase {
+    std::string name;
+    std::vector<Cx<R>> A;
+    bool nonfinite = false;
+    int64_t rank = -1;  // exactly rank deficient: S[i] ~ 0 from i = rank on
+};
+
+/// One matrix of each complex type: prescribed spectra between random unitary factors, graded,
+/// near overflow and underflow, rank deficient through a phase (column 3 = i column 2), a zero
+/// column, zero.
+template <typename R>
+std::vector<CCase<R>> complex_cases(Rng &rng, int64_t m, int64_t n) {
+    const int64_t k = std::min(m, n);
+    std::vector<CCase<R>> out;
+    for (SigmaMode mode : {SigmaMode::Geometric, SigmaMode::ClusterOneSmall, SigmaMode::LogUniform})
+        for (double c : {1e4, 1e12})
+            out.push_back({std::string(sigma_mode_name(mode)) + (c > 1e5 ? " 1e12" : " 1e4"),
+                           prescribed_sv_complex<R>(rng, m, n, mode, c)});
+    out.push_back({"two-sided graded", graded_complex<R>(rng, m, n, 1e-5, 1e-5)});
+    for (bool over : {true, false}) {
+        auto A = prescribed_sv_complex<R>(rng, m, n, SigmaMode::Geometric, 1e3);
+        const int e = over ? std::numeric_limits<R>::max_exponent - std::numeric_limits<R>::digits
+                           : std::numeric_limits<R>::min_exponent + std::numeric_limits<R>::digits;
+        for (auto &x : A) x = Cx<R>(std::ldexp(x.real(), e), std::ldexp(x.imag(), e));
+        out.push_back({over ? "near overflow" : "near underflow", A});
+    }
+    out.push_back({"rank 3", prescribed_sv_complex<R>(rng, m, n, SigmaMode::RankDeficient, 1e3, 3),
+                   false, 3});
+    if (m >= n && n >= 4) {
+        auto A = prescribed_sv_complex<R>(rng, m, n, SigmaMode::LogUniform, 10);
+        for (int64_t i = 0; i < m; ++i) A[sz(i + 2 * m)] = Cx<R>(0, 1) * A[sz(i + m)];
+        for (int64_t i = 0; i < m; ++i) A[sz(i + (n - 1) * m)] = Cx<R>(0);
+        out.push_back({"column 3 = i column 2, last column zero", A, false, n - 2});
+    }
+    out.push_back({"zero", std::vector<Cx<R>>(sz(m * n), Cx<R>(0)), false, 0});
+    (void)k;
+    return out;
+}
+
+/// Singular values of A0 by LAPACK zgesvj (the CPU backend) on the data widened to double
+/// complex: a reference whose own error is negligible for single complex.
+template <typename R>
+std::vector<double> complex_ref(int64_t m, int64_t n, const std::vector<Cx<R>> &A0) {
+    Handle cpu;
+    EXPECT_EQ(gpusvdSetBackend(cpu, GPUSVD_BACKEND_CPU), GPUSVD_STATUS_SUCCESS);
+    const int64_t k = std::min(m, n);
+    std::vector<Cx<double>> A(A0.size());
+    for (size_t i = 0; i < A.size(); ++i) A[i] = Cx<double>(A0[i].real(), A0[i].imag());
+    std::vector<double> S(sz(k));
+    int info = -777;
+    GPUSVD_EXPECT_OK(
+        cpu, gpusvd_zgesvj(cpu, GPUSVD_JOB_NOVEC, GPUSVD_JOB_NOVEC, m, n,
+                           reinterpret_cast<gpusvdDoubleComplex_t *>(A.data()),
+                           std::max<int64_t>(m, 1), S.data(), nullptr, 1, nullptr, 1, &info));
+    EXPECT_EQ(info, 0) << "reference zgesvj";
+    return S;
+}
+
+/// The checks of one result (S k values; U m x k, V n x k where non-null).
+template <typename R>
+void check_complex_svd(int64_t m, int64_t n, const CCase<R> &c, const std::vector<double> &Sref,
+                       int info, const R *S, const Cx<R> *U, int64_t ldu, const Cx<R> *V,
+                       int64_t ldv) {
+    const int64_t k = std::min(m, n);
+    if (c.nonfinite) {
+        EXPECT_EQ(info, GPUSVD_INFO_NONFINITE);
+        EXPECT_TRUE(all_nan(k, 1, S, k));
+        if (U) {
+            EXPECT_TRUE(all_nan_c(m, k, U, ldu));
+        }
+        if (V) {
+            EXPECT_TRUE(all_nan_c(n, k, V, ldv));
+        }
+        return;
+    }
+    EXPECT_EQ(info, 0);
+    EXPECT_TRUE(is_sorted_desc_nonneg(k, S)) << "S non-negative and descending";
+    EXPECT_LT(sv_compare(k, S, Sref.data()), sv_threshold(m, n)) << "|S - S_lapack| / (|S| eps)";
+    if (c.rank >= 0) {
+        for (int64_t i = c.rank; i < k; ++i)
+            EXPECT_LE(double(S[i]),
+                      50 * double(std::max(m, n)) * eps<R>() * std::max(Sref[0], 1e-300))
+                << "S[" << i << "] of a rank " << c.rank << " matrix";
+    }
+    if (U) {
+        EXPECT_LT(orthogonality_h(m, k, U, ldu), kSvdThreshold) << "|I - U^H U| / (m eps)";
+    }
+    if (V) {
+        EXPECT_LT(orthogonality_h(n, k, V, ldv), kSvdThreshold) << "|I - V^H V| / (n eps)";
+    }
+    if (U && V) {
+        EXPECT_LT(svd_residual_h(m, n, k, c.A.data(), m, S, U, ldu, V, ldv), kSvdThreshold)
+            << "|A - U S V^H| / (|A| max(m,n) eps)";
+    }
+}
+
+/// What a complex batch call wrote.
+template <typename R>
+struct CBatchOut {
+    std::vector<Cx<R>> A, U, V;
+    std::vector<R> S;
+    std::vector<int> info;
+};
+
+/// The cases (with a NaN member second and an Inf member last) as one batch with padded leading
+/// dimensions and gaps between the matrices, through `call` (the host or the `_gpu` batched
+/// form) for jobu / jobv; every matrix checked, the padding untouched.
+template <typename R, typename Call>
+CBatchOut<R> run_complex_batch(gpusvdHandle_t h, gpusvdJob_t jobu, gpusvdJob_t jobv, int64_t m,
+                               int64_t n, std::vector<CCase<R>> cases, Call call) {
+    Rng rng(7);
+    CCase<R> bad{"NaN", prescribed_sv_complex<R>(rng, m, n, SigmaMode::Geometric, 10), true};
+    bad.A[sz(m * n / 2)] = Cx<R>(R(1), nan_v<R>());
+    cases.insert(cases.begin() + 1, bad);
+    bad.name = "Inf";
+    bad.A[sz(m * n / 2)] = Cx<R>(std::numeric_limits<R>::infinity(), R(0));
+    cases.push_back(bad);
+    const bool wu = jobu == GPUSVD_JOB_VEC, wv = jobv == GPUSVD_JOB_VEC;
+    const int64_t batch = int64_t(cases.size()), k = std::min(m, n);
+    const int64_t lda = m + 1, ldu = m + 2, ldv = n + 1;
+    const int64_t sA = lda * n + 3, sS = k + 2, sU = ldu * k + 1, sV = ldv * k + 5;
+    const Cx<R> pad(R(-7.5), R(3.25));
+    CBatchOut<R> o{std::vector<Cx<R>>(sz(sA * batch), pad),
+                   std::vector<Cx<R>>(sz(wu ? sU * batch : 0), pad),
+                   std::vector<Cx<R>>(sz(wv ? sV * batch : 0), pad),
+                   std::vector<R>(sz(sS * batch), R(-5)), std::vector<int>(sz(batch), -777)};
+    for (int64_t b = 0; b < batch; ++b)
+        for (int64_t j = 0; j < n; ++j)
+            for (int64_t i = 0; i < m; ++i)
+                o.A[sz(b * sA + i + j * lda)] = cases[sz(b)].A[sz(i + j * m)];
+    EXPECT_EQ(call(h, jobu, jobv, m, n, pub(o.A.data()), lda, sA, o.S.data(), sS,
+                   wu ? pub(o.U.data()) : nullptr, ldu, sU, wv ? pub(o.V.data()) : nullptr, ldv, sV,
+                   batch, o.info.data()),
+              GPUSVD_STATUS_SUCCESS)
+        << gpusvdGetErrorMessage(h);
+    for (int64_t b = 0; b < batch; ++b) {
+        const CCase<R> &c = cases[sz(b)];
+        SCOPED_TRACE(testing::Message() << m << " x " << n << " jobu=" << wu << " jobv=" << wv
+                                        << " matrix " << b << " (" << c.name << ")");
+        const std::vector<double> Sref =
+            c.nonfinite ? std::vector<double>() : complex_ref(m, n, c.A);
+        check_complex_svd(m, n, c, Sref, o.info[sz(b)], o.S.data() + b * sS,
+                          wu ? o.U.data() + b * sU : nullptr, ldu,
+                          wv ? o.V.data() + b * sV : nullptr, ldv);
+        for (int64_t i = k; i < sS; ++i) EXPECT_EQ(o.S[sz(b * sS + i)], R(-5)) << "S gap";
+        EXPECT_TRUE(padding_intact(m, n, o.A.data() + b * sA, lda, pad)) << "A outside m x n";
+        for (int64_t i = lda * n; i < sA; ++i) EXPECT_EQ(o.A[sz(b * sA + i)], pad) << "A gap";
+        if (wu) {
+            EXPECT_TRUE(padding_intact(m, k, o.U.data() + b * sU, ldu, pad));
+            EXPECT_EQ(o.U[sz(b * sU + sU - 1)], pad);
+        }
+        if (wv) {
+            EXPECT_TRUE(padding_intact(n, k, o.V.data() + b * sV, ldv, pad));
+            EXPECT_EQ(o.V[sz(b * sV + sV - 1)], pad);
+        }
+    }
+    return o;
+}
+
+/// One matrix through the single-matrix form `call` (host or `_gpu`), padded, checked.
+template <typename R, typename Call>
+CBatchOut<R> run_complex_one(gpusvdHandle_t h, gpusvdJob_t jobu, gpusvdJob_t jobv, int64_t m,
+                             int64_t n, const CCase<R> &c, Call call) {
+    SCOPED_TRACE(testing::Message() << c.name << " " << m << " x " << n);
+    const bool wu = jobu == GPUSVD_JOB_VEC, wv = jobv == GPUSVD_JOB_VEC;
+    const int64_t k = std::min(m, n), lda = m + 2, ldu = m + 1, ldv = n + 3;
+    const Cx<R> pad(R(-7.5), R(3.25));
+    CBatchOut<R> o{with_ld(m, n, c.A.data(), m, lda, pad), std::vector<Cx<R>>(sz(ldu * k + 1), pad),
+                   std::vector<Cx<R>>(sz(ldv * k + 1), pad), std::vector<R>(sz(k + 1), R(-5)),
+                   std::vector<int>(1, -777)};
+    EXPECT_EQ(
+        call(h, jobu, jobv, m, n, pub(o.A.data()), lda, o.S.data(), wu ? pub(o.U.data()) : nullptr,
+             ldu, wv ? pub(o.V.data()) : nullptr, ldv, o.info.data()),
+        GPUSVD_STATUS_SUCCESS)
+        << gpusvdGetErrorMessage(h);
+    const std::vector<double> Sref = c.nonfinite ? std::vector<double>() : complex_ref(m, n, c.A);
+    check_complex_svd(m, n, c, Sref, o.info[0], o.S.data(), wu ? o.U.data() : nullptr, ldu,
+                      wv ? o.V.data() : nullptr, ldv);
+    EXPECT_TRUE(padding_intact(m, n, o.A.data(), lda, pad)) << "A written outside m x n";
+    EXPECT_EQ(o.S[sz(k)], R(-5));
+    EXPECT_TRUE(wu ? padding_intact(m, k, o.U.data(), ldu, pad) : all_equal(o.U, pad));
+    EXPECT_TRUE(wv ? padding_intact(n, k, o.V.data(), ldv, pad) : all_equal(o.V, pad));
+    return o;
+}
+
+template <typename R>
+class GpuGesvjComplexTest : public DeviceTest<R> {};
+TYPED_TEST_SUITE(GpuGesvjComplexTest, Precisions, ComplexName);
+
+const gpusvdJob_t kJobPairs[][2] = {{GPUSVD_JOB_VEC, GPUSVD_JOB_VEC},
+                                    {GPUSVD_JOB_VEC, GPUSVD_JOB_NOVEC},
+                                    {GPUSVD_JOB_NOVEC, GPUSVD_JOB_VEC},
+                                    {GPUSVD_JOB_NOVEC, GPUSVD_JOB_NOVEC}};
+
+TYPED_TEST(GpuGesvjComplexTest, BatchedTeamKernels) {
+    using R = TypeParam;
+    Rng rng(291);
+    // warp (16 x 16 and less), block (32 x 32 .. 64 x 64), global memory (100 x 40, 127 x 90:
+    // past shared memory, below the 128 columns where complex batches stop); tall and wide
+    for (const Shape &s :
+         {Shape{1, 1}, Shape{1, 7}, Shape{16, 16}, Shape{32, 32}, Shape{31, 17}, Shape{17, 31},
+          Shape{64, 64}, Shape{100, 40}, Shape{40, 100}, Shape{127, 90}})
+        for (const auto &jobs : kJobPairs) {
+            if (s.m > 64 && jobs[0] != jobs[1]) continue;  // (the large shapes: VEC and NOVEC)
+            run_complex_batch<R>(this->h, jobs[0], jobs[1], s.m, s.n,
+                                 complex_cases<R>(rng, s.m, s.n), CApi<R>::gesvj_batched);
+        }
+}
+
+TYPED_TEST(GpuGesvjComplexTest, LargeBatch) {
+    // Many 32 x 32 matrices (the block kernel's throughput configuration; a pipeline of chunks in
+    // the host form), every 50th one checked in full against LAPACK.
+    using R = TypeParam;
+    using P = typename ComplexOf<R>::P;
+    Rng rng(292);
+    const int64_t m = 32, n = 32, batch = full_or_quick(3000, 100);
+    std::vector<Cx<R>> A(sz(m * n * batch));
+    for (int64_t b = 0; b < batch; ++b) {
+        const auto M = prescribed_sv_complex<R>(rng, m, n, SigmaMode::LogUniform, 1e6);
+        std::copy(M.begin(), M.end(), A.begin() + b * m * n);
+    }
+    const std::vector<Cx<R>> A0 = A;
+    std::vector<Cx<R>> U(sz(m * n * batch)), V(sz(n * n * batch));
+    std::vector<R> S(sz(n * batch));
+    std::vector<int> info(sz(batch), -777);
+    GPUSVD_ASSERT_OK(
+        this->h, Api<P>::gesvj_batched(this->h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, m, n, pub(A.data()),
+                                       m, m * n, S.data(), n, pub(U.data()), m, m * n,
+                                       pub(V.data()), n, n * n, batch, info.data()));
+    for (int64_t b = 0; b < batch; ++b) EXPECT_EQ(info[sz(b)], 0) << "matrix " << b;
+    for (int64_t b = 0; b < batch; b += 50) {
+        SCOPED_TRACE(testing::Message() << "matrix " << b);
+        CCase<R> c{"log uniform",
+                   std::vector<Cx<R>>(A0.begin() + b * m * n, A0.begin() + (b + 1) * m * n)};
+        check_complex_svd(m, n, c, complex_ref(m, n, c.A), info[sz(b)], S.data() + b * n,
+                          U.data() + b * m * n, m, V.data() + b * n * n, n);
+    }
+}
+
+TYPED_TEST(GpuGesvjComplexTest, OneMatrix) {
+    // Single matrices that fit one block's shared memory: the warp path, the fixed block kernel
+    // (few matrices, up to 64 rows) and the generic block kernel past 64 rows.
+    using R = TypeParam;
+    Rng rng(293);
+    for (const Shape &s : {Shape{1, 1}, Shape{5, 3}, Shape{3, 5}, Shape{16, 16}, Shape{40, 24},
+                           Shape{24, 40}, Shape{64, 64}, Shape{80, 33}})
+        for (const CCase<R> &c : complex_cases<R>(rng, s.m, s.n))
+            for (const auto &jobs : kJobPairs)
+                run_complex_one<R>(this->h, jobs[0], jobs[1], s.m, s.n, c, CApi<R>::gesvj);
+    // NaN and Inf in a single matrix
+    for (const Cx<R> bad :
+         {Cx<R>(nan_v<R>(), R(0)), Cx<R>(R(0), -std::numeric_limits<R>::infinity())}) {
+        CCase<R> c{"non-finite", prescribed_sv_complex<R>(rng, 30, 20, SigmaMode::Geometric, 10),
+                   true};
+        c.A[sz(311)] = bad;
+        run_complex_one<R>(this->h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, 30, 20, c, CApi<R>::gesvj);
+    }
+}
+
+TYPED_TEST(GpuGesvjComplexTest, GradedHighRelativeAccuracy) {
+    // A = B D (wide: D B), B complex with unit columns (rows), D = diag(1 .. 1e-10): every
+    // singular value to relative accuracy O(eps cond(B)), against zgesvj in double complex.
+    using R = TypeParam;
+    Rng rng(294);
+    for (const Shape &s :
+         {Shape{12, 8}, Shape{40, 33}, Shape{8, 12}, Shape{64, 64}, Shape{100, 40}})
+        for (bool batched : {false, true}) {
+            SCOPED_TRACE(testing::Message() << s.m << " x " << s.n << (batched ? " batched" : ""));
+            const bool tall = s.m >= s.n;
+            const auto A0 = tall ? graded_complex<R>(rng, s.m, s.n, 1.0, 1e-10)
+                                 : graded_complex<R>(rng, s.m, s.n, 1e-10, 1.0);
+            std::vector<Cx<R>> B = A0;  // graded side normalised
+            for (int64_t a = 0; a < (tall ? s.n : s.m); ++a) {
+                double nr = 0;
+                for (int64_t b = 0; b < (tall ? s.m : s.n); ++b)
+                    nr += std::norm(Cx<double>(tall ? A0[sz(b + a * s.m)] : A0[sz(a + b * s.m)]));
+                for (int64_t b = 0; b < (tall ? s.m : s.n); ++b)
+                    (tall ? B[sz(b + a * s.m)] : B[sz(a + b * s.m)]) /= R(std::sqrt(nr));
+            }
+            const std::vector<double> sb = complex_ref(s.m, s.n, B);
+            const double condB = sb.front() / sb.back();
+            ASSERT_LT(condB, 1000.0);
+            const CCase<R> c{"graded", A0};
+            const std::vector<double> ref = complex_ref(s.m, s.n, A0);
+            EXPECT_GT(ref.front() / ref.back(), 1e8) << "the grading is real";
+            const CBatchOut<R> o =
+                batched ? run_complex_batch<R>(this->h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, s.m, s.n,
+                                               {c, c}, CApi<R>::gesvj_batched)
+                        : run_complex_one<R>(this->h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, s.m, s.n, c,
+                                             CApi<R>::gesvj);
+            // (the batch's matrix 0: its NaN member sits at 1)
+            EXPECT_LT(sv_relative(std::min(s.m, s.n), o.S.data(), ref.data()), 50.0 * condB)
+                << "max_i |S_i - S_ref_i| / (S_ref_i eps), cond(B) = " << condB;
+        }
+}
+
+TYPED_TEST(GpuGesvjComplexTest, StatsToleranceAndSweepLimit) {
+    using R = TypeParam;
+    using P = typename ComplexOf<R>::P;
+    gpusvdHandle_t h = this->h;
+    Rng rng(295);
+    for (const Shape &s : {Shape{32, 32}, Shape{100, 40}, Shape{40, 100}}) {
+        SCOPED_TRACE(testing::Message() << s.m << " x " << s.n);
+        const int64_t m = s.m, n = s.n, k = std::min(m, n);
+        const auto A0 = prescribed_sv_complex<R>(rng, m, n, SigmaMode::Geometric, 1e6);
+        std::vector<Cx<R>> A = A0, U(sz(m * k)), V(sz(n * k));
+        std::vector<R> S(sz(k));
+        int info = -777, sweeps = -1;
+        double off = -1;
+        GPUSVD_ASSERT_OK(h, Api<P>::gesvj(h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, m, n, pub(A.data()), m,
+                                          S.data(), pub(U.data()), m, pub(V.data()), n, &info));
+        EXPECT_EQ(info, 0);
+        GPUSVD_ASSERT_OK(h, gpusvdGetJacobiStats(h, &sweeps, &off));
+        EXPECT_GE(sweeps, 2);
+        EXPECT_LE(sweeps, 30);
+        EXPECT_GE(off, 0.0);
+        // (the CPU backend: LAPACK's own stopping test, and always its 30 sweeps)
+        if (gpu_as_cpu()) continue;
+        EXPECT_LE(off, std::sqrt(double(std::max(m, n))) * eps<R>()) << "the GPU stops at tol";
+        GPUSVD_ASSERT_OK(h, gpusvdSetJacobiMaxSweeps(h, 1));
+        A = A0;
+        GPUSVD_ASSERT_OK(h, Api<P>::gesvj(h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, m, n, pub(A.data()), m,
+                                          S.data(), pub(U.data()), m, pub(V.data()), n, &info));
+        EXPECT_EQ(info, 1) << "not converged: info is the sweep limit";
+        GPUSVD_ASSERT_OK(h, gpusvdGetJacobiStats(h, &sweeps, nullptr));
+        EXPECT_EQ(sweeps, 1);
+        EXPECT_TRUE(is_sorted_desc_nonneg(k, S.data()));
+        // the rotated side is unitary and the factorization still reproduces A
+        EXPECT_LT(m >= n ? orthogonality_h(n, k, V.data(), n) : orthogonality_h(m, k, U.data(), m),
+                  kSvdThreshold);
+        EXPECT_LT(svd_residual_h(m, n, k, A0.data(), m, S.data(), U.data(), m, V.data(), n),
+                  kSvdThreshold);
+        GPUSVD_ASSERT_OK(h, gpusvdSetJacobiMaxSweeps(h, 100));
+    }
+}
+
+template <typename R>
+class GpuGesvjComplexDeviceFormTest : public DeviceStreamTest<R> {};
+TYPED_TEST_SUITE(GpuGesvjComplexDeviceFormTest, Precisions, ComplexName);
+
+// The `_gpu` forms run the host forms' kernels with the same plan: the same bits.
+TYPED_TEST(GpuGesvjComplexDeviceFormTest, DeviceFormsMatchHostForms) {
+    using R = TypeParam;
+    using P = typename ComplexOf<R>::P;
+    Rng rng(296);
+    const CudaRt &rt = *this->rt;
+    const UserStream &stream = *this->stream;
+    auto batched_on_device = [&](gpusvdHandle_t h, gpusvdJob_t ju, gpusvdJob_t jv, int64_t m,
+                                 int64_t n, P *A, int64_t lda, int64_t sA, R *S, int64_t sS, P *U,
+                                 int64_t ldu, int64_t sU, P *V, int64_t ldv, int64_t sV,
+                                 int64_t batch, int *info) {
+        const auto form = rt.emulated ? Api<P>::gesvj_batched : Api<P>::gesvj_batched_gpu;
+        return run_on_device(rt, stream,
+                             {{A, sizeof(P) * sz(sA * batch)},
+                              {S, sizeof(R) * sz(sS * batch)},
+                              {U, U ? sizeof(P) * sz(sU * batch) : 0},
+                              {V, V ? sizeof(P) * sz(sV * batch) : 0},
+                              {info, sizeof(int) * sz(batch)}},
+                             [&](void *const *d) {
+                                 return form(h, ju, jv, m, n, static_cast<P *>(d[0]), lda, sA,
+                                             static_cast<R *>(d[1]), sS, static_cast<P *>(d[2]),
+                                             ldu, sU, static_cast<P *>(d[3]), ldv, sV, batch,
+                                             static_cast<int *>(d[4]));
+                             });
+    };
+    auto one_on_device = [&](gpusvdHandle_t h, gpusvdJob_t ju, gpusvdJob_t jv, int64_t m, int64_t n,
+                             P *A, int64_t lda, R *S, P *U, int64_t ldu, P *V, int64_t ldv,
+                             int *info) {
+        const int64_t k = std::min(m, n);
+        const auto form = rt.emulated ? Api<P>::gesvj : Api<P>::gesvj_gpu;
+        return run_on_device(rt, stream,
+                             {{A, sizeof(P) * sz(lda * n)},
+                              {S, sizeof(R) * sz(k)},
+                              {U, U ? sizeof(P) * sz(ldu * k) : 0},
+                              {V, V ? sizeof(P) * sz(ldv * k) : 0},
+                              {info, sizeof(int)}},
+                             [&](void *const *d) {
+                                 return form(h, ju, jv, m, n, static_cast<P *>(d[0]), lda,
+                                             static_cast<R *>(d[1]), static_cast<P *>(d[2]), ldu,
+                                             static_cast<P *>(d[3]), ldv, static_cast<int *>(d[4]));
+                             });
+    };
+    auto same = [](const CBatchOut<R> &a, const CBatchOut<R> &b) {
+        EXPECT_EQ(a.info, b.info);
+        EXPECT_TRUE(same_bits(a.S, b.S)) << "S: _gpu form vs host form";
+        EXPECT_TRUE(same_bits(a.U, b.U)) << "U: _gpu form vs host form";
+        EXPECT_TRUE(same_bits(a.V, b.V)) << "V: _gpu form vs host form";
+    };
+    for (const Shape &s : {Shape{16, 16}, Shape{32, 32}, Shape{64, 40}, Shape{100, 40}}) {
+        const auto cases = complex_cases<R>(rng, s.m, s.n);
+        same(run_complex_batch<R>(this->h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, s.m, s.n, cases,
+                                  Api<P>::gesvj_batched),
+             run_complex_batch<R>(this->h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, s.m, s.n, cases,
+                                  batched_on_device));
+    }
+    for (const Shape &s : {Shape{3, 5}, Shape{40, 24}, Shape{24, 40}, Shape{80, 33}}) {
+        const CCase<R> c{"log uniform",
+                         prescribed_sv_complex<R>(rng, s.m, s.n, SigmaMode::LogUniform, 1e5)};
+        same(
+            run_complex_one<R>(this->h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, s.m, s.n, c, Api<P>::gesvj),
+            run_complex_one<R>(this->h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, s.m, s.n, c,
+                               one_on_device));
+        int sweeps = -1;
+        GPUSVD_ASSERT_OK(this->h, gpusvdGetJacobiStats(this->h, &sweeps, nullptr));
+        EXPECT_GE(sweeps, 1) << "statistics of a _gpu call";
+    }
+}
+
+// Sizes without a complex GPU path (one matrix whose working copy does not fit in shared memory,
+// batches from 128 columns): the `_gpu` forms and backend GPU refuse them naming the limit,
+// changing nothing; AUTO runs them on the CPU; _bufferSize sizes no device workspace for them.
+TYPED_TEST(GpuGesvjComplexTest, SizesPastTheTeamKernelsStayOffTheGpu) {
+    using R = TypeParam;
+    using P = typename ComplexOf<R>::P;
+    if (gpu_as_cpu()) GTEST_SKIP() << "refusals of the GPU backend: device machine only";
+    Rng rng(297);
+    gpusvdHandle_t h = this->h;
+    struct Case {
+        int64_t m, n, batch;
+    };
+    for (const Case &q :
+         {Case{200, 200, 1}, Case{1000, 60, 1}, Case{60, 1000, 1}, Case{130, 128, 2}}) {
+        SCOPED_TRACE(testing::Message() << q.batch << " x " << q.m << " x " << q.n);
+        const int64_t m = q.m, n = q.n, k = std::min(m, n);
+        std::vector<Cx<R>> A0(sz(m * n * q.batch));
+        for (int64_t b = 0; b < q.batch; ++b) {
+            const auto M = prescribed_sv_complex<R>(rng, m, n, SigmaMode::Geometric, 10);
+            std::copy(M.begin(), M.end(), A0.begin() + b * m * n);
+        }
+        std::vector<Cx<R>> A = A0, U(sz(m * k * q.batch), Cx<R>(5)),
+                           V(sz(n * k * q.batch), Cx<R>(5));
+        const std::vector<Cx<R>> U0 = U, V0 = V;
+        std::vector<R> S(sz(k * q.batch), R(5));
+        std::vector<int> info(sz(q.batch), -777);
+        auto call = [&](bool gpu_form) {
+            if (q.batch == 1)
+                return (gpu_form ? Api<P>::gesvj_gpu : Api<P>::gesvj)(
+                    h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, m, n, pub(A.data()), m, S.data(),
+                    pub(U.data()), m, pub(V.data()), n, info.data());
+            return (gpu_form ? Api<P>::gesvj_batched_gpu : Api<P>::gesvj_batched)(
+                h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, m, n, pub(A.data()), m, m * n, S.data(), k,
+                pub(U.data()), m, m * k, pub(V.data()), n, n * k, q.batch, info.data());
+        };
+        for (bool gpu_form : {true, false}) {  // (host pointers: the _gpu form refuses first)
+            EXPECT_EQ(call(gpu_form), GPUSVD_STATUS_NOT_SUPPORTED);
+            const std::string msg = gpusvdGetErrorMessage(h);
+            EXPECT_NE(msg.find("complex matrices of"), std::string::npos) << msg;
+            EXPECT_NE(msg.find("square up to"), std::string::npos) << msg;
+            EXPECT_NE(msg.find("min(m, n) < 128"), std::string::npos) << msg;
+            EXPECT_EQ(A, A0);
+            EXPECT_EQ(U, U0);
+            EXPECT_EQ(V, V0);
+            EXPECT_TRUE(all_equal(S, R(5)));
+            EXPECT_TRUE(all_equal(info, -777));
+        }
+        size_t dev = 1, host = 0;
+        if (q.batch == 1)
+            GPUSVD_ASSERT_OK(
+                h, Api<P>::gesvj_bufferSize(h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, m, n, &dev, &host));
+        else
+            GPUSVD_ASSERT_OK(h, Api<P>::gesvj_batched_bufferSize(h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC,
+                                                                 m, n, q.batch, &dev, &host));
+        EXPECT_EQ(dev, 0u) << "no device workspace for a call the GPU refuses";
+        EXPECT_GT(host, 0u) << "the CPU's";
+        // AUTO: on the CPU
+        GPUSVD_ASSERT_OK(h, gpusvdSetBackend(h, GPUSVD_BACKEND_AUTO));
+        GPUSVD_ASSERT_OK(h, call(false));
+        for (int64_t b = 0; b < q.batch; ++b) {
+            CCase<R> c{"geometric",
+                       std::vector<Cx<R>>(A0.begin() + b * m * n, A0.begin() + (b + 1) * m * n)};
+            check_complex_svd(m, n, c, complex_ref(m, n, c.A), info[sz(b)], S.data() + b * k,
+                              U.data() + b * m * k, m, V.data() + b * n * k, n);
+        }
+        GPUSVD_ASSERT_OK(h, gpusvdSetBackend(h, GPUSVD_BACKEND_GPU));
+    }
+    // what the GPU takes sizes its workspace: a batch below 128 columns past shared memory
+    size_t dev = 0, host = 0;
+    GPUSVD_ASSERT_OK(h, Api<P>::gesvj_batched_bufferSize(h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, 300,
+                                                         127, 4, &dev, &host));
+    EXPECT_GT(dev, 0u);
+}
+
+// One small case per complex kernel path (the sanitizer selection): the warp, block, fixed
+// block and global-memory kernels, tall and wide.
+TYPED_TEST(GpuGesvjComplexTest, EveryComplexPathOnce) {
+    using R = TypeParam;
+    Rng rng(298);
+    for (const Shape &s : {Shape{16, 16}, Shape{32, 32}, Shape{64, 64}, Shape{40, 17},
+                           Shape{17, 40}, Shape{100, 40}}) {
+        std::vector<CCase<R>> cases;
+        for (int b = 0; b < 2; ++b)
+            cases.push_back({"gaussian", graded_complex<R>(rng, s.m, s.n, 1.0, 1.0)});
+        run_complex_batch<R>(this->h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, s.m, s.n, cases,
+                             CApi<R>::gesvj_batched);
+    }
+    const CCase<R> c{"gaussian", graded_complex<R>(rng, 40, 24, 1.0, 1.0)};
+    run_complex_one<R>(this->h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, 40, 24, c, CApi<R>::gesvj);
+}
+}  // namespace

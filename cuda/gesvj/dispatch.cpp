@@ -9,6 +9,7 @@
 #include "common/pipeline.hpp"
 #include "common/runtime.hpp"
 #include "geqrf/tall.hpp"
+#include "gesvj/blocked_plan.hpp"
 #include "gesvj/blocked_run.hpp"
 #include "gesvj/gesvj.hpp"
 #include "gpu_dispatch.hpp"
@@ -24,11 +25,20 @@ namespace {
 // batched call's last chunk of one matrix runs the kernels the other chunks run, in the
 // workspace the pipeline sized for them.
 
+// Complex data runs on the team kernels alone: the QR-first and blocked paths are real only
+// (gesvj_complex_served says which sizes that leaves to the GPU).
+template <class T>
+constexpr bool kTeamOnly = kernels::kIsComplex<T>;
+static_assert(kGesvjComplexBatchMaxCols == kBlockedBatchMinCols,
+              "complex batches stop where real ones leave the team kernels");
+
 // A tall single matrix is first reduced to its n x n R by the tall QR (geqrf/tall.hpp), as
 // LAPACK's dgejsv preconditions: the Jacobi sweeps then work on n x n instead of m x n (each
 // sweep reads the whole matrix), and U = Q U_R is one GEMM. Column-wise backward stable (the QR's
 // triangular solves), so graded columns keep their relative accuracy.
+template <class T>
 bool qr_first(int64_t m, int64_t n, bool single) {
+    if constexpr (kTeamOnly<T>) return false;
     int64_t mn;
     return single && m >= 2 * n && !__builtin_mul_overflow(m, n, &mn) && mn > 128 * 128 &&
            blas_available();
@@ -39,21 +49,24 @@ bool qr_first(int64_t m, int64_t n, bool single) {
 // (gesvj.cu) on `count` matrices.
 template <class T>
 bool blocked(bool single, bool wantu, bool wantv, int64_t m, int64_t n) {
+    if constexpr (kTeamOnly<T>) return false;
     return gesvj_blocked_wanted(m, n, gesvj_workspace_bytes<T>(wantu, wantv, m, n, 1), single);
 }
 
 template <class T>
 size_t jacobi_bytes(bool single, bool wantu, bool wantv, int64_t m, int64_t n, int64_t count) {
-    return blocked<T>(single, wantu, wantv, m, n)
-               ? gesvj_blocked_bytes<T>(wantu, wantv, m, n, count, single)
-               : gesvj_workspace_bytes<T>(wantu, wantv, m, n, count);
+    if constexpr (!kTeamOnly<T>)
+        if (blocked<T>(single, wantu, wantv, m, n))
+            return gesvj_blocked_bytes<T>(wantu, wantv, m, n, count, single);
+    return gesvj_workspace_bytes<T>(wantu, wantv, m, n, count);
 }
 
 template <class T>
 gpusvdStatus_t jacobi_run(gpusvdHandle_t h, const char *routine, bool single,
                           const GesvjProblem<T> &p, void *ws, size_t ws_bytes, cudaStream_t s) {
-    if (blocked<T>(single, p.wantu, p.wantv, p.m, p.n))
-        return gesvj_blocked<T>(h, routine, p, ws, ws_bytes, s, single);
+    if constexpr (!kTeamOnly<T>)
+        if (blocked<T>(single, p.wantu, p.wantv, p.m, p.n))
+            return gesvj_blocked<T>(h, routine, p, ws, ws_bytes, s, single);
     const cudaError_t e = gesvj_launch<T>(p, ws, ws_bytes, s);
     return e == cudaSuccess ? GPUSVD_STATUS_SUCCESS
                             : cuda_fail(h, routine, "launching the Jacobi kernels", e);
@@ -111,11 +124,24 @@ gpusvdStatus_t gesvj_qr_first(gpusvdHandle_t h, const char *routine, const Gesvj
 /// Workspace of `count` matrices of a call (single: the call has one matrix).
 template <class T>
 size_t device_bytes(bool single, bool wantu, bool wantv, int64_t m, int64_t n, int64_t count) {
-    if (qr_first(m, n, single)) return QrFirstLayout<T>(nullptr, wantu, wantv, m, n).bytes;
+    if constexpr (!kTeamOnly<T>)
+        if (qr_first<T>(m, n, single)) return QrFirstLayout<T>(nullptr, wantu, wantv, m, n).bytes;
     return jacobi_bytes<T>(single, wantu, wantv, m, n, count);
 }
 
 }  // namespace
+
+bool gesvj_complex_served(size_t elem, bool wantu, bool wantv, int64_t m, int64_t n,
+                          int64_t batch) {
+    if (std::min(m, n) <= 0 || batch <= 0) return true;
+    if (batch > 1) return std::min(m, n) < kGesvjComplexBatchMaxCols;
+    const auto fits = [&](auto one) {
+        using T = decltype(one);
+        return gesvj_workspace_bytes<T>(wantu, wantv, m, n, 1) == 0;
+    };
+    return elem == sizeof(kernels::Complex<float>) ? fits(kernels::Complex<float>{})
+                                                   : fits(kernels::Complex<double>{});
+}
 
 template <class T>
 size_t gesvj_device_bytes(bool wantu, bool wantv, int64_t m, int64_t n, int64_t batch) {
@@ -180,7 +206,7 @@ gpusvdStatus_t gesvj(gpusvdHandle_t h, const char *routine, Form form, const Ges
     auto *stats = static_cast<JacobiStatsDev *>(r->stats);
     const double tol = h->jacobi_tol > 0 ? h->jacobi_tol
                                          : std::sqrt(static_cast<double>(std::max(a.m, a.n))) *
-                                               kernels::Real<T>::eps();
+                                               kernels::Real<kernels::RealOf<T>>::eps();
     // The whole call's batch chooses the paths: a device's part of a split call (a.call_batch)
     // computes each matrix as the call on one device would.
     const int64_t call_batch = a.call_batch > 0 ? a.call_batch : a.batch;
@@ -218,13 +244,16 @@ gpusvdStatus_t gesvj(gpusvdHandle_t h, const char *routine, Form form, const Ges
         void *ws = device_workspace(h, routine, wsb, &st);
         if (!ws) return st;
         e = cudaMemsetAsync(stats, 0, sizeof *stats, user_stream(h));
-        if (e == cudaSuccess && qr_first(a.m, a.n, single)) {
-            st = gesvj_qr_first<T>(h, routine, p, ws, user_stream(h));
-            if (st != GPUSVD_STATUS_SUCCESS) return st;
-            e = record_use(h);
-            if (e != cudaSuccess) return cuda_fail(h, routine, "recording the workspace's use", e);
-            h->stats_on_gpu = true;
-            return GPUSVD_STATUS_SUCCESS;
+        if constexpr (!kTeamOnly<T>) {
+            if (e == cudaSuccess && qr_first<T>(a.m, a.n, single)) {
+                st = gesvj_qr_first<T>(h, routine, p, ws, user_stream(h));
+                if (st != GPUSVD_STATUS_SUCCESS) return st;
+                e = record_use(h);
+                if (e != cudaSuccess)
+                    return cuda_fail(h, routine, "recording the workspace's use", e);
+                h->stats_on_gpu = true;
+                return GPUSVD_STATUS_SUCCESS;
+            }
         }
         if (e != cudaSuccess) return cuda_fail(h, routine, "resetting Jacobi statistics", e);
         st = jacobi_run<T>(h, routine, single, p, ws, wsb, user_stream(h));
@@ -241,11 +270,11 @@ gpusvdStatus_t gesvj(gpusvdHandle_t h, const char *routine, Form form, const Ges
     const int64_t k = std::min(a.m, a.n);
     const Operand ops[] = {
         {a.A, a.m, a.n, a.lda, a.sA, sizeof(T), true, false},
-        {a.S, k, 1, k, a.sS, sizeof(T), false, true},
+        {a.S, k, 1, k, a.sS, sizeof(*a.S), false, true},
         {a.U, a.wantu ? a.m : 0, k, a.ldu, a.sU, sizeof(T), false, a.wantu},
         {a.V, a.wantv ? a.n : 0, k, a.ldv, a.sV, sizeof(T), false, a.wantv},
     };
-    const bool qr = qr_first(a.m, a.n, single);
+    [[maybe_unused]] const bool qr = qr_first<T>(a.m, a.n, single);
     const gpusvdStatus_t st = run_host_batched_status(
         h, routine, a.batch, ops, 4, a.info,
         [&](int64_t count) { return device_bytes<T>(single, a.wantu, a.wantv, a.m, a.n, count); },
@@ -253,7 +282,7 @@ gpusvdStatus_t gesvj(gpusvdHandle_t h, const char *routine, Form form, const Ges
             GesvjProblem<T> q = p;
             q.A = static_cast<T *>(c.dev[0]);
             q.lda = a.m, q.sA = a.m * a.n;
-            q.S = static_cast<T *>(c.dev[1]);
+            q.S = static_cast<kernels::RealOf<T> *>(c.dev[1]);
             q.sS = k;
             q.U = a.wantu ? static_cast<T *>(c.dev[2]) : nullptr;
             q.ldu = std::max<int64_t>(1, a.m), q.sU = a.m * k;
@@ -261,7 +290,8 @@ gpusvdStatus_t gesvj(gpusvdHandle_t h, const char *routine, Form form, const Ges
             q.ldv = std::max<int64_t>(1, a.n), q.sV = a.n * k;
             q.batch = c.count;
             q.info = c.info;
-            if (qr) return gesvj_qr_first<T>(h, routine, q, c.ws, c.stream);
+            if constexpr (!kTeamOnly<T>)
+                if (qr) return gesvj_qr_first<T>(h, routine, q, c.ws, c.stream);
             return jacobi_run<T>(h, routine, single, q, c.ws, c.ws_bytes, c.stream);
         });
     if (st != GPUSVD_STATUS_SUCCESS) return st;
@@ -275,6 +305,8 @@ gpusvdStatus_t gesvj(gpusvdHandle_t h, const char *routine, Form form, const Ges
     template gpusvdStatus_t gesvj<T>(gpusvdHandle_t, const char *, Form, const GesvjArgs<T> &);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)
+GPUSVD_INSTANTIATE(kernels::Complex<float>)
+GPUSVD_INSTANTIATE(kernels::Complex<double>)
 #undef GPUSVD_INSTANTIATE
 
 }  // namespace gpu

@@ -58,7 +58,7 @@ __global__ void gesvj_warp_kernel(GesvjProblem<T> p, JacobiShape s, int lanes, i
         kernels::jacobi_work<T, int>(s, reinterpret_cast<T *>(smem + warp * matrix_bytes));
     const WarpTeam t;
     const LaneTeam pt(lanes);
-    const T tol = static_cast<T>(p.tol);
+    const auto tol = static_cast<kernels::RealOf<T>>(p.tol);
     for (int64_t b = int64_t(blockIdx.x) * mats + warp; b < p.batch;
          b += int64_t(gridDim.x) * mats) {
         const JacobiResult<T> r =
@@ -75,7 +75,7 @@ __global__ void gesvj_block_kernel(GesvjProblem<T> p, JacobiShape s, int lanes) 
     const JacobiWork<T, int> w = kernels::jacobi_work<T, int>(s, reinterpret_cast<T *>(smem));
     const BlockTeam<double> t{scratch};
     const LaneTeam pt(lanes);
-    const T tol = static_cast<T>(p.tol);
+    const auto tol = static_cast<kernels::RealOf<T>>(p.tol);
     for (int64_t b = blockIdx.x; b < p.batch; b += gridDim.x) {
         const JacobiResult<T> r =
             kernels::jacobi_svd<T, int, kCache>(t, pt, problem_io(p, b), w, tol, p.max_sweeps);
@@ -96,7 +96,7 @@ __global__ void __launch_bounds__(kGesvjFixedMaxThreads)
     const JacobiWork<T, int> w = kernels::jacobi_work<T, int>(s, reinterpret_cast<T *>(smem));
     const BlockTeam<double> t{scratch};
     const kernels::TileTeam<W> pt;
-    const T tol = static_cast<T>(p.tol);
+    const auto tol = static_cast<kernels::RealOf<T>>(p.tol);
     for (int64_t b = blockIdx.x; b < p.batch; b += gridDim.x) {
         const JacobiResult<T> r = kernels::jacobi_svd<T, int, kCache, kernels::FixedSlots<NA, NV>>(
             t, pt, problem_io(p, b), w, tol, p.max_sweeps);
@@ -141,7 +141,7 @@ __global__ void gesvj_global_kernel(GesvjProblem<T> p, JacobiShape s, unsigned c
         kernels::jacobi_work<T, int64_t>(s, reinterpret_cast<T *>(ws + blockIdx.x * matrix_bytes));
     const BlockTeam<double> t{scratch};
     const WarpTeam pt;
-    const T tol = static_cast<T>(p.tol);
+    const auto tol = static_cast<kernels::RealOf<T>>(p.tol);
     for (int64_t b = blockIdx.x; b < p.batch; b += gridDim.x) {
         const JacobiResult<T> r =
             kernels::jacobi_svd<T, int64_t, 0>(t, pt, problem_io(p, b), w, tol, p.max_sweeps);
@@ -213,11 +213,14 @@ cudaError_t gesvj_launch(const GesvjProblem<T> &p, void *ws, size_t ws_bytes, cu
     return cudaGetLastError();
 }
 
-template size_t gesvj_workspace_bytes<float>(bool, bool, int64_t, int64_t, int64_t);
-template size_t gesvj_workspace_bytes<double>(bool, bool, int64_t, int64_t, int64_t);
-template cudaError_t gesvj_launch<float>(const GesvjProblem<float> &, void *, size_t, cudaStream_t);
-template cudaError_t gesvj_launch<double>(const GesvjProblem<double> &, void *, size_t,
-                                          cudaStream_t);
+#define GPUSVD_INSTANTIATE(T)                                                          \
+    template size_t gesvj_workspace_bytes<T>(bool, bool, int64_t, int64_t, int64_t); \
+    template cudaError_t gesvj_launch<T>(const GesvjProblem<T> &, void *, size_t, cudaStream_t);
+GPUSVD_INSTANTIATE(float)
+GPUSVD_INSTANTIATE(double)
+GPUSVD_INSTANTIATE(kernels::Complex<float>)
+GPUSVD_INSTANTIATE(kernels::Complex<double>)
+#undef GPUSVD_INSTANTIATE
 
 }  // namespace gpu
 }  // namespace gpusvd

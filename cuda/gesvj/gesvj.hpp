@@ -11,6 +11,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/complex.hpp"
+
 namespace gpusvd {
 namespace gpu {
 
@@ -31,14 +33,15 @@ __device__ inline void record_jacobi_stats(JacobiStatsDev *s, int sweeps, double
 }
 #endif
 
-/// One batched problem, column-major, strided (batch 1 for the single-matrix routine).
+/// One batched problem, column-major, strided (batch 1 for the single-matrix routine). T: float,
+/// double or kernels::Complex<R> (S real).
 template <class T>
 struct GesvjProblem {
     bool wantu, wantv;
     int64_t m, n;
     T *A;
     int64_t lda, sA;
-    T *S;
+    kernels::RealOf<T> *S;
     int64_t sS;
     T *U;  // null when !wantu
     int64_t ldu, sU;

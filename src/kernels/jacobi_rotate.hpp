@@ -170,7 +170,9 @@ GPUSVD_HD void for_cached_slots(I count, Index index, In in, F f) {
 /// the unitary rotation of complex_abs_phase). Inactive
 /// pairs (past the last pair, or the dummy) still join the reductions. The lane visits its slots
 /// as ps says, from sa (A part) and sv (V part) on. With na <= CAP the lane's A entries (and,
-/// where Slots::kCacheV, its V entries) stay in registers between the loads and the rotation.
+/// where Slots::kCacheV, its V entries) stay in registers between the loads and the rotation; a
+/// 16-byte element (double complex) caches A's entries only: four registers each, V's as well
+/// would spill under the fixed kernels' 512-thread bound.
 /// Updates off (largest |cos| seen) and rotated (1 if it rotated).
 template <class T, class I, int CAP, class PairTeam, class Slots>
 GPUSVD_HD void jacobi_pair(const PairTeam &pt, bool active, T *x, T *y, const Slots &ps, I sa, I sv,
@@ -178,7 +180,8 @@ GPUSVD_HD void jacobi_pair(const PairTeam &pt, bool active, T *x, T *y, const Sl
     using Rl = RealOf<T>;
     using R = Real<Rl>;
     constexpr int kCache = CAP > 0 ? CAP : 1;
-    constexpr int kVCache = Slots::kCacheV ? kCache : 1;
+    constexpr bool kCacheV = Slots::kCacheV && sizeof(T) <= 8;
+    constexpr int kVCache = kCacheV ? kCache : 1;
     const int W = pt.size(), r = pt.rank();
     const I na = ps.a_slots(), nv = ps.v_slots();
     auto a_index = [&](I j) { return ps.a_row(r, W, j, sa); };
@@ -188,15 +191,17 @@ GPUSVD_HD void jacobi_pair(const PairTeam &pt, bool active, T *x, T *y, const Sl
     const bool cached = CAP > 0 && na <= CAP;
     T xc[kCache] = {}, yc[kCache] = {}, xv[kVCache] = {}, yv[kVCache] = {};
     // Two partial sums each: half as long a chain of dependent adds.
-    Rl a = Rl(0), b = Rl(0), a1 = Rl(0), b1 = Rl(0);
-    T g = T(0), g1 = T(0);
+    Rl a = Rl(0), b = Rl(0);
+    T g = T(0);
+    Rl a1 = Rl(0), b1 = Rl(0);
+    T g1 = T(0);
     if (active) {
         if (cached) {
             for_cached_slots<kCache>(na, a_index, in_a, [&](int j, I i) {
                 xc[j] = x[i];
                 yc[j] = y[i];
             });
-            if (Slots::kCacheV)
+            if (kCacheV)
                 for_cached_slots<kVCache>(nv, v_index, in_v, [&](int j, I i) {
                     xv[j] = x[i];
                     yv[j] = y[i];
@@ -269,7 +274,7 @@ GPUSVD_HD void jacobi_pair(const PairTeam &pt, bool active, T *x, T *y, const Sl
             if (ps.in_a(i)) turn(i, x[i], y[i]);
         }
     }
-    if (Slots::kCacheV && cached) {
+    if (kCacheV && cached) {
         for_cached_slots<kVCache>(nv, v_index, in_v, [&](int j, I i) { turn(i, xv[j], yv[j]); });
     } else {
         for (I j = 0; j < nv; ++j) {
