@@ -2,8 +2,10 @@
 // as precision-generic overloads).
 #pragma once
 
+#include <complex>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "api.hpp"
@@ -77,10 +79,40 @@ private:
     bool failed_ = false;
 };
 
-/// Row labels: "s"/"d", "MxN", "B x MxN".
+/// The element types of the rows: float, double, std::complex<float>, std::complex<double>.
+/// Complex data lives in std::complex arrays (arithmetic on the host side) and is passed to
+/// gpusvd as its public complex types, which have the same layout (api() casts the pointer).
+template <class T>
+struct Elem {
+    using real = T;
+    using api = T;
+    static constexpr bool complex = false;
+};
+template <class R>
+struct Elem<std::complex<R>> {
+    using real = R;
+    using api = std::conditional_t<sizeof(R) == 4, gpusvdComplex_t, gpusvdDoubleComplex_t>;
+    static constexpr bool complex = true;
+};
+template <class T>
+using real_t = typename Elem<T>::real;
+template <class T>
+constexpr bool is_complex_v = Elem<T>::complex;
+/// gpusvd's API for the element type T.
+template <class T>
+using ApiOf = gpusvd_util::Api<typename Elem<T>::api>;
+template <class T>
+typename Elem<T>::api *api(T *p) {
+    return reinterpret_cast<typename Elem<T>::api *>(p);
+}
+
+/// Row labels: "s"/"d"/"c"/"z", "MxN", "B x MxN".
 template <class T>
 const char *px() {
-    return sizeof(T) == 4 ? "s" : "d";
+    if constexpr (is_complex_v<T>)
+        return sizeof(real_t<T>) == 4 ? "c" : "z";
+    else
+        return sizeof(T) == 4 ? "s" : "d";
 }
 inline std::string dims(int64_t m, int64_t n) {
     return std::to_string(m) + "x" + std::to_string(n);
@@ -92,6 +124,9 @@ inline std::string bdims(int64_t b, int64_t m, int64_t n) {
 /// Deterministic uniform(-1, 1) data (never zeros), through gpusvd_util's generator.
 void fill_random(double *p, size_t n, uint64_t seed);
 void fill_random(float *p, size_t n, uint64_t seed);
+/// Complex: real and imaginary parts each uniform(-1, 1), never zero.
+void fill_random(std::complex<double> *p, size_t n, uint64_t seed);
+void fill_random(std::complex<float> *p, size_t n, uint64_t seed);
 template <class T>
 std::vector<T> random_vector(size_t n, uint64_t seed) {
     std::vector<T> v(n);

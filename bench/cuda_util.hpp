@@ -23,6 +23,36 @@
 
 namespace bench {
 
+/// cuBLAS/cuSOLVER's element type for T (cuComplex / cuDoubleComplex for std::complex: the same
+/// layout) and its cudaDataType; cu() casts a pointer for the typed entry points.
+template <class T>
+struct CuOf {
+    using type = T;
+};
+template <>
+struct CuOf<std::complex<float>> {
+    using type = cuComplex;
+};
+template <>
+struct CuOf<std::complex<double>> {
+    using type = cuDoubleComplex;
+};
+template <class T>
+typename CuOf<T>::type *cu(T *p) {
+    return reinterpret_cast<typename CuOf<T>::type *>(p);
+}
+template <class T>
+const typename CuOf<T>::type *cu(const T *p) {
+    return reinterpret_cast<const typename CuOf<T>::type *>(p);
+}
+template <class T>
+constexpr cudaDataType cuda_type() {
+    if constexpr (is_complex_v<T>)
+        return sizeof(real_t<T>) == 4 ? CUDA_C_32F : CUDA_C_64F;
+    else
+        return sizeof(T) == 4 ? CUDA_R_32F : CUDA_R_64F;
+}
+
 /// Element count as size_t (a function, so `Dev<int> x(sz(n));` declares a variable).
 inline size_t sz(int64_t v) {
     return static_cast<size_t>(v);
@@ -314,11 +344,12 @@ std::vector<T> sorted_desc(std::vector<T> v, size_t per, size_t count) {
 /// Agreement tolerance of singular values / eigenvalues of n x n problems with LAPACK, relative to
 /// the largest: 10 n eps (rounding accumulates over the ~n rotations or reflections each column
 /// sees; float Jacobi at n = 1024 differs by ~1e-4 from the exact values, gpusvd and cuSOLVER
-/// alike), at least 1e-10 in double and 1e-4 in float.
+/// alike), at least 1e-10 in double and 1e-4 in float (complex: those of the real parts).
 template <class T>
 double value_tol(int64_t n) {
-    const double floor = sizeof(T) == 4 ? 1e-4 : 1e-10;
-    return std::max(floor, 10.0 * double(n) * std::numeric_limits<T>::epsilon());
+    using R = real_t<T>;
+    const double floor = sizeof(R) == 4 ? 1e-4 : 1e-10;
+    return std::max(floor, 10.0 * double(n) * std::numeric_limits<R>::epsilon());
 }
 
 /* ---- batches tiled from a pool ------------------------------------------------------------

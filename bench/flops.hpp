@@ -21,12 +21,23 @@
 //   pca, covariance     2mn (centre) + mn^2 (syrk) + 9n^3 (syevd, vectors: tridiagonal
 //                       reduction 4n^3/3, back-transformation 2n^3, divide and conquer ~4n^3
 //                       without deflation, rounded up) [+ 2mnk for the scores]
+// Complex rows (c, z): the real formula's count times 4 (a complex multiply-add is four real
+//                       ones), at the same DGEMM rate in the floor column; bytes count complex
+//                       elements at their size, singular values at the real size.
 // Bytes: each input read once and each output written once (the bandwidth floor). PCIe bytes
 // (host-memory rows of the GPU tables): the larger direction, host-to-device inputs or
 // device-to-host outputs, since the two overlap.
 #pragma once
 
+#include "bench.hpp"
+
 namespace bench {
+
+/// Real flops per flop of the real formulas: 4 for complex elements, else 1.
+template <class T>
+constexpr double flop_factor() {
+    return is_complex_v<T> ? 4.0 : 1.0;
+}
 
 inline double geqrf_flops(double m, double n) {
     return m >= n ? 2 * m * n * n - 2 * n * n * n / 3 : 2 * n * m * m - 2 * m * m * m / 3;

@@ -5,6 +5,8 @@
 //   geqrf_mgs          one tall m x n matrix: cusolverDnDgeqrf + R copied out + cusolverDnDorgqr.
 //                      Goal >= 10x at 1e5 x 64 and 1e6 x 64; 1e5 x 256 and 4096 x 4096 are
 //                      report rows (no goal). Host: dgeqrf + R copy + dorgqr, multithreaded.
+//                      Double complex at 1e6 x 64: zgeqrf_mgs vs cusolverDnZgeqrf + R copy +
+//                      cusolverDnZungqr, goal >= 10x; host zgeqrf + R copy + zungqr.
 //   geqrf_mgs_batched  many small square matrices: cublas?geqrfBatched on A, with Q formed
 //                      explicitly as Q = A0 R^-1 by cublas?trsmBatched on a copy of A made first
 //                      (the copy is timed: the vendor route consumes A twice; R is left in the
@@ -14,13 +16,14 @@
 //                      extrapolated and tagged.
 //
 // Every gpusvd result is checked (the check column; a failed check fails the row): status, info
-// all zero, |A - QR| / (m |A| eps) < 30 and |I - Q^T Q| / (m eps) < 30 (on the device with cuBLAS
+// all zero, |A - QR| / (m |A| eps) < 30 and |I - Q^H Q| / (m eps) < 30 (on the device with cuBLAS
 // for one matrix, on the host for a sample of 64 matrices of a batch), R upper triangular with
-// R(j,j) >= 0, and |R(j,j)| against LAPACK dgeqrf's on the same matrices (relative to the
-// largest). The vendor's |R(j,j)| are compared too (shown when off, not a failure).
+// R(j,j) >= 0 (complex: real and non-negative), and |R(j,j)| against LAPACK ?geqrf's on the same
+// matrices (relative to the largest). The vendor's |R(j,j)| are compared too (shown when off,
+// not a failure).
 //
 // Floor: bytes = A read once, Q and R written once; flops = 2mn^2 per Gram-Schmidt pass, two
-// passes for MGS2 (flops.hpp).
+// passes for MGS2, 4x for complex (flops.hpp).
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cusolverDn.h>
@@ -28,6 +31,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <limits>
 #include <string>
 #include <vector>
@@ -66,6 +70,18 @@ inline double asum(cublasHandle_t h, int n, const float *x) {
     CB(cublasSasum(h, n, x, 1, &r));
     return double(r);
 }
+// Complex: the op of the Gram matrix is CUBLAS_OP_C (Q^H Q); asum is sum |re| + |im|.
+inline void gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
+                 std::complex<double> alpha, const std::complex<double> *A, int lda,
+                 const std::complex<double> *B, int ldb, std::complex<double> beta,
+                 std::complex<double> *C, int ldc) {
+    CB(cublasZgemm(h, ta, tb, m, n, k, cu(&alpha), cu(A), lda, cu(B), ldb, cu(&beta), cu(C), ldc));
+}
+inline double asum(cublasHandle_t h, int n, const std::complex<double> *x) {
+    double r = 0;
+    CB(cublasDzasum(h, n, cu(x), 1, &r));
+    return r;
+}
 inline void geqrf_batched(cublasHandle_t h, int m, int n, double *const A[], int lda,
                           double *const tau[], int *info, int batch) {
     CB(cublasDgeqrfBatched(h, m, n, A, lda, tau, info, batch));
@@ -90,7 +106,25 @@ inline void trsm_right_upper_batched(cublasHandle_t h, int m, int n, const float
 
 template <class T>
 double eps_of() {
-    return double(std::numeric_limits<T>::epsilon());
+    return double(std::numeric_limits<real_t<T>>::epsilon());
+}
+
+/// x real and >= 0 (complex: imaginary part exactly 0, as LAPACK ?geqrfp gives R(j,j)).
+template <class T>
+bool nonneg_real(T x) {
+    if constexpr (is_complex_v<T>)
+        return x.real() >= 0 && x.imag() == 0;
+    else
+        return x >= T(0);
+}
+
+/// |x| in double.
+template <class T>
+double magnitude(T x) {
+    if constexpr (is_complex_v<T>)
+        return std::abs(std::complex<double>(x));
+    else
+        return std::fabs(double(x));
 }
 
 /// R (k x n, leading dimension ldr) upper triangular with R(j,j) >= 0? Notes what is not.
@@ -99,11 +133,12 @@ void check_r_shape(Check &ck, int64_t k, int64_t n, const T *R, int64_t ldr) {
     int64_t below = 0, negative = 0;
     for (int64_t j = 0; j < n; ++j)
         for (int64_t i = j + 1; i < k; ++i) below += R[i + j * ldr] != T(0);
-    for (int64_t j = 0; j < k; ++j) negative += !(R[j + j * ldr] >= T(0));
+    for (int64_t j = 0; j < k; ++j) negative += !nonneg_real(R[j + j * ldr]);
     if (below || negative) {
         ck.bad = true;
         ck.note += " R: " + std::to_string(below) + " nonzero below the diagonal, " +
-                   std::to_string(negative) + " R(j,j) < 0";
+                   std::to_string(negative) +
+                   (is_complex_v<T> ? " R(j,j) not real >= 0" : " R(j,j) < 0");
     }
 }
 
@@ -111,12 +146,14 @@ void check_r_shape(Check &ck, int64_t k, int64_t n, const T *R, int64_t ldr) {
 template <class T>
 std::vector<double> abs_diag(int64_t k, const T *R, int64_t ldr) {
     std::vector<double> d(sz(k));
-    for (int64_t j = 0; j < k; ++j) d[sz(j)] = std::fabs(double(R[j + j * ldr]));
+    for (int64_t j = 0; j < k; ++j) d[sz(j)] = magnitude(R[j + j * ldr]);
     return d;
 }
 
 /// The QR ratios of one m x n (m >= n) matrix on the device with cuBLAS, in precision T:
-/// |A0 - Q R|_1 / (m |A0|_1 eps) and |I - Q^T Q|_1 / (m eps) (R: k x n, leading dimension n).
+/// |A0 - Q R|_1 / (m |A0|_1 eps) and |I - Q^H Q|_1 / (m eps) (R: k x n, leading dimension n).
+/// Complex: the column sums of the residual and of A0 are cuBLAS's sum |re| + |im| (within a
+/// factor sqrt(2) of the moduli's), the Gram matrix's norm the moduli's.
 template <class T>
 void qr_ratios_device(Gpu &c, Check &ck, int64_t m, int64_t n, const T *A0, const T *Q,
                       const T *R) {
@@ -128,7 +165,8 @@ void qr_ratios_device(Gpu &c, Check &ck, int64_t m, int64_t n, const T *A0, cons
     std::vector<T> I(nn, T(0));
     for (int64_t j = 0; j < n; ++j) I[sz(j + j * n)] = T(1);
     G.upload(I.data(), nn);
-    gemm(c.blas, CUBLAS_OP_T, CUBLAS_OP_N, ni, ni, mi, T(-1), Q, mi, Q, mi, T(1), G.get(), ni);
+    gemm(c.blas, is_complex_v<T> ? CUBLAS_OP_C : CUBLAS_OP_T, CUBLAS_OP_N, ni, ni, mi, T(-1), Q, mi,
+         Q, mi, T(1), G.get(), ni);
     double ne = 0, na = 0;
     for (int64_t j = 0; j < n; ++j) {
         const double e = asum(c.blas, mi, E.get() + j * m), a = asum(c.blas, mi, A0 + j * m);
@@ -138,40 +176,72 @@ void qr_ratios_device(Gpu &c, Check &ck, int64_t m, int64_t n, const T *A0, cons
     const auto g = G.download(nn);
     const double eps = eps_of<T>();
     ck.bound("resid", ne / (double(m) * na * eps), kQrRatio);
-    ck.bound("orth", double(gpusvd_util::norm1(n, n, g.data(), n)) / (double(m) * eps), kQrRatio);
+    double gn = 0;
+    if constexpr (is_complex_v<T>)
+        gn = gpusvd_util::norm1_h(n, n, g.data(), n);
+    else
+        gn = double(gpusvd_util::norm1(n, n, g.data(), n));
+    ck.bound("orth", gn / (double(m) * eps), kQrRatio);
 }
 
 /* ---- one tall matrix ----------------------------------------------------------------------- */
 
-const char *kTallName = "dgeqrf_mgs_gpu(MGS2) vs cusolverDnDgeqrf+R copy+Dorgqr";
+/// cuSOLVER's Householder QR and explicit Q (?orgqr, ?ungqr for complex); pointers through cu().
+template <class T>
+struct QrSol;
+template <>
+struct QrSol<double> {
+    static constexpr const char *x = "D", *form_q = "orgqr";
+    static constexpr auto geqrf_bufferSize = &cusolverDnDgeqrf_bufferSize;
+    static constexpr auto geqrf = &cusolverDnDgeqrf;
+    static constexpr auto orgqr_bufferSize = &cusolverDnDorgqr_bufferSize;
+    static constexpr auto orgqr = &cusolverDnDorgqr;
+};
+template <>
+struct QrSol<std::complex<double>> {
+    static constexpr const char *x = "Z", *form_q = "ungqr";
+    static constexpr auto geqrf_bufferSize = &cusolverDnZgeqrf_bufferSize;
+    static constexpr auto geqrf = &cusolverDnZgeqrf;
+    static constexpr auto orgqr_bufferSize = &cusolverDnZungqr_bufferSize;
+    static constexpr auto orgqr = &cusolverDnZungqr;
+};
 
+template <class T>
+std::string tall_name() {
+    const std::string x = QrSol<T>::x;
+    return std::string(px<T>()) + "geqrf_mgs_gpu(MGS2) vs cusolverDn" + x + "geqrf+R copy+" + x +
+           QrSol<T>::form_q;
+}
+
+template <class T>
 Row tall_row(Gpu &c, int64_t m, int64_t n, double goal) {
+    using S = QrSol<T>;
     Row r;
     r.table = "gpu:geqrf_mgs";
-    r.name = kTallName;
+    r.name = tall_name<T>();
     r.size = dims(m, n);
     const size_t mn = sz(m * n), nn = sz(n * n);
-    const auto A0 = random_vector<double>(mn, 7200 + m + n);
-    Dev<double> dA0(mn), dA(mn), tau(sz(n)), R(nn), Ag(mn), Rg(nn);
+    const auto A0 = random_vector<T>(mn, 7200 + m + n);
+    Dev<T> dA0(mn), dA(mn), tau(sz(n)), R(nn), Ag(mn), Rg(nn);
     Dev<int> info(1), infog(1);
     dA0.upload(A0.data(), mn);
     const int mi = int(m), ni = int(n);
     int l1 = 0, l2 = 0;
-    CS(cusolverDnDgeqrf_bufferSize(c.sol, mi, ni, dA.get(), mi, &l1));
-    CS(cusolverDnDorgqr_bufferSize(c.sol, mi, ni, ni, dA.get(), mi, tau.get(), &l2));
+    CS(S::geqrf_bufferSize(c.sol, mi, ni, cu(dA.get()), mi, &l1));
+    CS(S::orgqr_bufferSize(c.sol, mi, ni, ni, cu(dA.get()), mi, cu(tau.get()), &l2));
     const int lwork = std::max({l1, l2, 1});
-    Dev<double> work(sz(lwork));
+    Dev<T> work(sz(lwork));
     std::vector<double> diag_c;
     r.b = time_gpu(
         c, gpu_budget(c), [&] { restore(c, dA.get(), dA0.get(), mn); },
         [&] {
-            CS(cusolverDnDgeqrf(c.sol, mi, ni, dA.get(), mi, tau.get(), work.get(), lwork,
-                                info.get()));
+            CS(S::geqrf(c.sol, mi, ni, cu(dA.get()), mi, cu(tau.get()), cu(work.get()), lwork,
+                        info.get()));
             // R (upper triangle of the factored A) out before orgqr overwrites it.
-            CU(cudaMemcpy2DAsync(R.get(), sz(n) * sizeof(double), dA.get(), sz(m) * sizeof(double),
-                                 sz(n) * sizeof(double), sz(n), cudaMemcpyDeviceToDevice, c.s));
-            CS(cusolverDnDorgqr(c.sol, mi, ni, ni, dA.get(), mi, tau.get(), work.get(), lwork,
-                                info.get()));
+            CU(cudaMemcpy2DAsync(R.get(), sz(n) * sizeof(T), dA.get(), sz(m) * sizeof(T),
+                                 sz(n) * sizeof(T), sz(n), cudaMemcpyDeviceToDevice, c.s));
+            CS(S::orgqr(c.sol, mi, ni, ni, cu(dA.get()), mi, cu(tau.get()), cu(work.get()), lwork,
+                        info.get()));
             return true;
         },
         nullptr);
@@ -185,8 +255,8 @@ Row tall_row(Gpu &c, int64_t m, int64_t n, double goal) {
     r.a = time_gpusvd(
         c, [&] { restore(c, Ag.get(), dA0.get(), mn); },
         [&] {
-            return Api<double>::geqrf_mgs_gpu(c.g, GPUSVD_ORTH_MGS2, m, n, Ag.get(), m, Rg.get(), n,
-                                              infog.get());
+            return ApiOf<T>::geqrf_mgs_gpu(c.g, GPUSVD_ORTH_MGS2, m, n, api(Ag.get()), m,
+                                           api(Rg.get()), n, infog.get());
         },
         r);
     std::vector<double> diag_g;
@@ -198,17 +268,18 @@ Row tall_row(Gpu &c, int64_t m, int64_t n, double goal) {
         qr_ratios_device(c, ck, m, n, dA0.get(), Ag.get(), Rg.get());
     }
 
-    // Host: dgeqrf + R copy + dorgqr, multithreaded OpenBLAS; its |R(j,j)| is the check.
-    std::vector<double> Ah(A0), th(sz(n)), Rh(nn);
-    double q1 = 0, q2 = 0, d = 0;
+    // Host: ?geqrf + R copy + ?orgqr (?ungqr), multithreaded OpenBLAS; its |R(j,j)| is the
+    // check.
+    std::vector<T> Ah(A0), th(sz(n)), Rh(nn);
+    T q1 = 0, q2 = 0, d = 0;
     ref::geqrf(mi, ni, &d, mi, &d, &q1, -1);
     ref::orgqr(mi, ni, ni, &d, mi, &d, &q2, -1);
     const lapack_int lw = std::max(ref::lwork_of(q1), ref::lwork_of(q2));
-    std::vector<double> wk(sz(lw));
+    std::vector<T> wk(sz(lw));
     auto host_run = [&](bool with_q) {
         lapack_int e = ref::geqrf(mi, ni, Ah.data(), mi, th.data(), wk.data(), lw);
         for (int64_t j = 0; j < n; ++j)
-            for (int64_t i = 0; i < n; ++i) Rh[sz(i + j * n)] = i <= j ? Ah[sz(i + j * m)] : 0.0;
+            for (int64_t i = 0; i < n; ++i) Rh[sz(i + j * n)] = i <= j ? Ah[sz(i + j * m)] : T(0);
         if (!e && with_q) e = ref::orgqr(mi, ni, ni, Ah.data(), mi, th.data(), wk.data(), lw);
         return e == 0;
     };
@@ -223,8 +294,8 @@ Row tall_row(Gpu &c, int64_t m, int64_t n, double goal) {
     } else {
         ck.diff(NAN, "LAPACK reference");
     }
-    r.flops = mgs_flops(double(m), double(n), 2);
-    r.bytes = double(2 * mn + nn) * sizeof(double);
+    r.flops = flop_factor<T>() * mgs_flops(double(m), double(n), 2);
+    r.bytes = double(2 * mn + nn) * sizeof(T);
     if (goal > 0) r.goals = {{Goal::CusolverRatio, goal}};
     ck.finish(r, 1e-10);
     return r;
@@ -387,11 +458,17 @@ void geqrf_tables(Gpu &c) {
                                                {1000000, 64, 10.0},
                                                {100000, 256, 0.0},
                                                {4096, 4096, 0.0}})
-        guarded(c, rows, "gpu:geqrf_mgs", kTallName, dims(t.m, t.n),
-                [&] { return tall_row(c, t.m, t.n, t.goal); });
+        guarded(c, rows, "gpu:geqrf_mgs", tall_name<double>(), dims(t.m, t.n),
+                [&] { return tall_row<double>(c, t.m, t.n, t.goal); });
+    {  // double complex
+        using Z = std::complex<double>;
+        const Tall t = q ? Tall{20000, 64, 0.0} : Tall{1000000, 64, 10.0};
+        guarded(c, rows, "gpu:geqrf_mgs", tall_name<Z>(), dims(t.m, t.n),
+                [&] { return tall_row<Z>(c, t.m, t.n, t.goal); });
+    }
     c.rep.gpu_table(
-        "geqrf_mgs, one matrix, explicit Q and R (gpusvd: MGS2; cuSOLVER: Dgeqrf + R copy + "
-        "Dorgqr; host: dgeqrf + R copy + dorgqr)",
+        "geqrf_mgs, one matrix, explicit Q and R (gpusvd: MGS2; cuSOLVER: ?geqrf + R copy + "
+        "Dorgqr / Zungqr; host: LAPACK the same)",
         rows, c.dev);
     rows.clear();
 

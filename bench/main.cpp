@@ -27,6 +27,13 @@ void fill_random(double *p, size_t n, uint64_t seed) {
 void fill_random(float *p, size_t n, uint64_t seed) {
     gpusvd_util::fill_uniform(p, n, seed);
 }
+// std::complex<R> arrays are arrays of (re, im) pairs of R ([complex.numbers]).
+void fill_random(std::complex<double> *p, size_t n, uint64_t seed) {
+    gpusvd_util::fill_uniform(reinterpret_cast<double *>(p), 2 * n, seed);
+}
+void fill_random(std::complex<float> *p, size_t n, uint64_t seed) {
+    gpusvd_util::fill_uniform(reinterpret_cast<float *>(p), 2 * n, seed);
+}
 
 Ceilings measure_host_ceilings(bool quick) {
     Ceilings c;
@@ -79,12 +86,14 @@ void usage(std::FILE *f) {
                  "usage: gpusvd-bench [--quick] [--reps N] [--filter SUBSTRING] [--csv FILE]\n"
                  "                    [--budget SECONDS] [--gesvdj-sizes N1,N2,...]\n"
                  "                    [--gpusvd-gesvj-max N] [--no-gpu] [--no-host]\n"
-                 "  --quick          small sizes, one small case per GPU table (CPU part < 30 s\n"
-                 "                   on 2 cores; whole run < 1 min on an H100/H200 host)\n"
+                 "  --quick          small sizes, one small case per GPU table and a double-\n"
+                 "                   complex one where the table has complex rows (CPU part\n"
+                 "                   < 30 s on 2 cores; whole run < 1 min on an H100/H200 host)\n"
                  "  --reps N         timed runs per measurement after one warm-up (default 5);\n"
                  "                   the median is reported\n"
                  "  --filter S       only rows whose \"table case size\" contains S (tables are\n"
-                 "                   cpu:<routine> and gpu:<routine>, e.g. --filter gpu: )\n"
+                 "                   cpu:<routine> and gpu:<routine>, e.g. --filter gpu: ; the\n"
+                 "                   double-complex rows: --filter \" z\")\n"
                  "  --csv FILE       also write every row to FILE\n"
                  "  --budget S       stop repeating a measurement after S seconds (default 20,\n"
                  "                   quick 5); a warm-up longer than S/2 is the only sample.\n"
