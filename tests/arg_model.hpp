@@ -561,8 +561,15 @@ inline Prediction predict(const Case &c, bool device, bool ws_short) {
         if (r.any_invalid()) return p;
         if (zero_size(c)) return p.zero = true, p;
         // With a usable device (whatever the handle's backend: the communicator decides where
-        // a call runs) the sizes are the GPU path's, which has no 32-bit limits.
-        if (!device) cpu_limits(c, r, false);
+        // a call runs) the GPU path's sizes, which have no 32-bit limits, and host bytes only
+        // where the CPU path's limits hold.
+        if (device) {
+            Prediction cpu;
+            Rules cr(cpu);
+            cpu_limits(c, cr, false);
+            return p.work = !cr.any_unsupported(), p;
+        }
+        cpu_limits(c, r, false);
         if (r.any_unsupported()) return r.finish_unsupported(), p;
         return p.work = true, p;
     }
