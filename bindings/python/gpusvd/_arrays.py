@@ -286,7 +286,8 @@ class TorchOps(HostOps):
         import torch
         self.torch = torch
         self._np2t = {np.dtype(np.float32): torch.float32, np.dtype(np.float64): torch.float64,
-                      np.dtype(np.int32): torch.int32}
+                      np.dtype(np.int32): torch.int32, np.dtype(np.complex64): torch.complex64,
+                      np.dtype(np.complex128): torch.complex128}
 
     def asarray(self, x):
         return x

@@ -250,8 +250,9 @@ def match_eigenvalues(a, w):
     bad = dist[rows, cols] > tol
     assert not bad.any(), "eigenvalues %s are %s from numpy's %s (tolerance %s)" % (
         w[cols[bad]], dist[rows, cols][bad], w_ref[rows[bad]], tol[bad])
-    # LAPACK's layout: a complex pair is adjacent, positive imaginary part first, conjugates.
-    for j in np.flatnonzero(w.imag > 0):
+    # LAPACK's layout of a real matrix's eigenvalues: a complex pair is adjacent, positive
+    # imaginary part first, conjugates.
+    for j in np.flatnonzero(w.imag > 0) if not np.iscomplexobj(a) else []:
         assert j + 1 < n and abs(w[j + 1] - np.conj(w[j])) <= 4 * eps(a.dtype) * abs(w[j]), w
 
 
