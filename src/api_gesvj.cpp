@@ -17,13 +17,14 @@ template <class T>
 constexpr bool kGesvjOnGpu = true;
 
 /// Whether a call has a GPU kernel: the one rule of the entry points and _bufferSize. Complex
-/// data: gpu::gesvj_complex_served, asked only where a device is usable (it reads the device's
-/// shared memory size).
+/// data: gpu::gesvj_complex_served, asked only where a device is usable (it reads the shared
+/// memory size of the handle's device).
 template <class T>
-bool gesvj_gpu_kernel(bool wantu, bool wantv, int64_t m, int64_t n, int64_t batch) {
+bool gesvj_gpu_kernel(gpusvdHandle_t h, bool wantu, bool wantv, int64_t m, int64_t n,
+                      int64_t batch) {
     if constexpr (is_complex_v<T>)
         return device_status().usable &&
-               gpu::gesvj_complex_served(sizeof(T), wantu, wantv, m, n, batch);
+               gpu::gesvj_complex_served(h, sizeof(T), wantu, wantv, m, n, batch);
     else
         return kGesvjOnGpu<T>;
 }
@@ -31,14 +32,15 @@ bool gesvj_gpu_kernel(bool wantu, bool wantv, int64_t m, int64_t n, int64_t batc
 /// What a refused complex call's message names: the sizes the GPU takes (the largest square
 /// matrix whose working copy fits in shared memory for these jobs, found by bisection).
 template <class T>
-std::string gesvj_kernel_subject(bool wantu, bool wantv, int64_t m, int64_t n, int64_t batch) {
+std::string gesvj_kernel_subject(gpusvdHandle_t h, bool wantu, bool wantv, int64_t m, int64_t n,
+                                 int64_t batch) {
     if constexpr (!is_complex_v<T>) {
         return gpu_kernel_subject<T>();
     } else {
         int64_t lo = 0, hi = 4096;  // served at lo x lo (or lo = 0), not at hi x hi
         while (hi - lo > 1) {
             const int64_t mid = (lo + hi) / 2;
-            (gesvj_gpu_kernel<T>(wantu, wantv, mid, mid, 1) ? lo : hi) = mid;
+            (gesvj_gpu_kernel<T>(h, wantu, wantv, mid, mid, 1) ? lo : hi) = mid;
         }
         char buf[400];
         std::snprintf(buf, sizeof buf,
@@ -139,9 +141,9 @@ gpusvdStatus_t gesvj_entry(const char *name, Form form, bool batched, gpusvdHand
     };
     // (backend CPU never asks: its host forms do not run on the GPU)
     const bool gpu_kernel = a.ok() && (form == Form::Device || h->backend != GPUSVD_BACKEND_CPU) &&
-                            gesvj_gpu_kernel<T>(wu, wv, m, n, batch);
+                            gesvj_gpu_kernel<T>(h, wu, wv, m, n, batch);
     const std::string subject =
-        gpu_kernel || !a.ok() ? std::string() : gesvj_kernel_subject<T>(wu, wv, m, n, batch);
+        gpu_kernel || !a.ok() ? std::string() : gesvj_kernel_subject<T>(h, wu, wv, m, n, batch);
     if (form == Form::Device) {
         require_device_form(a, gpu_kernel, subject.c_str());
         if (!a.ok()) return a.status();
@@ -187,7 +189,7 @@ gpusvdStatus_t gesvj_size(const char *name, gpusvdHandle_t h, gpusvdJob_t jobu, 
     a.column_major_only();  // gpusvdSetMatrixLayout: column-major matrices only
     a.job("jobu", jobu).job("jobv", jobv).nonneg("m", m).nonneg("n", n).nonneg("batchCount", batch);
     const bool wu = jobu == GPUSVD_JOB_VEC, wv = jobv == GPUSVD_JOB_VEC;
-    const bool gpu_ok = a.ok() && gpu_reachable(h) && gesvj_gpu_kernel<T>(wu, wv, m, n, batch);
+    const bool gpu_ok = a.ok() && gpu_reachable(h) && gesvj_gpu_kernel<T>(h, wu, wv, m, n, batch);
     const bool work = m > 0 && n > 0 && batch > 0;
     const LapackSizes cpu =
         gesvj_lapack_sizes(m, n, std::max<int64_t>(1, m), wu ? m : 1, wv ? n : 1);

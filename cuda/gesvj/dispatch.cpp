@@ -12,6 +12,7 @@
 #include "gesvj/blocked_plan.hpp"
 #include "gesvj/blocked_run.hpp"
 #include "gesvj/gesvj.hpp"
+#include "gesvj/plan.hpp"
 #include "gpu_dispatch.hpp"
 #include "kernels/team.hpp"
 #include "workspace.hpp"
@@ -131,16 +132,22 @@ size_t device_bytes(bool single, bool wantu, bool wantv, int64_t m, int64_t n, i
 
 }  // namespace
 
-bool gesvj_complex_served(size_t elem, bool wantu, bool wantv, int64_t m, int64_t n,
-                          int64_t batch) {
+bool gesvj_complex_served(gpusvdHandle_t h, size_t elem, bool wantu, bool wantv, int64_t m,
+                          int64_t n, int64_t batch) {
     if (std::min(m, n) <= 0 || batch <= 0) return true;
     if (batch > 1) return std::min(m, n) < kGesvjComplexBatchMaxCols;
-    const auto fits = [&](auto one) {
-        using T = decltype(one);
-        return gesvj_workspace_bytes<T>(wantu, wantv, m, n, 1) == 0;
-    };
-    return elem == sizeof(kernels::Complex<float>) ? fits(kernels::Complex<float>{})
-                                                   : fits(kernels::Complex<double>{});
+    // One matrix: the team kernels' plan (gesvj.cu's plan_for on that device) stays in shared
+    // memory. Which path a plan takes depends on the bytes alone, not on the thread limits.
+    int optin = 0;
+    if (h->device < 0 ||
+        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, h->device) !=
+            cudaSuccess) {
+        cudaGetLastError();
+        return false;
+    }
+    const GesvjPlan p =
+        gesvj_plan(elem, wantu, wantv, m, n, 1, static_cast<size_t>(optin), 1024, 1024);
+    return p.path != GesvjPlan::kGlobal;
 }
 
 template <class T>
