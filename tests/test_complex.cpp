@@ -1,7 +1,7 @@
 // Complex precisions (c, z) on the CPU backend: LAPACK's ratios with complex test matrices,
 // batches with NaN/Inf members, the range of the data, argument checks, and the `_gpu` forms
-// and backend GPU refusing complex data (no GPU kernels in this version) without changing
-// anything.
+// and backend GPU refusing, without changing anything, the complex cases that have no GPU
+// kernel (and, without a device, all of them). The GPU kernels' own tests are test_gpu_*.
 #ifndef LAPACK_COMPLEX_CPP
 #define LAPACK_COMPLEX_CPP
 #endif
