@@ -20,7 +20,6 @@ namespace kg = gpusvd::kernels::geev;
 namespace {
 
 constexpr double kEigThreshold = 20.0;   // DESIGN.md: |A VR - VR W| / (n |A| eps) < 20
-constexpr double kNormThreshold = 10.0;  // eigvec_normalization, as in test_geev_batched
 
 /// Team members as threads: barrier on a mutex/condition variable, reductions through slots
 /// every member reads in the same order (so all get bitwise the same result, as on the GPU).
@@ -145,16 +144,7 @@ Result<T> run_team(int64_t n, const std::vector<T> &A, bool vectors, int members
     return r;
 }
 
-/// Worst ratios seen per precision, printed at the end of the run.
-struct Worst {
-    double match = 0, resid = 0, norm = 0;
-    int checked = 0;
-};
-template <typename T>
-Worst &worst() {
-    static Worst w;
-    return w;
-}
+const auto *const kPrintWorst = print_worst_at_end<EigWorst>();
 
 /// Checks one result: info 0, ?geev layout, eigenvalues matched to LAPACK (and to `exact` if
 /// given) within 20 n kappa |A| eps, and with vectors the residual and normalisation.
@@ -175,21 +165,22 @@ void check(int64_t n, const std::vector<T> &A0, const Result<T> &o, bool vectors
         const double me = eig_match(n, o.wr.data(), o.wi.data(), exact_re, exact_im, anorm);
         EXPECT_LE(me, tol) << "eigenvalues vs the exact ones";
     }
-    Worst &w = worst<T>();
-    ++w.checked;
-    if (ref.kappa < 1e3) w.match = std::max(w.match, match);  // ill-conditioned ones say little
+    EigRatios r;
+    r.match = match;
+    r.kappa = ref.kappa;
     if (vectors) {
         const double resid =
             eig_residual(n, A0.data(), n, o.wr.data(), o.wi.data(), o.VR.data(), n);
         EXPECT_LT(resid, kEigThreshold) << "|A VR - VR W| / (n |A| eps)";
         const double nrm = eigvec_normalization(n, o.wi.data(), o.VR.data(), n);
         EXPECT_LT(nrm, kNormThreshold) << "unit 2-norm, largest component real";
-        w.resid = std::max(w.resid, resid);
-        w.norm = std::max(w.norm, nrm);
+        r.resid = resid;
+        r.norm = nrm;
         if (verbose())
             std::printf("  n=%lld match %.3g (tol %.3g) resid %.3g norm %.3g\n", (long long)n,
                         match, tol, resid, nrm);
     }
+    worst<EigWorst, T>().record(r, vectors);
 }
 
 template <typename T>
@@ -938,25 +929,5 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
     EXPECT_EQ(plan(8, true, 2000, 1).ws_bytes, 4 * 2000 * 8u);
     EXPECT_EQ(plan(8, true, int64_t(1) << 60, 1 << 20).ws_bytes, SIZE_MAX) << "saturates";
 }
-
-/// Prints the worst ratios of the run (per precision) so CI logs show the margins.
-class WorstRatios : public ::testing::Environment {
-public:
-    void TearDown() override {
-        report<float>("float");
-        report<double>("double");
-    }
-
-private:
-    template <typename T>
-    static void report(const char *name) {
-        const Worst &w = worst<T>();
-        std::printf(
-            "[team geev %s] %d results checked; worst: eigenvalue match %.3g (|A| eps, "
-            "kappa < 1e3), residual %.3g (< %g), normalisation %.3g (< %g)\n",
-            name, w.checked, w.match, w.resid, kEigThreshold, w.norm, kNormThreshold);
-    }
-};
-const auto *const kWorstRatios = ::testing::AddGlobalTestEnvironment(new WorstRatios);
 
 }  // namespace

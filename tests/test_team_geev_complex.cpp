@@ -24,13 +24,8 @@ using Kx = gpusvd::kernels::Complex<R>;
 static_assert(sizeof(Kx<float>) == sizeof(Cx<float>) && sizeof(Kx<double>) == sizeof(Cx<double>),
               "the team's complex type has std::complex's layout");
 
-constexpr double kNormThreshold = 10.0;  // | |v|_2 - 1 | / eps, largest component real
-
 template <typename R>
-struct Result {
-    std::vector<Cx<R>> w, VR;  // VR: n x n, leading dimension n
-    int info = -777;
-};
+using Result = EigOutC<R>;
 
 /// Runs fn(team) with SerialTeam (members = 0) or on `members` threads; expects the members to
 /// agree on the returned info, which it returns.
@@ -83,47 +78,16 @@ Result<R> run_team(int64_t n, const std::vector<Cx<R>> &A, bool vectors, int mem
     return r;
 }
 
-/// Worst ratios seen per precision, printed at the end of the run.
-struct Worst {
-    double match = 0, resid = 0, norm = 0;
-    int checked = 0;
-};
-template <typename R>
-Worst &worst() {
-    static Worst w;
-    return w;
-}
+const auto *const kPrintWorst =
+    print_worst_at_end<EigWorst>("complex<float>", "complex<double>");
 
-/// Checks one result: info 0, eigenvalues matched to LAPACK's (and to `exact` if given) within
-/// 20 n kappa |A| eps, and with vectors the residual and zgeev's normalisation.
+/// eig_ratios_c's checks (info 0, eigenvalues against LAPACK's and `exact`, with vectors the
+/// residual and zgeev's normalisation); the ratios of a successful run go to the worst ones.
 template <typename R>
 void check(int64_t n, const std::vector<Cx<R>> &A0, const Result<R> &o, bool vectors,
            const std::vector<Cx<R>> *exact = nullptr) {
-    ASSERT_EQ(o.info, 0);
-    const double anorm = norm1_h(n, n, A0.data(), n);
-    const EigRefC<R> ref = ref_eig_c(n, A0);
-    const double tol = 20.0 * double(std::max<int64_t>(n, 1)) * ref.kappa;
-    const double match = eig_match_c(n, o.w.data(), ref.w.data(), anorm);
-    EXPECT_LE(match, tol) << "eigenvalues vs LAPACK: max |lambda - lambda_ref| / (|A| eps), kappa "
-                          << ref.kappa;
-    if (exact) {
-        EXPECT_LE(eig_match_c(n, o.w.data(), exact->data(), anorm), tol)
-            << "eigenvalues vs the exact ones";
-    }
-    Worst &w = worst<R>();
-    ++w.checked;
-    if (ref.kappa < 1e3) w.match = std::max(w.match, match);
-    if (vectors) {
-        const double resid = eig_residual_c(n, A0.data(), n, o.w.data(), o.VR.data(), n);
-        EXPECT_LT(resid, kEigThreshold) << "|A VR - VR W| / (n |A| eps)";
-        const double nrm = normalisation_c(n, o.VR.data());
-        EXPECT_LT(nrm, kNormThreshold) << "unit 2-norm, largest component real";
-        w.resid = std::max(w.resid, resid);
-        w.norm = std::max(w.norm, nrm);
-        if (verbose())
-            std::printf("  n=%lld match %.3g (tol %.3g) resid %.3g norm %.3g\n", (long long)n,
-                        match, tol, resid, nrm);
-    }
+    const EigRatios r = eig_ratios_c(n, A0, o, vectors, exact);
+    if (o.info == 0) worst<EigWorst, R>().record(r, vectors);
 }
 
 template <typename R>
@@ -599,17 +563,6 @@ TYPED_TEST(TeamGeevComplexTest, KernelPlanByElementBytes) {
     // Complex float is sized as real double, complex double wider than any real type.
     EXPECT_EQ(gg::geev_team_width(8, true, 30), gg::geev_team_width(sizeof(double), true, 30));
     EXPECT_EQ(gg::geev_team_width(16, false, 30), 32);
-}
-
-TYPED_TEST(TeamGeevComplexTest, ReportWorstRatios) {
-    using R = TypeParam;
-    const Worst &w = worst<R>();
-    if (w.checked > 0)
-        std::printf(
-            "[ worst ] %s: %d results, eigenvalue match %.3g (|A| eps, kappa < 1e3), "
-            "residual %.3g, normalisation %.3g\n",
-            std::is_same<R, float>::value ? "complex<float>" : "complex<double>", w.checked,
-            w.match, w.resid, w.norm);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "kernels/jacobi_team.hpp"
 #include "test_common.hpp"
 #include "thread_team.hpp"
+#include "worst_ratios.hpp"
 
 using namespace gpusvd_test;
 namespace gk = gpusvd::kernels;
@@ -107,34 +108,7 @@ Run<T> run_jacobi(int64_t m, int64_t n, const std::vector<T> &A0, bool wantu, bo
     return r;
 }
 
-/// Worst ratios met per precision, printed when the run ends.
-struct Worst {
-    double resid = 0, orth_u = 0, orth_v = 0, sv = 0, rel = 0;
-    int checked = 0;
-};
-template <typename T>
-Worst &worst() {
-    static Worst w;
-    return w;
-}
-
-class PrintWorst : public ::testing::Environment {
-public:
-    void TearDown() override {
-        print<float>("float");
-        print<double>("double");
-    }
-
-private:
-    template <typename T>
-    static void print(const char *name) {
-        const Worst &w = worst<T>();
-        std::printf("[team jacobi %s] %d SVDs checked; worst ratios: resid %.3g orthU %.3g "
-                    "orthV %.3g |S - S_lapack| %.3g graded relative %.3g\n",
-                    name, w.checked, w.resid, w.orth_u, w.orth_v, w.sv, w.rel);
-    }
-};
-const auto *const kPrintWorst = ::testing::AddGlobalTestEnvironment(new PrintWorst);
+const auto *const kPrintWorst = print_worst_at_end<SvdWorst>();
 
 /// EXPECTs DESIGN.md's SVD ratios of a run (info 0, S >= 0 descending, close to LAPACK's,
 /// orthonormal U and V, small residual, converged off-norm below tol).
@@ -148,7 +122,7 @@ void expect_svd(int64_t m, int64_t n, const std::vector<T> &A0, const Run<T> &r,
     EXPECT_LE(double(r.res.off), tol) << "converged: every |cos| of the last sweep <= tol";
     EXPECT_TRUE(is_sorted_desc_nonneg(k, r.S.data())) << "S non-negative and descending";
     const std::vector<T> Sref = ref_singular_values(m, n, A0.data(), m);
-    Worst &w = worst<T>();
+    SvdWorst &w = worst<SvdWorst, T>();
     ++w.checked;
     const double sv = sv_compare(k, r.S.data(), Sref.data());
     EXPECT_LT(sv, kSvdThreshold) << "|S - S_lapack| / (|S| eps)";
@@ -395,7 +369,7 @@ TYPED_TEST(TeamJacobiTest, ColumnGradedHighRelativeAccuracy) {
         const double rel = sv_relative(std::min(s.m, s.n), r.S.data(), ref.data());
         EXPECT_LT(rel, 50.0 * condB) << "max_i |S_i - S_ref_i| / (S_ref_i eps), cond(B) = "
                                      << condB;
-        worst<T>().rel = std::max(worst<T>().rel, rel / condB);
+        worst<SvdWorst, T>().rel = std::max(worst<SvdWorst, T>().rel, rel / condB);
     }
 }
 

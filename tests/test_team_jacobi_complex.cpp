@@ -12,6 +12,7 @@
 #include "kernels/jacobi_team.hpp"
 #include "test_common.hpp"
 #include "thread_team.hpp"
+#include "worst_ratios.hpp"
 
 using namespace gpusvd_test;
 namespace gk = gpusvd::kernels;
@@ -183,34 +184,8 @@ std::vector<R> ref_gesvj(int64_t m, int64_t n, const std::vector<C<R>> &A) {
     return s;
 }
 
-struct Worst {
-    double resid = 0, orth_u = 0, orth_v = 0, sv = 0, rel = 0;
-    int checked = 0;
-};
-template <typename R>
-Worst &worst() {
-    static Worst w;
-    return w;
-}
-
-class PrintWorst : public ::testing::Environment {
-public:
-    void TearDown() override {
-        print<float>("complex<float>");
-        print<double>("complex<double>");
-    }
-
-private:
-    template <typename R>
-    static void print(const char *name) {
-        const Worst &w = worst<R>();
-        std::printf(
-            "[team jacobi %s] %d SVDs checked; worst ratios: resid %.3g orthU %.3g "
-            "orthV %.3g |S - S_lapack| %.3g graded relative %.3g\n",
-            name, w.checked, w.resid, w.orth_u, w.orth_v, w.sv, w.rel);
-    }
-};
-const auto *const kPrintWorst = ::testing::AddGlobalTestEnvironment(new PrintWorst);
+const auto *const kPrintWorst =
+    print_worst_at_end<SvdWorst>("complex<float>", "complex<double>");
 
 /// DESIGN.md's SVD ratios of a run: info 0, converged, S >= 0 descending and close to LAPACK
 /// ?gesvj's, unitary U and V, small residual |A - U S V^H|.
@@ -224,7 +199,7 @@ void expect_svd(int64_t m, int64_t n, const std::vector<C<R>> &A0, const Run<R> 
     EXPECT_LE(double(r.res.off), tol) << "converged: every |cos| of the last sweep <= tol";
     EXPECT_TRUE(is_sorted_desc_nonneg(k, r.S.data())) << "S non-negative and descending";
     const std::vector<R> Sref = ref_gesvj(m, n, A0);
-    Worst &w = worst<R>();
+    SvdWorst &w = worst<SvdWorst, R>();
     ++w.checked;
     const double sv = sv_compare(k, r.S.data(), Sref.data());
     EXPECT_LT(sv, kSvdThreshold) << "|S - S_lapack| / (|S| eps)";
@@ -475,7 +450,7 @@ TYPED_TEST(TeamJacobiComplexTest, ColumnGradedHighRelativeAccuracy) {
         const double rel = sv_relative(std::min(s.m, s.n), r.S.data(), ref.data());
         EXPECT_LT(rel, 50.0 * condB)
             << "max_i |S_i - S_ref_i| / (S_ref_i eps), cond(B) = " << condB;
-        worst<R>().rel = std::max(worst<R>().rel, rel / condB);
+        worst<SvdWorst, R>().rel = std::max(worst<SvdWorst, R>().rel, rel / condB);
     }
 }
 

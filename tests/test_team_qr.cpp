@@ -11,6 +11,7 @@
 #include "kernels/qr_team.hpp"
 #include "test_common.hpp"
 #include "thread_team.hpp"
+#include "worst_ratios.hpp"
 
 using namespace gpusvd_test;
 namespace gk = gpusvd::kernels;
@@ -100,31 +101,14 @@ int cpu_info(gpusvdOrth_t orth, int64_t m, int64_t n, const std::vector<T> &A0) 
 struct Worst {
     double resid = 0, orth2 = 0, orth1 = 0;  // orth1: MGS, divided by max(1, cond)
     int checked = 0;
-};
-template <typename T>
-Worst &worst() {
-    static Worst w;
-    return w;
-}
-
-class PrintWorst : public ::testing::Environment {
-public:
-    void TearDown() override {
-        print<float>("float");
-        print<double>("double");
-    }
-
-private:
-    template <typename T>
-    static void print(const char *name) {
-        const Worst &w = worst<T>();
+    static void print(const Worst &w, const char *name) {
         std::printf(
             "[team qr %s] %d QRs checked; worst ratios: resid %.3g, MGS2 orth %.3g, "
             "MGS orth/cond %.3g\n",
             name, w.checked, w.resid, w.orth2, w.orth1);
     }
 };
-const auto *const kPrintWorst = ::testing::AddGlobalTestEnvironment(new PrintWorst);
+const auto *const kPrintWorst = print_worst_at_end<Worst>();
 
 /// EXPECTs DESIGN.md's QR ratios of a run: R upper trapezoidal with R(j,j) >= 0,
 /// |A - QR| / (m |A| eps) < 30, and |I - Q^T Q| / (m eps) < 30 for MGS2, < 30 max(1, cond) for
@@ -147,7 +131,7 @@ void expect_qr(int64_t m, int64_t n, const std::vector<T> &A0, const Run<T> &r, 
     }
     EXPECT_FALSE(has_nonfinite(m, k, r.Q.data(), m));
     EXPECT_FALSE(has_nonfinite(k, n, r.R.data(), k));
-    Worst &w = worst<T>();
+    Worst &w = worst<Worst, T>();
     ++w.checked;
     const double resid = qr_residual(m, n, A0.data(), m, r.Q.data(), m, r.R.data(), k);
     EXPECT_LT(resid, kQrThreshold) << "|A - QR| / (m |A| eps)";
