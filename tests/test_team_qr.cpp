@@ -8,9 +8,8 @@
 #include <functional>
 
 #include "geqrf/plan.hpp"
-#include "kernels/qr_team.hpp"
+#include "qr_team_run.hpp"
 #include "test_common.hpp"
-#include "thread_team.hpp"
 #include "worst_ratios.hpp"
 
 using namespace gpusvd_test;
@@ -27,63 +26,9 @@ constexpr double kTightResid = 3.0;
 constexpr size_t kH200SmemOptin = 232448;  // 227 KiB per block
 constexpr size_t kH200SmemSM = 233472;     // 228 KiB per SM
 
-/// How the team runs: members == 0 is SerialTeam, else ThreadTeam with that many members.
-/// in_place: the global path's layout (the team works on the caller's A and R, int64_t indices);
-/// else the shared-memory layout (a copy, int indices).
-struct Config {
-    int members = 0;
-    bool in_place = false;
-};
-
+using Config = QrTeamConfig;
 template <typename T>
-struct Run {
-    std::vector<T> Q, R;  // Q: m x k (ld m), R: k x n (ld k)
-    int info = -777;
-};
-
-/// Runs qr_team on A0 (m x n, ld m) with padded leading dimensions and sentinels around the
-/// outputs; checks that nothing outside them is written and that every member returns the same
-/// info.
-template <typename T>
-Run<T> run_qr(int64_t m, int64_t n, const std::vector<T> &A0, bool reorth, const Config &cfg = {}) {
-    const int64_t k = std::min(m, n), lda = m + 2, ldr = k + 1;
-    const T pad = sentinel<T>();
-    std::vector<T> A = with_ld(m, n, A0.data(), m, lda, pad);
-    A.push_back(pad);
-    std::vector<T> R = sentinels<T>(sz(ldr * n + 1));
-    const gk::QrShape shape = gk::qr_shape(m, n, cfg.in_place);
-    // NaN everywhere: a read of storage the algorithm did not write first poisons the result.
-    std::vector<T> ws(sz(shape.elems + 1), nan_v<T>());
-    const gk::QrIO<T> io{m, n, A.data(), lda, R.data(), ldr};
-    Run<T> r;
-    auto one = [&](const auto &team) {
-        return cfg.in_place ? gk::qr_team<T, int64_t>(team, io, shape, ws.data(), reorth)
-                            : gk::qr_team<T, int>(team, io, shape, ws.data(), reorth);
-    };
-    if (cfg.members == 0) {
-        r.info = one(gk::SerialTeam{});
-    } else {
-        std::vector<int> all(sz(cfg.members), -777);
-        run_thread_team(
-            cfg.members, cfg.members,
-            [&](const ThreadTeam &t, const ThreadTeam &, int rank) { all[sz(rank)] = one(t); });
-        for (int i = 1; i < cfg.members; ++i) EXPECT_EQ(all[sz(i)], all[0]) << "member " << i;
-        r.info = all[0];
-    }
-    EXPECT_EQ(A.back(), pad) << "A written past its end";
-    EXPECT_EQ(R.back(), pad) << "R written past its end";
-    EXPECT_TRUE(padding_intact(m, n, A.data(), lda, pad)) << "A written outside m x n";
-    EXPECT_TRUE(padding_intact(k, n, R.data(), ldr, pad)) << "R written outside k x n";
-    if (!cfg.in_place && m < n) {
-        // The shared-memory paths leave columns k..n-1 of A alone (the contract allows anything).
-        for (int64_t j = k; j < n; ++j)
-            for (int64_t i = 0; i < m; ++i)
-                EXPECT_EQ(A[sz(i + j * lda)], A0[sz(i + j * m)]) << "A(" << i << "," << j << ")";
-    }
-    r.Q = with_ld(m, k, A.data(), lda, m, T(0));
-    r.R = with_ld(k, n, R.data(), ldr, k, T(0));
-    return r;
-}
+using Run = QrTeamRun<T>;
 
 /// info of the CPU backend (Householder, LAPACK) on the same matrix and mode.
 template <typename T>

@@ -9,9 +9,8 @@
 #include <complex>
 
 #include "geqrf/plan.hpp"
-#include "kernels/qr_team.hpp"
+#include "qr_team_run.hpp"
 #include "test_common.hpp"
-#include "thread_team.hpp"
 
 using namespace gpusvd_test;
 namespace gk = gpusvd::kernels;
@@ -42,60 +41,9 @@ struct Public<double> {
     using type = gpusvdDoubleComplex_t;
 };
 
-struct Config {
-    int members = 0;  // 0: SerialTeam
-    bool in_place = false;
-};
-
+using Config = QrTeamConfig;
 template <typename R>
-struct Run {
-    std::vector<Cx<R>> Q, Rm;  // Q: m x k (ld m), R: k x n (ld k)
-    int info = -777;
-};
-
-template <typename R>
-Cx<R> pad_value() {
-    return Cx<R>(sentinel<R>(), -sentinel<R>() / 2);
-}
-
-/// qr_team on A0 (m x n, ld m) through padded arrays, with sentinels; every member's info equal.
-template <typename R>
-Run<R> run_qr(int64_t m, int64_t n, const std::vector<Cx<R>> &A0, bool reorth,
-              const Config &cfg = {}) {
-    using K = gk::Complex<R>;
-    const int64_t k = std::min(m, n), lda = m + 2, ldr = k + 1;
-    const Cx<R> pad = pad_value<R>();
-    std::vector<Cx<R>> A = with_ld(m, n, A0.data(), m, lda, pad);
-    A.push_back(pad);
-    std::vector<Cx<R>> Rv(sz(ldr * n + 1), pad);
-    const gk::QrShape shape = gk::qr_shape(m, n, cfg.in_place);
-    const R nan = nan_v<R>();
-    std::vector<K> ws(sz(shape.elems + 1), K(nan, nan));  // unwritten storage poisons results
-    const gk::QrIO<K> io{m, n, reinterpret_cast<K *>(A.data()), lda,
-                         reinterpret_cast<K *>(Rv.data()), ldr};
-    Run<R> r;
-    auto one = [&](const auto &team) {
-        return cfg.in_place ? gk::qr_team<K, int64_t>(team, io, shape, ws.data(), reorth)
-                            : gk::qr_team<K, int>(team, io, shape, ws.data(), reorth);
-    };
-    if (cfg.members == 0) {
-        r.info = one(gk::SerialTeam{});
-    } else {
-        std::vector<int> all(sz(cfg.members), -777);
-        run_thread_team(
-            cfg.members, cfg.members,
-            [&](const ThreadTeam &t, const ThreadTeam &, int rank) { all[sz(rank)] = one(t); });
-        for (int i = 1; i < cfg.members; ++i) EXPECT_EQ(all[sz(i)], all[0]) << "member " << i;
-        r.info = all[0];
-    }
-    EXPECT_EQ(A.back(), pad) << "A written past its end";
-    EXPECT_EQ(Rv.back(), pad) << "R written past its end";
-    EXPECT_TRUE(padding_intact(m, n, A.data(), lda, pad)) << "A written outside m x n";
-    EXPECT_TRUE(padding_intact(k, n, Rv.data(), ldr, pad)) << "R written outside k x n";
-    r.Q = with_ld(m, k, A.data(), lda, m, Cx<R>(0));
-    r.Rm = with_ld(k, n, Rv.data(), ldr, k, Cx<R>(0));
-    return r;
-}
+using Run = QrTeamRun<Cx<R>>;
 
 template <typename R>
 bool any_nonfinite(const std::vector<Cx<R>> &x) {
@@ -174,16 +122,16 @@ void expect_qr(int64_t m, int64_t n, const std::vector<Cx<R>> &A0, const Run<R> 
         EXPECT_GE(r.info, 0);
     for (int64_t j = 0; j < n; ++j)
         for (int64_t i = j + 1; i < k; ++i)
-            EXPECT_EQ(r.Rm[sz(i + j * k)], Cx<R>(0)) << "R(" << i << "," << j << ")";
+            EXPECT_EQ(r.R[sz(i + j * k)], Cx<R>(0)) << "R(" << i << "," << j << ")";
     for (int64_t j = 0; j < k; ++j) {
-        const Cx<R> d = r.Rm[sz(j + j * k)];
+        const Cx<R> d = r.R[sz(j + j * k)];
         EXPECT_EQ(d.imag(), R(0)) << "R(j,j) not real, j=" << j;
         EXPECT_GE(d.real(), R(0)) << "R(j,j) < 0, j=" << j;
         EXPECT_FALSE(std::signbit(d.real())) << "R(j,j) = -0, j=" << j;
     }
     EXPECT_FALSE(any_nonfinite(r.Q));
-    EXPECT_FALSE(any_nonfinite(r.Rm));
-    const double resid = qr_residual_h(m, n, A0.data(), m, r.Q.data(), m, r.Rm.data(), k);
+    EXPECT_FALSE(any_nonfinite(r.R));
+    const double resid = qr_residual_h(m, n, A0.data(), m, r.Q.data(), m, r.R.data(), k);
     EXPECT_LT(resid, kQrThreshold) << "|A - QR| / (m |A| eps)";
     EXPECT_LT(resid, kTightResid) << "|A - QR| / (m |A| eps): above what the algorithm gives";
     const double orth = orthogonality_h(m, k, r.Q.data(), m);
@@ -261,7 +209,7 @@ TYPED_TEST(TeamQrComplexTest, ShapesAgainstLapack) {
         const RefQr ref = lapack_qr(s.m, s.n, A);
         const double tol = 100.0 * double(std::max(s.m, s.n)) * eps<R>() * 10.0;
         EXPECT_LT(rel_diff(r.Q, ref.Q), tol) << "Q against zgeqrf + zungqr";
-        EXPECT_LT(rel_diff(r.Rm, ref.R), tol) << "R against zgeqrf";
+        EXPECT_LT(rel_diff(r.R, ref.R), tol) << "R against zgeqrf";
     }
 }
 
@@ -337,13 +285,13 @@ TYPED_TEST(TeamQrComplexTest, RankDeficientMatchesCpuInfo) {
                     cfg.in_place = in_place;
                     const Run<R> r = run_qr(m, n, A, reorth, cfg);
                     EXPECT_EQ(r.info, expected);
-                    EXPECT_EQ(r.Rm[sz((expected - 1) * (k + 1))], Cx<R>(0))
+                    EXPECT_EQ(r.R[sz((expected - 1) * (k + 1))], Cx<R>(0))
                         << "R(j,j) = 0 for the dependent column";
                     for (int64_t j = 0; j < k; ++j) {
-                        EXPECT_EQ(r.Rm[sz(j * (k + 1))].imag(), R(0));
-                        EXPECT_GE(r.Rm[sz(j * (k + 1))].real(), R(0));
+                        EXPECT_EQ(r.R[sz(j * (k + 1))].imag(), R(0));
+                        EXPECT_GE(r.R[sz(j * (k + 1))].real(), R(0));
                     }
-                    EXPECT_LT(qr_residual_h(m, n, A.data(), m, r.Q.data(), m, r.Rm.data(), k),
+                    EXPECT_LT(qr_residual_h(m, n, A.data(), m, r.Q.data(), m, r.R.data(), k),
                               kQrThreshold);
                     // Q completed to orthonormal columns: MGS2 always, MGS where the dependence
                     // is exact (a zero column)
@@ -363,7 +311,7 @@ TYPED_TEST(TeamQrComplexTest, ZeroMatrixAndIdentity) {
         const std::vector<Cx<R>> Z(sz(s.m * s.n), Cx<R>(0));
         EXPECT_EQ(cpu_info(GPUSVD_ORTH_MGS2, s.m, s.n, Z), 1);
         const Run<R> z = check_both<R>(s.m, s.n, Z, 1);
-        for (const Cx<R> &v : z.Rm) EXPECT_EQ(v, Cx<R>(0)) << "R of a zero matrix";
+        for (const Cx<R> &v : z.R) EXPECT_EQ(v, Cx<R>(0)) << "R of a zero matrix";
         for (int64_t j = 0; j < k; ++j)
             for (int64_t i = 0; i < s.m; ++i)
                 EXPECT_EQ(z.Q[sz(i + j * s.m)], Cx<R>(i == j ? 1 : 0)) << i << "," << j;
@@ -374,7 +322,7 @@ TYPED_TEST(TeamQrComplexTest, ZeroMatrixAndIdentity) {
         EXPECT_TRUE(same_bits(id.Q, with_ld(s.m, k, I.data(), s.m, s.m, Cx<R>(0))));
         for (int64_t j = 0; j < s.n; ++j)
             for (int64_t i = 0; i < k; ++i)
-                EXPECT_EQ(id.Rm[sz(i + j * k)], Cx<R>(i == j ? 1 : 0));
+                EXPECT_EQ(id.R[sz(i + j * k)], Cx<R>(i == j ? 1 : 0));
     }
 }
 
@@ -382,24 +330,24 @@ TYPED_TEST(TeamQrComplexTest, OneByOneAndSingleColumnOrRow) {
     using R = TypeParam;
     for (bool reorth : {false, true}) {
         SCOPED_TRACE(reorth ? "MGS2" : "MGS");
-        Run<R> r = run_qr<R>(1, 1, {Cx<R>(0, -3)}, reorth);
+        Run<R> r = run_qr<Cx<R>>(1, 1, {Cx<R>(0, -3)}, reorth);
         EXPECT_EQ(r.info, 0);
         EXPECT_EQ(r.Q[0], Cx<R>(0, -1));
-        EXPECT_EQ(r.Rm[0], Cx<R>(3));
+        EXPECT_EQ(r.R[0], Cx<R>(3));
         // a single column (3, 4i): R = 5, Q = (0.6, 0.8i)
-        r = run_qr<R>(2, 1, {Cx<R>(3), Cx<R>(0, 4)}, reorth);
+        r = run_qr<Cx<R>>(2, 1, {Cx<R>(3), Cx<R>(0, 4)}, reorth);
         EXPECT_EQ(r.info, 0);
-        EXPECT_NEAR(double(r.Rm[0].real()), 5.0, 5 * eps<R>());
-        EXPECT_EQ(r.Rm[0].imag(), R(0));
+        EXPECT_NEAR(double(r.R[0].real()), 5.0, 5 * eps<R>());
+        EXPECT_EQ(r.R[0].imag(), R(0));
         EXPECT_NEAR(std::abs(Cx<double>(r.Q[0]) - Cx<double>(0.6)), 0.0, 2 * eps<R>());
         EXPECT_NEAR(std::abs(Cx<double>(r.Q[1]) - Cx<double>(0, 0.8)), 0.0, 2 * eps<R>());
         // a single row: Q = the first entry's phase, R = conj(phase) times the row
-        r = run_qr<R>(1, 3, {Cx<R>(0, 2), Cx<R>(5), Cx<R>(R(0.5), -1)}, reorth);
+        r = run_qr<Cx<R>>(1, 3, {Cx<R>(0, 2), Cx<R>(5), Cx<R>(R(0.5), -1)}, reorth);
         EXPECT_EQ(r.info, 0);
         EXPECT_EQ(r.Q[0], Cx<R>(0, 1));
-        EXPECT_EQ(r.Rm[0], Cx<R>(2));
-        EXPECT_EQ(r.Rm[1], Cx<R>(0, -5));
-        EXPECT_EQ(r.Rm[2], Cx<R>(-1, R(-0.5)));
+        EXPECT_EQ(r.R[0], Cx<R>(2));
+        EXPECT_EQ(r.R[1], Cx<R>(0, -5));
+        EXPECT_EQ(r.R[2], Cx<R>(-1, R(-0.5)));
     }
 }
 
@@ -426,12 +374,12 @@ TYPED_TEST(TeamQrComplexTest, NearOverflowAndUnderflow) {
                 const Run<R> r = run_qr(s.m, s.n, A, reorth);
                 const int64_t k = std::min(s.m, s.n);
                 EXPECT_EQ(r.info, 0);
-                EXPECT_FALSE(any_nonfinite(r.Rm));
+                EXPECT_FALSE(any_nonfinite(r.R));
                 EXPECT_LT(orthogonality_h(s.m, k, r.Q.data(), s.m),
                           kQrThreshold * (reorth ? 1 : 1e3));
                 // Compare copies brought back by the same power of two (the ratio's norms lose
                 // accuracy at these scales); subnormal R entries lose some bits when scaled back.
-                std::vector<Cx<R>> As = A, Rs = r.Rm;
+                std::vector<Cx<R>> As = A, Rs = r.R;
                 for (auto &x : As) x = Cx<R>(std::ldexp(x.real(), -e), std::ldexp(x.imag(), -e));
                 for (auto &x : Rs) x = Cx<R>(std::ldexp(x.real(), -e), std::ldexp(x.imag(), -e));
                 EXPECT_LT(qr_residual_h(s.m, s.n, As.data(), s.m, r.Q.data(), s.m, Rs.data(), k),
@@ -466,7 +414,7 @@ TYPED_TEST(TeamQrComplexTest, NonFiniteMemberGivesNaNAndInfo) {
                     }
                     EXPECT_EQ(r.info, GPUSVD_INFO_NONFINITE);
                     EXPECT_TRUE(every_nan(r.Q)) << "Q is NaN";
-                    EXPECT_TRUE(every_nan(r.Rm)) << "R is NaN";
+                    EXPECT_TRUE(every_nan(r.R)) << "R is NaN";
                 }
             }
 }
@@ -529,7 +477,7 @@ void check_planned(int64_t m, int64_t n, const std::vector<Cx<R>> &A, int expect
         serial.in_place = cfg.in_place;
         const Run<R> s = run_qr(m, n, A, reorth, serial);
         EXPECT_TRUE(same_bits(r.Q, s.Q)) << "Q differs from SerialTeam's";
-        EXPECT_TRUE(same_bits(r.Rm, s.Rm)) << "R differs from SerialTeam's";
+        EXPECT_TRUE(same_bits(r.R, s.R)) << "R differs from SerialTeam's";
         EXPECT_EQ(r.info, s.info);
     }
 }

@@ -2,9 +2,9 @@
 // logs show how far below the thresholds the results stay.
 #pragma once
 
-#include <cstdio>
-
 #include <gtest/gtest.h>
+
+#include <cstdio>
 
 namespace gpusvd_test {
 
