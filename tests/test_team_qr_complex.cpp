@@ -63,8 +63,11 @@ template <typename R>
 double cond_c(int64_t m, int64_t n, const std::vector<Cx<R>> &A) {
     const int64_t k = std::min(m, n);
     if (k == 0) return 1.0;
-    std::vector<Cx<double>> B(sz(m * n));
-    for (size_t i = 0; i < B.size(); ++i) B[i] = Cx<double>(A[i].real(), A[i].imag());
+    // Padded: OpenBLAS's AVX-512 zgemv (inside zgesdd's bidiagonalisation) reads a few hundred
+    // bytes past the matrix's last column, which crosses into unmapped memory under ASan's
+    // allocator.
+    std::vector<Cx<double>> B(sz(m * n) + 256);
+    for (size_t i = 0; i < sz(m * n); ++i) B[i] = Cx<double>(A[i].real(), A[i].imag());
     std::vector<double> s(sz(k));
     if (LAPACKE_zgesdd(LAPACK_COL_MAJOR, 'N', int(m), int(n), B.data(), int(m), s.data(), nullptr,
                        1, nullptr, 1) != 0)
