@@ -1,5 +1,6 @@
 // Element types at the entry points: the public complex structs of gpusvd.h are handled as
-// std::complex (cpu/complex.hpp). The GPU backend has kernels for real data only: a complex call
+// std::complex (cpu/complex.hpp) on the CPU and as kernels::Complex on the GPU. Which complex
+// cases have GPU kernels is each routine's own rule (src/api_*.cpp); a complex call without one
 // that must run on the GPU is refused with NOT_SUPPORTED, and AUTO runs it on the CPU.
 #pragma once
 
@@ -7,10 +8,6 @@
 #include "kernels/complex.hpp"
 
 namespace gpusvd {
-
-/// Whether the GPU backend has kernels for element type T (of a routine it has kernels for).
-template <class T>
-inline constexpr bool kGpuKernelsFor = !is_complex_v<T>;
 
 /// The GPU dispatch's element type of T: kernels::Complex<R> for std::complex<R> (the same
 /// layout, checked below), T itself for real T. The entry points cast their pointers with gpu_ptr.

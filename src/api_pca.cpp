@@ -13,8 +13,10 @@ namespace {
 // cuda/pca/: tall or square real data (samples >= features); wider or complex data runs on the
 // CPU.
 template <class T>
+constexpr bool kPcaOnGpu = !is_complex_v<T>;
+template <class T>
 bool pca_on_gpu(int64_t m, int64_t n) {
-    return kGpuKernelsFor<T> && m >= n;
+    return kPcaOnGpu<T> && m >= n;
 }
 template <class T>
 constexpr const char *no_gpu_kernel_for() {
@@ -73,7 +75,7 @@ gpusvdStatus_t pca_entry(const char *name, Form form, gpusvdHandle_t h, int64_t 
     a.ptr("info", info, true);
     const bool cov = a.ok() && covariance_method<T>(h, m, n);
     auto run_gpu = [&]() -> gpusvdStatus_t {
-        if constexpr (kGpuKernelsFor<T>) {
+        if constexpr (kPcaOnGpu<T>) {
             const PcaArgs<T> g{m,      n,    X,   ldx, k,  C, ldc, var, scores, scores ? lds : 1,
                                mean, info, cov, row};
             return gpu::pca<T>(h, name, form, g);
@@ -131,7 +133,7 @@ gpusvdStatus_t pca_size(const char *name, gpusvdHandle_t h, int64_t m, int64_t n
     if (!a.ok()) return a.status();
     const size_t host_bytes = !work || !cpu.fit() ? 0 : cpu_bytes<T>(cov, m, n, k);
     size_t dev_bytes = 0;
-    if constexpr (kGpuKernelsFor<T>)
+    if constexpr (kPcaOnGpu<T>)
         if (work && gpu_ok) dev_bytes = gpu::pca_device_bytes<T>(m, n, k, true, cov);
     set_sizes(dev, host, dev_bytes, host_bytes);
     return GPUSVD_STATUS_SUCCESS;
