@@ -33,9 +33,9 @@ __device__ __forceinline__ T load(const volatile T *p) {
         return *p;
 }
 
-template <class T, int WMAX>
+template <class T, int WMAX, bool ROW>
 __global__ void __launch_bounds__(kSolveThreads)
-    solve_rows_kernel(int64_t m, int w, const T *__restrict__ Rs, int64_t ldr, T *W, MatLd ldw) {
+    solve_rows_kernel(int64_t m, int w, const T *__restrict__ Rs, int64_t ldr, T *W, int64_t ld) {
     using RT = kernels::RealOf<T>;
     __shared__ T R[WMAX * WMAX];
     __shared__ RT dinv[WMAX];  // Rs's diagonal is real
@@ -48,12 +48,15 @@ __global__ void __launch_bounds__(kSolveThreads)
     __syncthreads();
     const volatile T *Rv = R;
     const int64_t stride = int64_t(gridDim.x) * blockDim.x;
-    const int64_t cs = ldw.col(1);  // between a row's entries
     for (int64_t r = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; r < m; r += stride) {
-        T *row = W + ldw.row_at(r);
+        // Entry j's address is written out in full at the load and again at the store, with the
+        // layout a template parameter: a run-time stride, a pointer stepped along the row or an
+        // address shared by the two loops keeps all WMAX addresses live across the solve, and
+        // at w = 64 in double the kernel spills over a kilobyte per thread at half the speed.
+        const auto at = [&](int j) { return ROW ? r * ld + j : r + j * ld; };
         T x[WMAX];
 #pragma unroll
-        for (int j = 0; j < WMAX; ++j) x[j] = j < w ? row[j * cs] : T(0);
+        for (int j = 0; j < WMAX; ++j) x[j] = j < w ? W[at(j)] : T(0);
 #pragma unroll
         for (int j = 0; j < WMAX; ++j) {
             T s = x[j];
@@ -63,7 +66,7 @@ __global__ void __launch_bounds__(kSolveThreads)
         }
 #pragma unroll
         for (int j = 0; j < WMAX; ++j)
-            if (j < w) row[j * cs] = x[j];
+            if (j < w) W[at(j)] = x[j];
     }
 }
 
@@ -74,7 +77,12 @@ cudaError_t launch(int64_t m, int w, const T *Rs, int64_t ldr, T *W, MatLd ldw,
     static const int sms = device_attribute(cudaDevAttrMultiProcessorCount, 132);
     const int64_t need = (m + kSolveThreads - 1) / kSolveThreads;
     const auto grid = static_cast<unsigned>(std::min<int64_t>(need, int64_t(sms) * 8));
-    solve_rows_kernel<T, WMAX><<<grid, kSolveThreads, 0, stream>>>(m, w, Rs, ldr, W, ldw);
+    if (ldw.row)
+        solve_rows_kernel<T, WMAX, true><<<grid, kSolveThreads, 0, stream>>>(m, w, Rs, ldr, W,
+                                                                              ldw.ld);
+    else
+        solve_rows_kernel<T, WMAX, false><<<grid, kSolveThreads, 0, stream>>>(m, w, Rs, ldr, W,
+                                                                               ldw.ld);
     return cudaGetLastError();
 }
 

@@ -227,6 +227,17 @@ class CupyOps(HostOps):
             return self.cp.empty(shape, dtype)
         return self.cp.empty(shape[:-2] + (shape[-1], shape[-2]), dtype).swapaxes(-1, -2)
 
+    def fcopy(self, x, dtype):
+        out = self.empty(x.shape, dtype)
+        if x.ndim >= 2 and x.dtype == out.dtype and x.size and self.swap(x).flags.c_contiguous:
+            # already in the copy's memory order: one device memcpy on the current stream
+            # (CuPy's element-wise copy of these swapped views ran at a third of the bandwidth)
+            out.data.copy_from_device_async(x.data, x.nbytes,
+                                            self.cp.cuda.get_current_stream())
+        else:
+            out[...] = x
+        return out
+
     def aligned(self, x):
         return True
 
