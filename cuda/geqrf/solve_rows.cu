@@ -52,7 +52,7 @@ __global__ void __launch_bounds__(kSolveThreads)
         // Entry j's address is written out in full at the load and again at the store, with the
         // layout a template parameter: a run-time stride, a pointer stepped along the row or an
         // address shared by the two loops keeps all WMAX addresses live across the solve, and
-        // at w = 64 in double the kernel spills over a kilobyte per thread at half the speed.
+        // at w = 64 in double the kernel spills over a kilobyte per thread.
         const auto at = [&](int j) { return ROW ? r * ld + j : r + j * ld; };
         T x[WMAX];
 #pragma unroll
