@@ -729,8 +729,8 @@ typedef struct __attribute__((aligned(16))) gpusvdDoubleComplex {
  * values and explained variances are real (float for c, double for z); every other array is
  * complex; strides and leading dimensions count complex elements.
  *
- * Complex routines without GPU kernels in this version (all but geqrf_mgs(_batched),
- * geev_batched and gesvj(_batched), whose declarations say what runs on the GPU): the host
+ * Complex calls without GPU kernels in this version (the declarations of geqrf_mgs(_batched),
+ * geev_batched, gesvj(_batched) and pca say what runs on the GPU): the host
  * forms run on the CPU backend (LAPACK's complex routines, batches in parallel over the cores
  * as for real data) under GPUSVD_BACKEND_AUTO and CPU, and answer GPUSVD_STATUS_NOT_SUPPORTED
  * under GPUSVD_BACKEND_GPU;
@@ -958,7 +958,12 @@ GPUSVD_API gpusvdStatus_t gpusvd_zgeev_batched_bufferSize(gpusvdHandle_t handle,
  *  complex. The QR method only (the handle's PCA method is not used): LAPACK cgeqrf / zgeqrf
  *  of the centred copy when m > n and cgesdd / zgesdd of R (or of the centred copy); the same
  *  32-bit limits as the real QR method. gpusvdGetPcaTotalVariance gives ||Xc||_F^2 / (m - 1)
- *  after it. Row-major X, components and scores are honoured as for the real routine. */
+ *  after it. Row-major X, components and scores are honoured as for the real routine.
+ *  GPU: column-major data with m >= n whose n x n R fits the complex Jacobi kernels' one-matrix
+ *  path (a thread block's shared memory; gpusvd_zgesvj's rule for n x n), the same steps as the
+ *  real QR method (centring, tall QR with Hermitian Gram matrices, Jacobi SVD of R); row-major
+ *  or wider data, or more features, runs on the CPU (NOT_SUPPORTED in the `_gpu` form and
+ *  under GPUSVD_BACKEND_GPU). */
 GPUSVD_API gpusvdStatus_t gpusvd_cpca(gpusvdHandle_t handle, int64_t m, int64_t n,
                                       const gpusvdComplex_t *X, int64_t ldx, int64_t k,
                                       gpusvdComplex_t *components, int64_t ldc,

@@ -10,17 +10,23 @@
 namespace gpusvd {
 namespace {
 
-// cuda/pca/: tall or square real data (samples >= features); wider or complex data runs on the
-// CPU.
+// cuda/pca/: tall or square data (samples >= features); complex data column-major (the tall QR's
+// rule) with features few enough for the Jacobi team kernels' one-matrix path on R (its n x n
+// SVD, gpu::gesvj_complex_served, asked only where a device is usable: it reads the device's
+// shared memory). Other data runs on the CPU.
 template <class T>
-constexpr bool kPcaOnGpu = !is_complex_v<T>;
-template <class T>
-bool pca_on_gpu(int64_t m, int64_t n) {
-    return kPcaOnGpu<T> && m >= n;
+bool pca_on_gpu(gpusvdHandle_t h, int64_t m, int64_t n, bool row) {
+    if (m < n) return false;
+    if constexpr (is_complex_v<T>)
+        return !row && device_status().usable &&
+               gpu::gesvj_complex_served(h, sizeof(T), true, true, n, n, 1);
+    return true;
 }
 template <class T>
 constexpr const char *no_gpu_kernel_for() {
-    return is_complex_v<T> ? gpu_kernel_subject<T>()
+    return is_complex_v<T> ? "complex data with fewer samples than features (m < n), in "
+                             "row-major layout, or with more features than the Jacobi SVD of "
+                             "R takes in one thread block's shared memory"
                            : "data with fewer samples than features (m < n)";
 }
 
@@ -75,22 +81,32 @@ gpusvdStatus_t pca_entry(const char *name, Form form, gpusvdHandle_t h, int64_t 
     a.ptr("info", info, true);
     const bool cov = a.ok() && covariance_method<T>(h, m, n);
     auto run_gpu = [&]() -> gpusvdStatus_t {
-        if constexpr (kPcaOnGpu<T>) {
-            const PcaArgs<T> g{m,      n,    X,   ldx, k,  C, ldc, var, scores, scores ? lds : 1,
-                               mean, info, cov, row};
-            return gpu::pca<T>(h, name, form, g);
-        } else {
-            return fail(h, GPUSVD_STATUS_INTERNAL_ERROR, "%s: no GPU path", name);
-        }
+        using G = gpu_t<T>;
+        const PcaArgs<G> g{m,
+                           n,
+                           reinterpret_cast<const G *>(X),
+                           ldx,
+                           k,
+                           gpu_ptr(C),
+                           ldc,
+                           var,
+                           scores ? gpu_ptr(scores) : nullptr,
+                           scores ? lds : 1,
+                           mean ? gpu_ptr(mean) : nullptr,
+                           info,
+                           cov,
+                           row};
+        return gpu::pca<G>(h, name, form, g);
     };
+    const bool gpu_kernel = a.ok() && pca_on_gpu<T>(h, m, n, row);
     if (form == Form::Device) {
-        require_device_form(a, pca_on_gpu<T>(m, n), no_gpu_kernel_for<T>());
+        require_device_form(a, gpu_kernel, no_gpu_kernel_for<T>());
         if (!a.ok()) return a.status();
         // gpu::pca marks the total variance as on the device (pca_total_on_gpu) once enqueued
         return run_gpu();
     }
     const bool on_gpu =
-        host_runs_on_gpu(a, pca_on_gpu<T>(m, n), input_bytes<T>(m, n, 1), no_gpu_kernel_for<T>());
+        host_runs_on_gpu(a, gpu_kernel, input_bytes<T>(m, n, 1), no_gpu_kernel_for<T>());
     if (!on_gpu && work) cpu_sizes(cov, m, n, ldx, ldc, scores ? lds : 1).check(a);  // any layout
     if (!a.ok()) return a.status();
     if (!work) {
@@ -123,7 +139,7 @@ gpusvdStatus_t pca_size(const char *name, gpusvdHandle_t h, int64_t m, int64_t n
                         size_t *dev, size_t *host) {
     Args a(h, name);
     check_dims(a, m, n, k);
-    const bool gpu_ok = a.ok() && pca_on_gpu<T>(m, n) && gpu_reachable(h);
+    const bool gpu_ok = a.ok() && pca_on_gpu<T>(h, m, n, a.row_major()) && gpu_reachable(h);
     const bool work = m > 0 && n > 0 && k > 0;
     const bool cov = a.ok() && covariance_method<T>(h, m, n);
     // The covariance method without scores supports any m: lds is the call's to check.
@@ -133,8 +149,7 @@ gpusvdStatus_t pca_size(const char *name, gpusvdHandle_t h, int64_t m, int64_t n
     if (!a.ok()) return a.status();
     const size_t host_bytes = !work || !cpu.fit() ? 0 : cpu_bytes<T>(cov, m, n, k);
     size_t dev_bytes = 0;
-    if constexpr (kPcaOnGpu<T>)
-        if (work && gpu_ok) dev_bytes = gpu::pca_device_bytes<T>(m, n, k, true, cov);
+    if (work && gpu_ok) dev_bytes = gpu::pca_device_bytes<gpu_t<T>>(m, n, k, true, cov);
     set_sizes(dev, host, dev_bytes, host_bytes);
     return GPUSVD_STATUS_SUCCESS;
 }

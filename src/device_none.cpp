@@ -98,6 +98,14 @@ template gpusvdStatus_t geqrf<kernels::Complex<double>>(gpusvdHandle_t, const ch
                                                         const GeqrfArgs<kernels::Complex<double>> &);
 template size_t geqrf_device_bytes<kernels::Complex<float>>(int64_t, int64_t, int64_t, bool);
 template size_t geqrf_device_bytes<kernels::Complex<double>>(int64_t, int64_t, int64_t, bool);
+// pca's complex element types.
+template gpusvdStatus_t pca<kernels::Complex<float>>(gpusvdHandle_t, const char *, Form,
+                                                     const PcaArgs<kernels::Complex<float>> &);
+template gpusvdStatus_t pca<kernels::Complex<double>>(gpusvdHandle_t, const char *, Form,
+                                                      const PcaArgs<kernels::Complex<double>> &);
+template size_t pca_device_bytes<kernels::Complex<float>>(int64_t, int64_t, int64_t, bool, bool);
+template size_t pca_device_bytes<kernels::Complex<double>>(int64_t, int64_t, int64_t, bool,
+                                                           bool);
 // geev_batched's complex element types.
 template gpusvdStatus_t geev<kernels::Complex<float>>(gpusvdHandle_t, const char *, Form,
                                                       const GeevArgs<kernels::Complex<float>> &);

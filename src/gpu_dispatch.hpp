@@ -60,7 +60,8 @@ struct GeqrfArgs {
     bool row_major;  // A and R row-major (gpusvdSetMatrixLayout; batch 1 only)
 };
 
-/// pca arguments, validated (GPU path: m >= n, k >= 1), with the method resolved.
+/// pca arguments, validated (GPU path: m >= n, k >= 1), with the method resolved. T: float,
+/// double or kernels::Complex<R> (variances real; complex data: the QR method, column-major).
 template <class T>
 struct PcaArgs {
     int64_t m, n;
@@ -68,7 +69,8 @@ struct PcaArgs {
     int64_t ldx, k;
     T *C;
     int64_t ldc;
-    T *var, *scores;
+    kernels::RealOf<T> *var;
+    T *scores;
     int64_t lds;
     T *mean;
     int *info;

@@ -184,12 +184,13 @@ inline bool column_major_only(Routine r) {
     return r != Routine::Geqrf && !is_pca(r);
 }
 /// Whether a complex call has GPU kernels: geqrf_mgs(_batched) on column-major data,
-/// geev_batched, and gesvj(_batched) (for the sizes its team kernels take, which depend on the
-/// device's shared memory: the `_gpu` form's outcome on a device is not modelled).
+/// geev_batched, and gesvj(_batched) and pca (for the sizes the Jacobi team kernels take, which
+/// depend on the device's shared memory: the `_gpu` form's outcome on a device is not
+/// modelled).
 inline bool complex_gpu_kernel(const Case &c) {
     return ((c.routine == Routine::Geqrf || c.routine == Routine::GeqrfBatched) && !c.row_major) ||
            c.routine == Routine::Geev || c.routine == Routine::Gesvj ||
-           c.routine == Routine::GesvjBatched;
+           c.routine == Routine::GesvjBatched || c.routine == Routine::Pca;
 }
 /// The name of m in messages.
 inline const char *m_name(const Case &c) {

@@ -764,4 +764,186 @@ TYPED_TEST(GpuPcaDeviceFormTest, WideDataNotSupported) {
     EXPECT_TRUE(all_equal(mean, sentinel<T>()));
 }
 
+// ---- complex data (the QR method; column-major) --------------------------------------------
+
+template <typename R>
+struct CPublic;
+template <>
+struct CPublic<float> {
+    using P = gpusvdComplex_t;
+};
+template <>
+struct CPublic<double> {
+    using P = gpusvdDoubleComplex_t;
+};
+
+template <typename R>
+using Cx = std::complex<R>;
+
+/// Column j = mu_j + 0.7^j (N(0,1) + i N(0,1)): distinct variances, well separated components.
+template <typename R>
+std::vector<Cx<R>> complex_data(Rng &rng, int64_t m, int64_t n) {
+    std::vector<Cx<R>> X(sz(m * n));
+    for (int64_t j = 0; j < n; ++j) {
+        const double sc = std::pow(0.7, double(j));
+        const Cx<R> mu(R(5 * rng.normal()), R(5 * rng.normal()));
+        for (int64_t i = 0; i < m; ++i)
+            X[sz(i + j * m)] = mu + Cx<R>(R(sc * rng.normal()), R(sc * rng.normal()));
+    }
+    return X;
+}
+
+template <typename R>
+struct CPcaOut {
+    int info = -777;
+    std::vector<Cx<R>> C, scores, mean;
+    std::vector<R> var;
+};
+
+/// pca of complex X (m x n, ld m) through `call` (Api<P>::pca or a `_gpu` stand-in); status
+/// SUCCESS expected, X unchanged.
+template <typename R, typename Call>
+CPcaOut<R> run_cpca(gpusvdHandle_t h, int64_t m, int64_t n, int64_t k,
+                    const std::vector<Cx<R>> &X0, Call call) {
+    using P = typename CPublic<R>::P;
+    std::vector<Cx<R>> X = X0;
+    CPcaOut<R> o;
+    o.C.assign(sz(n * k), Cx<R>(R(-9), R(9)));
+    o.scores.assign(sz(m * k), Cx<R>(R(-9), R(9)));
+    o.mean.assign(sz(n), Cx<R>(R(-9), R(9)));
+    o.var.assign(sz(k), R(-9));
+    auto pub = [](Cx<R> *p) { return reinterpret_cast<P *>(p); };
+    GPUSVD_EXPECT_OK(h, call(h, m, n, reinterpret_cast<const P *>(X.data()), m, k, pub(o.C.data()),
+                             n, o.var.data(), pub(o.scores.data()), m, pub(o.mean.data()),
+                             &o.info));
+    EXPECT_TRUE(same_bits(X, X0)) << "X modified";
+    return o;
+}
+
+template <typename R>
+class GpuPcaComplexTest : public DeviceStreamTest<R> {};
+struct ComplexPcaName {
+    template <typename T>
+    static std::string GetName(int) {
+        return std::is_same<T, float>::value ? "complex_float" : "complex_double";
+    }
+};
+TYPED_TEST_SUITE(GpuPcaComplexTest, Precisions, ComplexPcaName);
+
+// The GPU's complex PCA against the CPU backend's (LAPACK ?geqrf + ?gesdd) on the same data:
+// variances, components (each with its largest entry real and positive), scores and mean within
+// a few hundred n eps; the `_gpu` form on a user stream gives the host form's bits; NaN gives
+// info GPUSVD_INFO_NONFINITE and NaN outputs.
+TYPED_TEST(GpuPcaComplexTest, MatchesCpuBackend) {
+    using R = TypeParam;
+    using P = typename CPublic<R>::P;
+    const double eps = double(std::numeric_limits<R>::epsilon());
+    Handle cpu;
+    ASSERT_EQ(gpusvdSetBackend(cpu, GPUSVD_BACKEND_CPU), GPUSVD_STATUS_SUCCESS);
+    const CudaRt &rt = *this->rt;
+    const UserStream &stream = *this->stream;
+    auto on_device = [&](gpusvdHandle_t h, int64_t m, int64_t n, const P *X, int64_t ldx,
+                         int64_t k, P *C, int64_t ldc, R *var, P *scores, int64_t lds, P *mean,
+                         int *info) {
+        const auto form = rt.emulated ? Api<P>::pca : Api<P>::pca_gpu;
+        return run_on_device(rt, stream,
+                             {{const_cast<P *>(X), sizeof(P) * sz(ldx * n)},
+                              {C, sizeof(P) * sz(ldc * k)},
+                              {var, sizeof(R) * sz(k)},
+                              {scores, sizeof(P) * sz(lds * k)},
+                              {mean, sizeof(P) * sz(n)},
+                              {info, sizeof(int)}},
+                             [&](void *const *d) {
+                                 return form(h, m, n, static_cast<const P *>(d[0]), ldx, k,
+                                             static_cast<P *>(d[1]), ldc, static_cast<R *>(d[2]),
+                                             static_cast<P *>(d[3]), lds, static_cast<P *>(d[4]),
+                                             static_cast<int *>(d[5]));
+                             });
+    };
+    Rng rng(951);
+    for (const PcaCase &c : {PcaCase{full_or_quick(5000, 1000), 32, 6}, PcaCase{2000, 8, 3},
+                             PcaCase{300, 17, 17}, PcaCase{1000, 1, 1}}) {
+        SCOPED_TRACE(testing::Message() << "m=" << c.m << " n=" << c.n << " k=" << c.k);
+        const std::vector<Cx<R>> X = complex_data<R>(rng, c.m, c.n);
+        const CPcaOut<R> g = run_cpca<R>(this->h, c.m, c.n, c.k, X, Api<P>::pca);
+        const CPcaOut<R> ref = run_cpca<R>(cpu, c.m, c.n, c.k, X, Api<P>::pca);
+        EXPECT_EQ(g.info, 0);
+        EXPECT_EQ(ref.info, 0);
+        const double tol = 300.0 * double(c.n) * eps;
+        for (int64_t j = 0; j < c.k; ++j) {
+            EXPECT_LE(std::abs(double(g.var[sz(j)]) - double(ref.var[sz(j)])),
+                      tol * double(ref.var[0]))
+                << "variance " << j;
+            // the component's largest entry is real and positive (as zgesdd's caller makes it)
+            int64_t arg = 0;
+            for (int64_t i = 1; i < c.n; ++i)
+                if (std::abs(g.C[sz(i + j * c.n)]) > std::abs(g.C[sz(arg + j * c.n)])) arg = i;
+            const Cx<R> big = g.C[sz(arg + j * c.n)];
+            EXPECT_GT(big.real(), R(0)) << "component " << j;
+            EXPECT_LE(std::abs(double(big.imag())), 4 * eps * double(big.real()))
+                << "component " << j;
+            // variance ratios of 0.49 between neighbours: the components are well determined
+            for (int64_t i = 0; i < c.n; ++i)
+                EXPECT_LE(std::abs(g.C[sz(i + j * c.n)] - ref.C[sz(i + j * c.n)]), 20 * tol)
+                    << "component " << j << " entry " << i;
+        }
+        double smax = 0, xmax = 0;
+        for (const Cx<R> &v : ref.scores) smax = std::max(smax, double(std::abs(v)));
+        for (const Cx<R> &v : X) xmax = std::max(xmax, double(std::abs(v)));
+        for (size_t i = 0; i < g.scores.size(); ++i)
+            ASSERT_LE(std::abs(g.scores[i] - ref.scores[i]), 20 * tol * smax) << "score " << i;
+        for (int64_t j = 0; j < c.n; ++j)
+            EXPECT_LE(std::abs(g.mean[sz(j)] - ref.mean[sz(j)]), 100 * eps * xmax) << "mean " << j;
+        const CPcaOut<R> d = run_cpca<R>(this->h, c.m, c.n, c.k, X, on_device);
+        EXPECT_EQ(d.info, g.info);
+        EXPECT_TRUE(same_bits(d.C, g.C) && same_bits(d.var, g.var) &&
+                    same_bits(d.scores, g.scores) && same_bits(d.mean, g.mean))
+            << "_gpu form vs host form";
+    }
+    // NaN in X: info and NaN outputs, host and `_gpu` forms
+    const int64_t m = 500, n = 12, k = 4;
+    std::vector<Cx<R>> X = complex_data<R>(rng, m, n);
+    X[sz(m * n / 2)] = Cx<R>(R(0), nan_v<R>());
+    for (const CPcaOut<R> &o : {run_cpca<R>(this->h, m, n, k, X, Api<P>::pca),
+                                run_cpca<R>(this->h, m, n, k, X, on_device)}) {
+        EXPECT_EQ(o.info, GPUSVD_INFO_NONFINITE);
+        for (R v : o.var) EXPECT_TRUE(std::isnan(v));
+        for (const Cx<R> &v : o.C) EXPECT_TRUE(std::isnan(v.real()) && std::isnan(v.imag()));
+        for (const Cx<R> &v : o.mean) EXPECT_TRUE(std::isnan(v.real()));
+    }
+}
+
+// What backend GPU does not take for complex data: row-major layout and fewer samples than
+// features answer NOT_SUPPORTED and change nothing.
+TYPED_TEST(GpuPcaComplexTest, RowMajorAndWideRefused) {
+    using R = TypeParam;
+    using P = typename CPublic<R>::P;
+    if (gpu_as_cpu()) GTEST_SKIP() << "backend CPU takes them; NOT_SUPPORTED is backend GPU's";
+    Rng rng(952);
+    for (int row = 0; row < 2; ++row) {
+        const int64_t m = row ? 50 : 6, n = row ? 6 : 9, k = 2;
+        SCOPED_TRACE(row ? "row-major" : "m < n");
+        ASSERT_EQ(gpusvdSetMatrixLayout(this->h, row ? GPUSVD_LAYOUT_ROW_MAJOR
+                                                     : GPUSVD_LAYOUT_COL_MAJOR),
+                  GPUSVD_STATUS_SUCCESS);
+        const std::vector<Cx<R>> X0 = complex_data<R>(rng, m, n);
+        std::vector<Cx<R>> X = X0, C(sz(n * k), Cx<R>(R(-9))), S(sz(m * k), Cx<R>(R(-9)));
+        std::vector<R> var(sz(k), R(-9));
+        int info = -777;
+        auto pub = [](Cx<R> *p) { return reinterpret_cast<P *>(p); };
+        // row-major: lds and ldc count columns (k); column-major: rows
+        const gpusvdStatus_t st =
+            Api<P>::pca(this->h, m, n, pub(X.data()), row ? n : m, k, pub(C.data()), row ? k : n,
+                        var.data(), pub(S.data()), row ? k : m, nullptr, &info);
+        EXPECT_EQ(st, GPUSVD_STATUS_NOT_SUPPORTED) << gpusvdGetStatusName(st);
+        EXPECT_NE(std::string(gpusvdGetErrorMessage(this->h)).find("no GPU kernel for complex"),
+                  std::string::npos)
+            << gpusvdGetErrorMessage(this->h);
+        EXPECT_EQ(info, -777);
+        EXPECT_TRUE(X == X0);
+        EXPECT_TRUE(all_equal(var, R(-9)));
+    }
+    ASSERT_EQ(gpusvdSetMatrixLayout(this->h, GPUSVD_LAYOUT_COL_MAJOR), GPUSVD_STATUS_SUCCESS);
+}
+
 }  // namespace

@@ -1,7 +1,10 @@
 // pca on the GPU (samples >= features), the QR method: screen and centre X on the device, tall
 // QR of the centred data (geqrf/tall.hpp), one-sided Jacobi SVD of the n x n R
 // (gesvj/gesvj.hpp), then components, variances and scores = Q (U_R diag(s)) from the small
-// factors (one GEMM over the samples). The covariance method is in covariance.cpp.
+// factors (one GEMM over the samples). The covariance method is in covariance.cpp. Complex data
+// (kernels::Complex, column-major) takes the same steps with the QR method only: the tall QR's
+// Hermitian Gram matrices, the complex Jacobi team kernels on R, components with their largest
+// entry made real and positive.
 // The data is read three times (screen, column sums, centring) and the centred copy goes through
 // the QR's passes; nothing but a few flags per QR step comes back to the host.
 #include <algorithm>
@@ -24,9 +27,14 @@ namespace gpusvd {
 namespace gpu {
 namespace {
 
+// Reals per element: the column sums of complex data are two doubles a column.
+template <class T>
+constexpr int64_t kSumsPer = kernels::kIsComplex<T> ? 2 : 1;
+
 template <class T>
 struct PcaLayout {
-    T *Xc, *mean_s, *R, *UR, *V, *S, *W;
+    T *Xc, *mean_s, *R, *UR, *V, *W;
+    kernels::RealOf<T> *S;
     unsigned long long *amax;
     int *flag, *jinfo, *qinfo, *scale_exp;
     double *sums;
@@ -39,13 +47,13 @@ struct PcaLayout {
         Xc = b.take<T>(m * n);
         amax = b.take<unsigned long long>(n);
         flag = b.take<int>(1);
-        sums = b.take<double>(n);
+        sums = b.take<double>(n * kSumsPer<T>);
         mean_s = b.take<T>(n);
         scale_exp = b.take<int>(1);
         R = b.take<T>(n * n);
         UR = b.take<T>(scores ? n * n : 0);
         V = b.take<T>(n * n);
-        S = b.take<T>(n);
+        S = b.take<kernels::RealOf<T>>(n);
         jinfo = b.take<int>(1);
         qinfo = b.take<int>(1);
         W = b.take<T>(scores ? n * k : 0);
@@ -61,7 +69,8 @@ gpusvdStatus_t pca_run(gpusvdHandle_t h, const char *routine, const PcaArgs<T> &
     const int64_t m = a.m, n = a.n, k = a.k;
     const bool want_scores = a.scores != nullptr;
     const PcaLayout<T> L(ws, m, n, k, want_scores);
-    T *Xc = L.Xc, *mean_s = L.mean_s, *R = L.R, *V = L.V, *S = L.S;
+    T *Xc = L.Xc, *mean_s = L.mean_s, *R = L.R, *V = L.V;
+    kernels::RealOf<T> *S = L.S;
     T *UR = want_scores ? L.UR : nullptr, *W = want_scores ? L.W : nullptr;
     unsigned long long *amax = L.amax;
     int *flag = L.flag, *jinfo = L.jinfo, *qinfo = L.qinfo, *scale_exp = L.scale_exp;
@@ -69,7 +78,7 @@ gpusvdStatus_t pca_run(gpusvdHandle_t h, const char *routine, const PcaArgs<T> &
 
     cudaError_t e = cudaMemsetAsync(amax, 0, sizeof(unsigned long long) * n, s);
     if (e == cudaSuccess) e = cudaMemsetAsync(flag, 0, sizeof(int), s);
-    if (e == cudaSuccess) e = cudaMemsetAsync(sums, 0, sizeof(double) * n, s);
+    if (e == cudaSuccess) e = cudaMemsetAsync(sums, 0, sizeof(double) * n * kSumsPer<T>, s);
     const bool row = a.row_major;  // X, components, scores; the centred copy Xc is column-major
     const MatLd ldx(a.ldx, row), ldc(a.ldc, row), lds(a.lds, row);
     if (e == cudaSuccess) e = screen<T>(m, n, a.X, ldx, amax, flag, s);
@@ -81,7 +90,8 @@ gpusvdStatus_t pca_run(gpusvdHandle_t h, const char *routine, const PcaArgs<T> &
     if (st != GPUSVD_STATUS_SUCCESS) return st;
     const double tol = h->jacobi_tol > 0
                            ? h->jacobi_tol
-                           : std::sqrt(static_cast<double>(n)) * kernels::Real<T>::eps();
+                           : std::sqrt(static_cast<double>(n)) *
+                                 kernels::Real<kernels::RealOf<T>>::eps();
     GesvjProblem<T> q{want_scores,
                       true,
                       n,
@@ -128,16 +138,18 @@ gpusvdStatus_t pca_run(gpusvdHandle_t h, const char *routine, const PcaArgs<T> &
 
 template <class T>
 size_t pca_device_bytes(int64_t m, int64_t n, int64_t k, bool scores, bool covariance) {
-    return covariance ? pca_covariance_bytes<T>(m, n)
-                      : PcaLayout<T>(nullptr, m, n, k, scores).bytes;
+    if constexpr (!kernels::kIsComplex<T>)
+        if (covariance) return pca_covariance_bytes<T>(m, n);
+    return PcaLayout<T>(nullptr, m, n, k, scores).bytes;
 }
 
 // The method's run.
 template <class T>
 gpusvdStatus_t run_method(gpusvdHandle_t h, const char *routine, const PcaArgs<T> &a, void *ws,
                           cudaStream_t s) {
-    return a.covariance ? pca_covariance_run<T>(h, routine, a, ws, s)
-                        : pca_run<T>(h, routine, a, ws, s);
+    if constexpr (!kernels::kIsComplex<T>)  // complex data: the QR method only
+        if (a.covariance) return pca_covariance_run<T>(h, routine, a, ws, s);
+    return pca_run<T>(h, routine, a, ws, s);
 }
 
 void fetch_pca_total(gpusvdHandle_t h) {
@@ -204,7 +216,7 @@ gpusvdStatus_t pca(gpusvdHandle_t h, const char *routine, Form form, const PcaAr
             {const_cast<T *>(a.X), row ? a.n : a.m, row ? a.m : a.n, a.ldx, 0, sizeof(T), true,
              false},
             {a.C, row ? a.k : a.n, row ? a.n : a.k, a.ldc, 0, sizeof(T), false, true},
-            {a.var, a.k, 1, a.k, 0, sizeof(T), false, true},
+            {a.var, a.k, 1, a.k, 0, sizeof(*a.var), false, true},
             {a.scores, row ? (a.scores ? a.k : 0) : sm, row ? sm : a.k, a.lds, 0, sizeof(T),
              false, a.scores != nullptr},
             {a.mean, a.mean ? a.n : 0, 1, a.n, 0, sizeof(T), false, a.mean != nullptr},
@@ -217,7 +229,7 @@ gpusvdStatus_t pca(gpusvdHandle_t h, const char *routine, Form form, const PcaAr
                 d.ldx = row ? a.n : a.m;
                 d.C = static_cast<T *>(c.dev[1]);
                 d.ldc = row ? a.k : a.n;
-                d.var = static_cast<T *>(c.dev[2]);
+                d.var = static_cast<kernels::RealOf<T> *>(c.dev[2]);
                 d.scores = a.scores ? static_cast<T *>(c.dev[3]) : nullptr;
                 d.lds = row ? a.k : a.m;
                 d.mean = a.mean ? static_cast<T *>(c.dev[4]) : nullptr;
@@ -237,6 +249,8 @@ gpusvdStatus_t pca(gpusvdHandle_t h, const char *routine, Form form, const PcaAr
     template gpusvdStatus_t pca<T>(gpusvdHandle_t, const char *, Form, const PcaArgs<T> &);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)
+GPUSVD_INSTANTIATE(kernels::Complex<float>)
+GPUSVD_INSTANTIATE(kernels::Complex<double>)
 #undef GPUSVD_INSTANTIATE
 
 }  // namespace gpu

@@ -273,12 +273,13 @@ def pca(x: Any, n_components: Union[None, int, float] = None, *, compute_scores:
     ``k < min(m, n)`` waits for the call to read its total variance (the work that does not
     need it is queued before that wait).
 
-    Complex data (complex64, complex128 numpy arrays): the centred data is U S V^H; row j of
-    ``components`` is the j-th column of V, multiplied by the phase that makes its entry of
-    largest modulus real and positive; ``explained_variance`` is real, ``mean`` and ``scores``
+    Complex data (complex64, complex128): the centred data is U S V^H; row j of ``components``
+    is the j-th column of V, multiplied by the phase that makes its entry of largest modulus real
+    and positive; ``explained_variance`` is real, ``mean`` and ``scores``
     (``(x - mean) @ components.T``) complex. The library's QR method runs whatever ``method``
-    says, on the CPU (no complex PCA kernels on the GPU: complex device arrays raise
-    gpusvd.GpusvdError, NOT_SUPPORTED).
+    says. Complex device arrays go to the GPU column-major (a C-ordered one is copied in Fortran
+    order) where the Jacobi SVD of the n x n R fits one thread block's shared memory; with more
+    features, or fewer samples than features, they raise gpusvd.GpusvdError (NOT_SUPPORTED).
 
     Examples
     --------
@@ -307,7 +308,9 @@ def pca(x: Any, n_components: Union[None, int, float] = None, *, compute_scores:
     full = k == p  # the whole spectrum comes back: its sum is the total variance
     # C-ordered data goes to the library row-major as it is (gpusvdSetMatrixLayout): X, the
     # components and the scores then all row-major.
-    cv = c_view(ops, x, dt) if has_row_major(get_lib()) else None
+    # (The GPU takes complex data column-major only.)
+    row_ok = has_row_major(get_lib()) and not (ops.device and dt.kind == "c")
+    cv = c_view(ops, x, dt) if row_ok else None
     row = cv is not None
     xv, ldx = cv if row else fortran_view(ops, x, dt)[:2]
     # An invalid k reaches the library, which refuses it with its message before writing any

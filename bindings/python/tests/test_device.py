@@ -817,8 +817,32 @@ def test_svd_complex_device(lib, rng, dtype, shape):
         check_singular_values(a_h[i], s[i])
 
 
-def test_pca_complex_device_not_supported(lib, rng):
-    """No complex PCA kernels on the GPU: the library's NOT_SUPPORTED, no silent host copy."""
-    x = lib.put(complex_randn(rng, (50, 4), np.complex128), "F")
+@pytest.mark.parametrize("dtype", CDTYPES)
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_pca_complex_device(lib, rng, dtype, order):
+    """Complex PCA on the GPU as on the host: the same variances, components (largest entry real
+    and positive), scores and mean, on arrays of the input's library."""
+    m, n, k = 600, 10, 4
+    x_h = (complex_randn(rng, (m, n), dtype) * (0.7 ** np.arange(n)) + (3 + 2j)).astype(dtype)
+    d = gpusvd.pca(lib.put(x_h, order), k)
+    h = gpusvd.pca(x_h, k, handle=gpusvd.Handle("cpu"))  # LAPACK's ?geqrf + ?gesdd
+    tol = 300 * n * eps(dtype)
+    ev = lib.host(d.explained_variance)
+    assert ev.dtype == np.finfo(dtype).dtype
+    np.testing.assert_allclose(ev, h.explained_variance, rtol=0, atol=tol * h.explained_variance[0])
+    comp = lib.host(d.components)
+    big = comp[np.arange(k), np.argmax(np.abs(comp), axis=1)]
+    assert np.all(big.real > 0) and np.all(np.abs(big.imag) <= 4 * eps(dtype) * big.real), big
+    np.testing.assert_allclose(comp, h.components, rtol=0, atol=20 * tol)
+    scores = lib.host(d.scores)
+    np.testing.assert_allclose(scores, h.scores, rtol=0, atol=20 * tol * np.abs(h.scores).max())
+    np.testing.assert_allclose(lib.host(d.mean), h.mean, rtol=0,
+                               atol=100 * eps(dtype) * np.abs(x_h).max())
+
+
+def test_pca_complex_device_wide_not_supported(lib, rng):
+    """Complex data with fewer samples than features has no GPU path: the library's
+    NOT_SUPPORTED, no silent host copy."""
+    x = lib.put(complex_randn(rng, (4, 50), np.complex128), "F")
     with pytest.raises(gpusvd.GpusvdError, match="NOT_SUPPORTED"):
         gpusvd.pca(x, 2)
