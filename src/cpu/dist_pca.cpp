@@ -11,10 +11,14 @@
 
 #include "cpu/dist_qr.hpp"
 #include "cpu/lapack.hpp"
+#include "cpu/openblas.hpp"
 #include "workspace.hpp"
 
 namespace gpusvd::cpu {
 namespace {
+
+// Up to this n the SVD of R takes well under a second on one core.
+constexpr int64_t kSingleThreadedMaxN = 512;
 
 template <class T>
 struct FromR {
@@ -81,8 +85,15 @@ int pca_from_r(int64_t n, int64_t k, int64_t M, int e, T *R, T *components, int6
     Bump b(ws);
     const FromR<T> w = from_r_layout<T>(b, n);
     const lapack_int ni = static_cast<lapack_int>(n);
-    const lapack_int info = lapack::gesdd('S', ni, ni, R, ni, w.sv, w.U, ni, w.VT, ni, w.work,
-                                          w.lwork, w.iwork);
+    lapack_int info;
+    {
+        // Every rank runs this SVD, usually one process per GPU of a node: each process's full
+        // BLAS thread pool on a small R only oversubscribes the node's cores, and one thread
+        // gives the same bits on every rank whatever its BLAS thread setting.
+        BlasSingleThreaded one(n <= kSingleThreadedMaxN);
+        info = lapack::gesdd('S', ni, ni, R, ni, w.sv, w.U, ni, w.VT, ni, w.work, w.lwork,
+                             w.iwork);
+    }
     const T root = std::sqrt(T(M - 1));
     for (int64_t j = 0; j < k; ++j) {  // ?gesdd's singular values are descending
         int64_t big = 0;
