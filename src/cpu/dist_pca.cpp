@@ -89,8 +89,9 @@ int pca_from_r(int64_t n, int64_t k, int64_t M, int e, T *R, T *components, int6
     {
         // Every rank runs this SVD, usually one process per GPU of a node: each process's full
         // BLAS thread pool on a small R only oversubscribes the node's cores, and one thread
-        // gives the same bits on every rank whatever its BLAS thread setting.
-        BlasSingleThreaded one(n <= kSingleThreadedMaxN);
+        // gives the same bits on every rank whatever its BLAS thread setting. (Setting the
+        // count starts OpenBLAS's threads if they are down: only where they can start.)
+        BlasSingleThreaded one(n <= kSingleThreadedMaxN && blas_threads_startable());
         info = lapack::gesdd('S', ni, ni, R, ni, w.sv, w.U, ni, w.VT, ni, w.work, w.lwork,
                              w.iwork);
     }
