@@ -11,6 +11,21 @@ namespace gpusvd_util {
 template <typename T>
 struct Api;
 
+/// The public complex element type with parts of type R: PublicComplex<double> is
+/// gpusvdDoubleComplex_t (Api<PublicComplex<R>> is the c or z API).
+template <typename R>
+struct PublicComplexOf;
+template <>
+struct PublicComplexOf<float> {
+    using type = gpusvdComplex_t;
+};
+template <>
+struct PublicComplexOf<double> {
+    using type = gpusvdDoubleComplex_t;
+};
+template <typename R>
+using PublicComplex = typename PublicComplexOf<R>::type;
+
 #define GPUSVD_UTIL_API_ALL(X)                                                                      \
     static constexpr auto gesvj = &gpusvd_##X##gesvj;                                               \
     static constexpr auto gesvj_gpu = &gpusvd_##X##gesvj_gpu;                                       \

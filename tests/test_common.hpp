@@ -43,6 +43,15 @@ struct PrecisionName {
     }
 };
 
+/// gtest name generator for complex suites typed on the real part: "complex_float" /
+/// "complex_double".
+struct ComplexPrecisionName {
+    template <typename T>
+    static std::string GetName(int) {
+        return std::is_same<T, float>::value ? "complex_float" : "complex_double";
+    }
+};
+
 /// int64_t -> size_t for sizes and indices (avoids C++'s most vexing parse of size_t(x)).
 constexpr size_t sz(int64_t v) { return static_cast<size_t>(v); }
 

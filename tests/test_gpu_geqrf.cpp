@@ -865,22 +865,11 @@ TYPED_TEST(GpuGeqrfTest, EveryKernelPathOnce) {
 // ------------------------------------------------------------------------------------------------
 
 template <typename R>
-struct ComplexApi;
-template <>
-struct ComplexApi<float> {
-    using P = gpusvdComplex_t;
-};
-template <>
-struct ComplexApi<double> {
-    using P = gpusvdDoubleComplex_t;
-};
-
-template <typename R>
 using Cx = std::complex<R>;
 
 template <typename R>
-typename ComplexApi<R>::P *pub(Cx<R> *p) {
-    return reinterpret_cast<typename ComplexApi<R>::P *>(p);
+PublicComplex<R> *pub(Cx<R> *p) {
+    return reinterpret_cast<PublicComplex<R> *>(p);
 }
 
 template <typename R>
@@ -939,7 +928,7 @@ CRef<R> complex_ref(int64_t m, int64_t n, const std::vector<Cx<R>> &A0) {
     const int64_t k = std::min(m, n);
     std::vector<Cx<R>> A = A0, Rm(sz(k * n));
     CRef<R> ref;
-    GPUSVD_EXPECT_OK(cpu, Api<typename ComplexApi<R>::P>::geqrf_mgs(
+    GPUSVD_EXPECT_OK(cpu, Api<PublicComplex<R>>::geqrf_mgs(
                               cpu, GPUSVD_ORTH_MGS2, m, n, pub(A.data()), m, pub(Rm.data()), k,
                               &ref.info));
     for (int64_t j = 0; j < k; ++j) ref.rdiag.push_back(Rm[sz(j + j * k)].real());
@@ -1057,7 +1046,7 @@ void run_complex_one(gpusvdHandle_t h, gpusvdOrth_t o, int64_t m, int64_t n, con
     const Cx<R> pad(R(-7.5), R(3.25));
     std::vector<Cx<R>> A = with_ld(m, n, c.A.data(), m, lda, pad), Rm(sz(ldr * n), pad);
     int info = kUnset;
-    ASSERT_EQ(Api<typename ComplexApi<R>::P>::geqrf_mgs(h, o, m, n, pub(A.data()), lda,
+    ASSERT_EQ(Api<PublicComplex<R>>::geqrf_mgs(h, o, m, n, pub(A.data()), lda,
                                                         pub(Rm.data()), ldr, &info),
               GPUSVD_STATUS_SUCCESS)
         << gpusvdGetErrorMessage(h);
@@ -1069,13 +1058,7 @@ void run_complex_one(gpusvdHandle_t h, gpusvdOrth_t o, int64_t m, int64_t n, con
 
 template <typename R>
 class GpuGeqrfComplexTest : public DeviceTest<R> {};
-struct ComplexName {
-    template <typename T>
-    static std::string GetName(int) {
-        return std::is_same<T, float>::value ? "complex_float" : "complex_double";
-    }
-};
-TYPED_TEST_SUITE(GpuGeqrfComplexTest, Precisions, ComplexName);
+TYPED_TEST_SUITE(GpuGeqrfComplexTest, Precisions, ComplexPrecisionName);
 
 TYPED_TEST(GpuGeqrfComplexTest, BatchedTeamKernels) {
     using R = TypeParam;
@@ -1085,7 +1068,7 @@ TYPED_TEST(GpuGeqrfComplexTest, BatchedTeamKernels) {
                            Shape{64, 64}, Shape{100, 40}, Shape{300, 200}, Shape{200, 300}})
         for (gpusvdOrth_t o : kOrths)
             run_complex_batch<R>(this->h, o, s.m, s.n, complex_cases<R>(rng, s.m, s.n),
-                                 Api<typename ComplexApi<R>::P>::geqrf_mgs_batched);
+                                 Api<PublicComplex<R>>::geqrf_mgs_batched);
 }
 
 TYPED_TEST(GpuGeqrfComplexTest, SmallOneMatrix) {
@@ -1133,18 +1116,18 @@ TYPED_TEST(GpuGeqrfComplexTest, TallBatched) {
                              1e3});
         for (gpusvdOrth_t o : kOrths)
             run_complex_batch<R>(this->h, o, s.m, s.n, cases,
-                                 Api<typename ComplexApi<R>::P>::geqrf_mgs_batched);
+                                 Api<PublicComplex<R>>::geqrf_mgs_batched);
     }
 }
 
 template <typename R>
 class GpuGeqrfComplexDeviceFormTest : public DeviceStreamTest<R> {};
-TYPED_TEST_SUITE(GpuGeqrfComplexDeviceFormTest, Precisions, ComplexName);
+TYPED_TEST_SUITE(GpuGeqrfComplexDeviceFormTest, Precisions, ComplexPrecisionName);
 
 // The `_gpu` forms run the host forms' kernels: the same bits.
 TYPED_TEST(GpuGeqrfComplexDeviceFormTest, DeviceFormsMatchHostForms) {
     using R = TypeParam;
-    using P = typename ComplexApi<R>::P;
+    using P = PublicComplex<R>;
     Rng rng(285);
     const CudaRt &rt = *this->rt;
     const UserStream &stream = *this->stream;
@@ -1204,7 +1187,7 @@ TYPED_TEST(GpuGeqrfComplexDeviceFormTest, DeviceFormsMatchHostForms) {
 // nothing; AUTO runs it on the CPU; _bufferSize sizes no device workspace for it.
 TYPED_TEST(GpuGeqrfComplexTest, RowMajorStaysOffTheGpu) {
     using R = TypeParam;
-    using P = typename ComplexApi<R>::P;
+    using P = PublicComplex<R>;
     if (gpu_as_cpu()) GTEST_SKIP() << "refusals of the GPU backend: device machine only";
     Rng rng(286);
     const int64_t m = 400, n = 30;  // large enough for AUTO to pick the GPU were it allowed
@@ -1264,7 +1247,7 @@ TYPED_TEST(GpuGeqrfComplexTest, EveryComplexPathOnce) {
                  10});
         for (gpusvdOrth_t o : kOrths)
             run_complex_batch<R>(this->h, o, s.m, s.n, cases,
-                                 Api<typename ComplexApi<R>::P>::geqrf_mgs_batched);
+                                 Api<PublicComplex<R>>::geqrf_mgs_batched);
     }
     for (const Shape &s : {Shape{4000, 64}, Shape{3000, 24}, Shape{1500, 100}, Shape{1200, 260}}) {
         const CCase<R> c{"log uniform",

@@ -940,31 +940,15 @@ namespace {
 // ------------------------------------------------------------------------------------------------
 
 template <typename R>
-struct ComplexOf;
-template <>
-struct ComplexOf<float> {
-    using P = gpusvdComplex_t;
-};
-template <>
-struct ComplexOf<double> {
-    using P = gpusvdDoubleComplex_t;
-};
-template <typename R>
 using Cx = std::complex<R>;
 template <typename R>
-using CApi = Api<typename ComplexOf<R>::P>;
+using CApi = Api<PublicComplex<R>>;
 
 template <typename R>
-typename ComplexOf<R>::P *pub(Cx<R> *p) {
-    return reinterpret_cast<typename ComplexOf<R>::P *>(p);
+PublicComplex<R> *pub(Cx<R> *p) {
+    return reinterpret_cast<PublicComplex<R> *>(p);
 }
 
-struct ComplexName {
-    template <typename T>
-    static std::string GetName(int) {
-        return std::is_same<T, float>::value ? "complex_float" : "complex_double";
-    }
-};
 
 template <typename R>
 bool all_nan_c(int64_t m, int64_t n, const Cx<R> *A, int64_t ld) {
@@ -1163,7 +1147,7 @@ CBatchOut<R> run_complex_one(gpusvdHandle_t h, gpusvdJob_t jobu, gpusvdJob_t job
 
 template <typename R>
 class GpuGesvjComplexTest : public DeviceTest<R> {};
-TYPED_TEST_SUITE(GpuGesvjComplexTest, Precisions, ComplexName);
+TYPED_TEST_SUITE(GpuGesvjComplexTest, Precisions, ComplexPrecisionName);
 
 const gpusvdJob_t kJobPairs[][2] = {{GPUSVD_JOB_VEC, GPUSVD_JOB_VEC},
                                     {GPUSVD_JOB_VEC, GPUSVD_JOB_NOVEC},
@@ -1189,7 +1173,7 @@ TYPED_TEST(GpuGesvjComplexTest, LargeBatch) {
     // Many 32 x 32 matrices (the block kernel's throughput configuration; a pipeline of chunks in
     // the host form), every 50th one checked in full against LAPACK.
     using R = TypeParam;
-    using P = typename ComplexOf<R>::P;
+    using P = PublicComplex<R>;
     Rng rng(292);
     const int64_t m = 32, n = 32, batch = full_or_quick(3000, 100);
     std::vector<Cx<R>> A(sz(m * n * batch));
@@ -1274,7 +1258,7 @@ TYPED_TEST(GpuGesvjComplexTest, GradedHighRelativeAccuracy) {
 
 TYPED_TEST(GpuGesvjComplexTest, StatsToleranceAndSweepLimit) {
     using R = TypeParam;
-    using P = typename ComplexOf<R>::P;
+    using P = PublicComplex<R>;
     gpusvdHandle_t h = this->h;
     Rng rng(295);
     for (const Shape &s : {Shape{32, 32}, Shape{100, 40}, Shape{40, 100}}) {
@@ -1314,12 +1298,12 @@ TYPED_TEST(GpuGesvjComplexTest, StatsToleranceAndSweepLimit) {
 
 template <typename R>
 class GpuGesvjComplexDeviceFormTest : public DeviceStreamTest<R> {};
-TYPED_TEST_SUITE(GpuGesvjComplexDeviceFormTest, Precisions, ComplexName);
+TYPED_TEST_SUITE(GpuGesvjComplexDeviceFormTest, Precisions, ComplexPrecisionName);
 
 // The `_gpu` forms run the host forms' kernels with the same plan: the same bits.
 TYPED_TEST(GpuGesvjComplexDeviceFormTest, DeviceFormsMatchHostForms) {
     using R = TypeParam;
-    using P = typename ComplexOf<R>::P;
+    using P = PublicComplex<R>;
     Rng rng(296);
     const CudaRt &rt = *this->rt;
     const UserStream &stream = *this->stream;
@@ -1389,7 +1373,7 @@ TYPED_TEST(GpuGesvjComplexDeviceFormTest, DeviceFormsMatchHostForms) {
 // changing nothing; AUTO runs them on the CPU; _bufferSize sizes no device workspace for them.
 TYPED_TEST(GpuGesvjComplexTest, SizesPastTheTeamKernelsStayOffTheGpu) {
     using R = TypeParam;
-    using P = typename ComplexOf<R>::P;
+    using P = PublicComplex<R>;
     if (gpu_as_cpu()) GTEST_SKIP() << "refusals of the GPU backend: device machine only";
     Rng rng(297);
     gpusvdHandle_t h = this->h;

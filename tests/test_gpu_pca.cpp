@@ -317,12 +317,13 @@ inline void expect_all_nan(const PcaOut &out) {
 }
 
 /// pca through gpusvd_Xpca_gpu on the user stream (same signature as Api<T>::pca).
-template <typename T>
+// V: the variances' type (real for complex T).
+template <typename T, typename V = T>
 struct PcaOnDevice {
     const CudaRt &rt;
     const UserStream &stream;
     gpusvdStatus_t operator()(gpusvdHandle_t h, int64_t m, int64_t n, const T *X, int64_t ldx,
-                              int64_t k, T *C, int64_t ldc, T *var, T *scores, int64_t lds,
+                              int64_t k, T *C, int64_t ldc, V *var, T *scores, int64_t lds,
                               T *mean, int *info) const {
         const auto form = rt.emulated ? Api<T>::pca : Api<T>::pca_gpu;
         // X goes to the device and back over the caller's copy: a routine writing X on the
@@ -330,13 +331,13 @@ struct PcaOnDevice {
         return run_on_device(rt, stream,
                              {{const_cast<T *>(X), sizeof(T) * sz(ldx * n)},
                               {C, sizeof(T) * sz(ldc * k)},
-                              {var, sizeof(T) * sz(k)},
+                              {var, sizeof(V) * sz(k)},
                               {scores, sizeof(T) * sz(lds * k)},
                               {mean, sizeof(T) * sz(n)},
                               {info, sizeof(int)}},
                              [&](void *const *d) {
                                  return form(h, m, n, static_cast<const T *>(d[0]), ldx, k,
-                                             static_cast<T *>(d[1]), ldc, static_cast<T *>(d[2]),
+                                             static_cast<T *>(d[1]), ldc, static_cast<V *>(d[2]),
                                              static_cast<T *>(d[3]), lds, static_cast<T *>(d[4]),
                                              static_cast<int *>(d[5]));
                              });
@@ -767,17 +768,6 @@ TYPED_TEST(GpuPcaDeviceFormTest, WideDataNotSupported) {
 // ---- complex data (the QR method; column-major) --------------------------------------------
 
 template <typename R>
-struct CPublic;
-template <>
-struct CPublic<float> {
-    using P = gpusvdComplex_t;
-};
-template <>
-struct CPublic<double> {
-    using P = gpusvdDoubleComplex_t;
-};
-
-template <typename R>
 using Cx = std::complex<R>;
 
 /// Column j = mu_j + 0.7^j (N(0,1) + i N(0,1)): distinct variances, well separated components.
@@ -805,7 +795,7 @@ struct CPcaOut {
 template <typename R, typename Call>
 CPcaOut<R> run_cpca(gpusvdHandle_t h, int64_t m, int64_t n, int64_t k,
                     const std::vector<Cx<R>> &X0, Call call) {
-    using P = typename CPublic<R>::P;
+    using P = PublicComplex<R>;
     std::vector<Cx<R>> X = X0;
     CPcaOut<R> o;
     o.C.assign(sz(n * k), Cx<R>(R(-9), R(9)));
@@ -822,13 +812,7 @@ CPcaOut<R> run_cpca(gpusvdHandle_t h, int64_t m, int64_t n, int64_t k,
 
 template <typename R>
 class GpuPcaComplexTest : public DeviceStreamTest<R> {};
-struct ComplexPcaName {
-    template <typename T>
-    static std::string GetName(int) {
-        return std::is_same<T, float>::value ? "complex_float" : "complex_double";
-    }
-};
-TYPED_TEST_SUITE(GpuPcaComplexTest, Precisions, ComplexPcaName);
+TYPED_TEST_SUITE(GpuPcaComplexTest, Precisions, ComplexPrecisionName);
 
 // The GPU's complex PCA against the CPU backend's (LAPACK ?geqrf + ?gesdd) on the same data:
 // variances, components (each with its largest entry real and positive), scores and mean within
@@ -836,30 +820,13 @@ TYPED_TEST_SUITE(GpuPcaComplexTest, Precisions, ComplexPcaName);
 // info GPUSVD_INFO_NONFINITE and NaN outputs.
 TYPED_TEST(GpuPcaComplexTest, MatchesCpuBackend) {
     using R = TypeParam;
-    using P = typename CPublic<R>::P;
+    using P = PublicComplex<R>;
     const double eps = double(std::numeric_limits<R>::epsilon());
     Handle cpu;
     ASSERT_EQ(gpusvdSetBackend(cpu, GPUSVD_BACKEND_CPU), GPUSVD_STATUS_SUCCESS);
     const CudaRt &rt = *this->rt;
     const UserStream &stream = *this->stream;
-    auto on_device = [&](gpusvdHandle_t h, int64_t m, int64_t n, const P *X, int64_t ldx,
-                         int64_t k, P *C, int64_t ldc, R *var, P *scores, int64_t lds, P *mean,
-                         int *info) {
-        const auto form = rt.emulated ? Api<P>::pca : Api<P>::pca_gpu;
-        return run_on_device(rt, stream,
-                             {{const_cast<P *>(X), sizeof(P) * sz(ldx * n)},
-                              {C, sizeof(P) * sz(ldc * k)},
-                              {var, sizeof(R) * sz(k)},
-                              {scores, sizeof(P) * sz(lds * k)},
-                              {mean, sizeof(P) * sz(n)},
-                              {info, sizeof(int)}},
-                             [&](void *const *d) {
-                                 return form(h, m, n, static_cast<const P *>(d[0]), ldx, k,
-                                             static_cast<P *>(d[1]), ldc, static_cast<R *>(d[2]),
-                                             static_cast<P *>(d[3]), lds, static_cast<P *>(d[4]),
-                                             static_cast<int *>(d[5]));
-                             });
-    };
+    const PcaOnDevice<P, R> on_device{rt, stream};
     Rng rng(951);
     for (const PcaCase &c : {PcaCase{full_or_quick(5000, 1000), 32, 6}, PcaCase{2000, 8, 3},
                              PcaCase{300, 17, 17}, PcaCase{1000, 1, 1}}) {
@@ -917,7 +884,7 @@ TYPED_TEST(GpuPcaComplexTest, MatchesCpuBackend) {
 // features answer NOT_SUPPORTED and change nothing.
 TYPED_TEST(GpuPcaComplexTest, RowMajorAndWideRefused) {
     using R = TypeParam;
-    using P = typename CPublic<R>::P;
+    using P = PublicComplex<R>;
     if (gpu_as_cpu()) GTEST_SKIP() << "backend CPU takes them; NOT_SUPPORTED is backend GPU's";
     Rng rng(952);
     for (int row = 0; row < 2; ++row) {

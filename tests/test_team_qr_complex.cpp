@@ -30,17 +30,6 @@ constexpr size_t kH200SmemSM = 233472;
 template <typename R>
 using Cx = std::complex<R>;
 
-template <typename R>
-struct Public;
-template <>
-struct Public<float> {
-    using type = gpusvdComplex_t;
-};
-template <>
-struct Public<double> {
-    using type = gpusvdDoubleComplex_t;
-};
-
 using Config = QrTeamConfig;
 template <typename R>
 using Run = QrTeamRun<Cx<R>>;
@@ -171,7 +160,7 @@ Run<R> check_both(int64_t m, int64_t n, const std::vector<Cx<R>> &A, int expect_
 /// The CPU backend's info (LAPACK ?geqrf + ?ungqr) on the same matrix and mode.
 template <typename R>
 int cpu_info(gpusvdOrth_t orth, int64_t m, int64_t n, const std::vector<Cx<R>> &A0) {
-    using P = typename Public<R>::type;
+    using P = PublicComplex<R>;
     Handle h;
     EXPECT_EQ(gpusvdSetBackend(h, GPUSVD_BACKEND_CPU), GPUSVD_STATUS_SUCCESS);
     const int64_t k = std::min(m, n);
@@ -186,16 +175,9 @@ struct Shape {
     int64_t m, n;
 };
 
-struct RealName {
-    template <typename T>
-    static std::string GetName(int) {
-        return std::is_same<T, float>::value ? "complex_float" : "complex_double";
-    }
-};
-
 template <typename R>
 class TeamQrComplexTest : public ::testing::Test {};
-TYPED_TEST_SUITE(TeamQrComplexTest, Precisions, RealName);
+TYPED_TEST_SUITE(TeamQrComplexTest, Precisions, ComplexPrecisionName);
 
 TYPED_TEST(TeamQrComplexTest, ShapesAgainstLapack) {
     using R = TypeParam;
