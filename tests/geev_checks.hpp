@@ -255,10 +255,6 @@ struct EigOutC {
     int info = -777;
 };
 
-/// The public complex element type of precision R (gpusvdComplex_t / gpusvdDoubleComplex_t).
-template <typename R>
-using PublicComplex =
-    std::conditional_t<std::is_same<R, float>::value, gpusvdComplex_t, gpusvdDoubleComplex_t>;
 template <typename R>
 using GeevBatchedFnC = std::remove_const_t<decltype(Api<PublicComplex<R>>::geev_batched)>;
 
