@@ -268,6 +268,16 @@ GPUSVD_API gpusvdStatus_t gpusvdGetPcaMethod(gpusvdHandle_t handle, gpusvdPcaMet
  *  call captured into a CUDA graph.
  *  @param[out] totalVariance the value (double whatever the data's precision). */
 GPUSVD_API gpusvdStatus_t gpusvdGetPcaTotalVariance(gpusvdHandle_t handle, double *totalVariance);
+/** gpusvdGetPcaTotalVariance without the wait, for callers who keep their results on the
+ *  device: queues on the handle's stream the writing of the same value into *totalVariance, a
+ *  double in memory reachable from the handle's device (device, managed or mapped page-locked
+ *  memory), and returns. It is there once the stream reaches that point; nothing is waited for,
+ *  so it may be captured into a CUDA graph with the pca call before it (a replay writes that
+ *  replay's value). Without a usable device: GPUSVD_STATUS_NO_DEVICE; a null or unreachable
+ *  pointer: GPUSVD_STATUS_INVALID_VALUE, with nothing queued.
+ *  @param[out] totalVariance device pointer to one double. */
+GPUSVD_API gpusvdStatus_t gpusvdGetPcaTotalVariance_gpu(gpusvdHandle_t handle,
+                                                        double *totalVariance);
 
 /** How later calls on this handle read and write their matrix arguments (default
  *  GPUSVD_LAYOUT_COL_MAJOR); a value outside the enumerators gives INVALID_VALUE and leaves the

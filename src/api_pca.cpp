@@ -205,6 +205,15 @@ GPUSVD_API gpusvdStatus_t gpusvdGetPcaTotalVariance(gpusvdHandle_t handle, doubl
     return GPUSVD_STATUS_SUCCESS;
 }
 
+GPUSVD_API gpusvdStatus_t gpusvdGetPcaTotalVariance_gpu(gpusvdHandle_t handle, double *total) {
+    constexpr const char *name = "gpusvdGetPcaTotalVariance_gpu";
+    gpusvd::Args a(handle, name);
+    a.ptr("totalVariance", total, true);
+    gpusvd::require_device_form(a, true);
+    if (!a.ok()) return a.status();
+    return gpusvd::gpu::copy_pca_total(handle, name, total);
+}
+
 GPUSVD_API gpusvdStatus_t gpusvdGetPcaMethod(gpusvdHandle_t handle, gpusvdPcaMethod_t *method) {
     gpusvd::Args a(handle, "gpusvdGetPcaMethod");
     a.ptr("method", method, true);

@@ -75,6 +75,9 @@ bool gesvj_complex_served(gpusvdHandle_t, size_t, bool, bool, int64_t, int64_t, 
 }
 void fetch_jacobi_stats(gpusvdHandle_t) {}
 void fetch_pca_total(gpusvdHandle_t) {}
+gpusvdStatus_t copy_pca_total(gpusvdHandle_t h, const char *routine, double *) {
+    return unreachable(h, routine);
+}
 void release(gpusvdHandle_t) {}
 
 #define GPUSVD_INSTANTIATE(T)                                                                    \

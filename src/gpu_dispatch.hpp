@@ -132,6 +132,9 @@ size_t bdsvd_device_bytes(bool wantv, int64_t n);
 void fetch_jacobi_stats(gpusvdHandle_t h);
 /// Reads the total variance of the last `_gpu` pca call back into h->pca_total (waits for it).
 void fetch_pca_total(gpusvdHandle_t h);
+/// Queues the total variance of the last pca call on h into dst (device memory reachable from
+/// h's device) on the handle's stream, without waiting (gpusvdGetPcaTotalVariance_gpu).
+gpusvdStatus_t copy_pca_total(gpusvdHandle_t h, const char *routine, double *dst);
 
 /// Frees the handle's device buffers, pinned buffers and streams (gpusvdDestroy).
 void release(gpusvdHandle_t h);

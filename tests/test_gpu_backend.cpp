@@ -106,6 +106,14 @@ TYPED_TEST(GpuBackendTest, WithoutDeviceEverythingSaysNoDevice) {
                                 nullptr, 1, nullptr, 1, &info1),
               GPUSVD_STATUS_NO_DEVICE);
 
+    // The device form of the total-variance query too: nothing written.
+    double total = -777.0;
+    EXPECT_EQ(gpusvdGetPcaTotalVariance_gpu(h, &total), GPUSVD_STATUS_NO_DEVICE);
+    EXPECT_NE(std::string(gpusvdGetErrorMessage(h)).find("gpusvdGetPcaTotalVariance_gpu"),
+              std::string::npos)
+        << gpusvdGetErrorMessage(h);
+    EXPECT_EQ(total, -777.0);
+
     // Host forms keep working on the CPU.
     Rng rng(1);
     const std::vector<T> A0 = gaussian<T>(rng, 8, 5);
@@ -145,6 +153,11 @@ TYPED_TEST(GpuBackendTest, InvalidArgumentsComeFirst) {
     EXPECT_EQ(Api<T>::pca_gpu(h, 4, 3, nullptr, 4, 4, nullptr, 3, nullptr, nullptr, 4, nullptr,
                               &info),
               GPUSVD_STATUS_INVALID_VALUE);
+    EXPECT_EQ(gpusvdGetPcaTotalVariance_gpu(h, nullptr), GPUSVD_STATUS_INVALID_VALUE);
+    EXPECT_NE(std::string(gpusvdGetErrorMessage(h)).find("totalVariance"), std::string::npos)
+        << gpusvdGetErrorMessage(h);
+    double total = 0;
+    EXPECT_EQ(gpusvdGetPcaTotalVariance_gpu(nullptr, &total), GPUSVD_STATUS_INVALID_VALUE);
 }
 
 TYPED_TEST(GpuBackendTest, WithDeviceFormsWithoutKernelsSayNotSupported) {

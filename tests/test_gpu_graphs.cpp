@@ -306,11 +306,15 @@ TEST_F(GraphTest, TallSvdAndPcaReplay) {
     std::vector<double> X3 = X2;
     X3[sz(5 + 9 * m)] = std::nan("");
     DevBuf dX(*rt, sz(m * n) * 8), dC(*rt, sz(n * k) * 8), dvar(*rt, sz(k) * 8),
-        dsc(*rt, sz(m * k) * 8), dmean(*rt, sz(n) * 8), dinfo(*rt, sizeof(int));
+        dsc(*rt, sz(m * k) * 8), dmean(*rt, sz(n) * 8), dinfo(*rt, sizeof(int)),
+        dtotal(*rt, sizeof(double));
+    // The total variance's device query is captured with the call.
     const Call pca = [&] {
-        return gpusvd_dpca_gpu(h, m, n, dX.as<double>(), m, k, dC.as<double>(), n,
-                               dvar.as<double>(), dsc.as<double>(), m, dmean.as<double>(),
-                               dinfo.as<int>());
+        const gpusvdStatus_t st = gpusvd_dpca_gpu(h, m, n, dX.as<double>(), m, k, dC.as<double>(),
+                                                  n, dvar.as<double>(), dsc.as<double>(), m,
+                                                  dmean.as<double>(), dinfo.as<int>());
+        return st != GPUSVD_STATUS_SUCCESS ? st
+                                           : gpusvdGetPcaTotalVariance_gpu(h, dtotal.as<double>());
     };
     load(dX, X1);
     capture(pca);
@@ -321,16 +325,28 @@ TEST_F(GraphTest, TallSvdAndPcaReplay) {
         const std::vector<double> C0 = read<double>(dC), v0 = read<double>(dvar),
                                   s0 = read<double>(dsc), mu0 = read<double>(dmean);
         const int info0 = read<int>(dinfo)[0];
+        double t0 = 0, t_replay = 0;
+        ASSERT_EQ(gpusvdGetPcaTotalVariance(h, &t0), GPUSVD_STATUS_SUCCESS);
+        const double d0 = read<double>(dtotal)[0];
+        EXPECT_TRUE(d0 == t0 || (std::isnan(d0) && std::isnan(t0)))
+            << "device query " << d0 << ", host query " << t0;
         load(dX, *X);
         replay();
         const std::vector<double> C = read<double>(dC), v = read<double>(dvar),
                                   sc = read<double>(dsc), mu = read<double>(dmean);
         EXPECT_EQ(read<int>(dinfo)[0], info0);
+        const double d = read<double>(dtotal)[0];
+        ASSERT_EQ(gpusvdGetPcaTotalVariance(h, &t_replay), GPUSVD_STATUS_SUCCESS);
+        EXPECT_TRUE(d == t_replay || (std::isnan(d) && std::isnan(t_replay)))
+            << "replayed device query " << d << ", host query " << t_replay;
         if (X == &X3) {
             EXPECT_EQ(info0, GPUSVD_INFO_NONFINITE);
             EXPECT_TRUE(all_nan(C, C.size()) && all_nan(v, v.size()));
+            EXPECT_TRUE(std::isnan(d)) << d;
             continue;
         }
+        EXPECT_NEAR(d, t0, 1e-12 * t0);
+        EXPECT_GT(t0, v0[0]) << "the total exceeds the largest variance";
         // Distinct variances: the components are well determined, so both paths agree to
         // rounding relative to the data.
         for (size_t i = 0; i < v.size(); ++i) EXPECT_NEAR(v[i], v0[i], 1e-10 * v0[0]);

@@ -743,6 +743,63 @@ TYPED_TEST(GpuPcaDeviceFormTest, RowMajorMatchesColumnMajor) {
     }
 }
 
+// gpusvdGetPcaTotalVariance_gpu: on a fresh handle NaN; after a host-form call (its value is on
+// the host) and after a `_gpu` call (still on the device), the host query's value, written on
+// the handle's stream; a null or pageable host pointer is refused with nothing written. Its
+// capture with a `_gpu` call: test_gpu_graphs.
+TYPED_TEST(GpuPcaDeviceFormTest, TotalVarianceDeviceQuery) {
+    using T = TypeParam;
+    if (this->rt->emulated) GTEST_SKIP() << "the device query needs device memory";
+    const CudaRt &rt = *this->rt;
+    const DevBuf d(rt, sizeof(double));
+    ASSERT_FALSE(d.failed);
+    const auto device_query = [&]() -> double {
+        double v = -1.0;
+        EXPECT_EQ(gpusvdGetPcaTotalVariance_gpu(this->h, d.as<double>()), GPUSVD_STATUS_SUCCESS)
+            << gpusvdGetErrorMessage(this->h);
+        EXPECT_EQ(this->stream->sync(), 0);
+        EXPECT_TRUE(d.to_host(&v));
+        return v;
+    };
+    EXPECT_TRUE(std::isnan(device_query())) << "no pca call yet";
+    const PcaOnDevice<T> on_device{rt, *this->stream};
+    const int64_t m = 3000, n = 24, k = 3;
+    Rng rng(77);
+    const std::vector<T> X = make_data<T>(rng, m, n, k, 10.0);
+    for (int dev = 0; dev < 2; ++dev) {
+        SCOPED_TRACE(dev ? "after a _gpu call" : "after a host-form call");
+        std::vector<T> C(sz(n * k)), var(sz(k)), mean(sz(n)), Xc = X;
+        int info = -777;
+        const auto form = [&](auto &&call) {
+            return call(this->h, m, n, Xc.data(), m, k, C.data(), n, var.data(), nullptr, m,
+                        mean.data(), &info);
+        };
+        GPUSVD_ASSERT_OK(this->h, dev ? form(on_device) : form(Api<T>::pca));
+        ASSERT_EQ(info, 0);
+        const double on_gpu = device_query();
+        double host = 0;
+        ASSERT_EQ(gpusvdGetPcaTotalVariance(this->h, &host), GPUSVD_STATUS_SUCCESS);
+        EXPECT_EQ(on_gpu, host);
+        EXPECT_GT(host, double(var[0]));
+    }
+    EXPECT_EQ(gpusvdGetPcaTotalVariance_gpu(this->h, nullptr), GPUSVD_STATUS_INVALID_VALUE);
+    EXPECT_NE(std::string(gpusvdGetErrorMessage(this->h)).find("totalVariance"), std::string::npos)
+        << gpusvdGetErrorMessage(this->h);
+    int dev = 0, pageable = 0;
+    ASSERT_EQ(gpusvdGetDevice(this->h, &dev), GPUSVD_STATUS_SUCCESS);
+    ASSERT_EQ(rt.device_attribute_(&pageable, CudaRt::kAttrPageableMemoryAccess, dev), 0);
+    if (!pageable) {  // (with HMM the device reaches it, and it is valid)
+        double host_value = -2.0;
+        EXPECT_EQ(gpusvdGetPcaTotalVariance_gpu(this->h, &host_value), GPUSVD_STATUS_INVALID_VALUE)
+            << "pageable host memory the device cannot reach";
+        EXPECT_NE(std::string(gpusvdGetErrorMessage(this->h)).find("totalVariance"),
+                  std::string::npos)
+            << gpusvdGetErrorMessage(this->h);
+        EXPECT_EQ(this->stream->sync(), 0);
+        EXPECT_EQ(host_value, -2.0);
+    }
+}
+
 TYPED_TEST(GpuPcaDeviceFormTest, WideDataNotSupported) {
     using T = TypeParam;
     if (gpu_as_cpu()) GTEST_SKIP() << "backend CPU takes wide data; NOT_SUPPORTED is backend GPU's";

@@ -195,6 +195,13 @@ module gpusvd
       type(c_ptr), value :: handle
       real(c_double), intent(out) :: totalVariance
     end function gpusvdGetPcaTotalVariance
+    integer(c_int) function gpusvdGetPcaTotalVariance_gpu(handle, totalVariance) &
+        bind(C, name="gpusvdGetPcaTotalVariance_gpu")
+      import
+      implicit none
+      type(c_ptr), value :: handle
+      type(c_ptr), value :: totalVariance
+    end function gpusvdGetPcaTotalVariance_gpu
     integer(c_int) function gpusvdSetPcaMethod(handle, method) bind(C, name="gpusvdSetPcaMethod")
       import
       implicit none

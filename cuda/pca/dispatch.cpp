@@ -167,6 +167,21 @@ void fetch_pca_total(gpusvdHandle_t h) {
     h->pca_total = t;
 }
 
+gpusvdStatus_t copy_pca_total(gpusvdHandle_t h, const char *routine, double *dst) {
+    DeviceScope dev(h);
+    const gpusvdStatus_t entered = dev.enter(routine, true, {{"totalVariance", dst}});
+    if (entered != GPUSVD_STATUS_SUCCESS) return entered;
+    auto *r = static_cast<Resources *>(h->gpu);
+    // After a `_gpu` call the value is still in the handle's device word (in stream order; a
+    // later pca call on the handle rewrites it only after this copy); otherwise it is on the host.
+    const cudaError_t e =
+        h->pca_total_on_gpu && r && r->pca_total
+            ? cudaMemcpyAsync(dst, r->pca_total, sizeof(double), cudaMemcpyDefault, user_stream(h))
+            : store_double(dst, h->pca_total, user_stream(h));
+    return e == cudaSuccess ? GPUSVD_STATUS_SUCCESS
+                            : cuda_fail(h, routine, "copying the total variance", e);
+}
+
 template <class T>
 gpusvdStatus_t pca(gpusvdHandle_t h, const char *routine, Form form, const PcaArgs<T> &args) {
     const bool empty = args.m == 0 || args.n == 0 || args.k == 0;

@@ -322,6 +322,13 @@ cudaError_t mirror_upper(int64_t n, T *G, cudaStream_t stream) {
     return cudaGetLastError();
 }
 
+__global__ void store_double_kernel(double *dst, double value) { *dst = value; }
+
+cudaError_t store_double(double *dst, double value, cudaStream_t stream) {
+    store_double_kernel<<<1, 1, 0, stream>>>(dst, value);
+    return cudaGetLastError();
+}
+
 #define GPUSVD_INSTANTIATE(T)                                                                      \
     template cudaError_t pca_centre<T>(int64_t, int64_t, const T *, MatLd,                         \
                                        const unsigned long long *, double *, T *, int *, T *,      \

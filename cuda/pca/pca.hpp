@@ -52,5 +52,9 @@ cudaError_t pca_scale_scores(int64_t m, int64_t k, T *scores, MatLd lds, const i
 template <class T>
 cudaError_t mirror_upper(int64_t n, T *G, cudaStream_t stream);
 
+/// *dst = value, in stream order: a launch rather than a copy from host memory, so that it can
+/// be captured into a CUDA graph (the value is the launch's argument).
+cudaError_t store_double(double *dst, double value, cudaStream_t stream);
+
 }  // namespace gpu
 }  // namespace gpusvd

@@ -402,15 +402,22 @@ class TorchOps(HostOps):
 @contextlib.contextmanager
 def _stream(handle, stream):
     with handle._lock:
-        old = handle.stream
-        if old == stream:  # the usual case: no setting to change and restore
+        # Nested in a block that already put `stream` in force (the lock is held, so no other
+        # thread can have changed it): nothing to read, set or restore.
+        if getattr(handle, "_stream_in_force", None) == stream:
             yield
             return
-        handle.stream = stream
+        old = handle.stream
+        outer = getattr(handle, "_stream_in_force", None)
+        if old != stream:
+            handle.stream = stream
+        handle._stream_in_force = stream
         try:
             yield
         finally:
-            handle.stream = old
+            handle._stream_in_force = outer
+            if old != stream:
+                handle.stream = old
 
 
 _HOST = HostOps()

@@ -77,6 +77,7 @@ _HANDLE_FUNCS = {
     "gpusvdSetPcaMethod": ("void *handle, gpusvdPcaMethod_t method", "int"),
     "gpusvdGetPcaMethod": ("void *handle, int *method", "int"),
     "gpusvdGetPcaTotalVariance": ("void *handle, double *totalVariance", "int"),
+    "gpusvdGetPcaTotalVariance_gpu": ("void *handle, void *totalVariance", "int"),
     "gpusvdSetMatrixLayout": ("void *handle, gpusvdLayout_t layout", "int"),
     "gpusvdGetMatrixLayout": ("void *handle, int *layout", "int"),
     "gpusvdGetErrorMessage": ("void *handle", "char *"),

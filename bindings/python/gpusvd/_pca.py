@@ -133,6 +133,71 @@ def has_total_variance(lib: Any) -> bool:
             and hasattr(lib, "gpusvdGetPcaTotalVariance"))
 
 
+def has_device_total_variance(lib: Any) -> bool:
+    """Whether the loaded library writes pca's total variance to device memory without waiting
+    (gpusvdGetPcaTotalVariance_gpu)."""
+    return ("gpusvdGetPcaTotalVariance_gpu" in SIGNATURES
+            and hasattr(lib, "gpusvdGetPcaTotalVariance_gpu"))
+
+
+def _like(x: Any, ref: Any) -> Any:
+    """x (a device array) in ref's dtype: CuPy's astype, torch's to."""
+    return x.astype(ref.dtype, copy=False) if hasattr(x, "astype") else x.to(ref.dtype)
+
+
+# The derived results of a device pca with the library's total variance on the device: one
+# launch instead of the ten or so element-wise operations and reductions they take as array
+# expressions (small kernels that each cost a launch behind the library's call).
+_DERIVED_SOURCE = r"""
+template <typename T>
+__global__ void pca_derived(const T *ev, long long k, const double *total, double m1,
+                            long long left, T *ratio, T *singular, T *noise) {
+    __shared__ double part[256];
+    const double t = *total;
+    const T den = T(t) == T(0) ? T(1) : T(t);  // constant data: ratios 0, not NaN
+    const T root = T(sqrt(m1));
+    double sum = 0;
+    for (long long i = threadIdx.x; i < k; i += blockDim.x) {
+        const T v = ev[i];
+        ratio[i] = v / den;
+        singular[i] = sqrt(v) * root;
+        sum += double(v);
+    }
+    part[threadIdx.x] = sum;
+    __syncthreads();
+    for (int w = blockDim.x / 2; w > 0; w /= 2) {
+        if (threadIdx.x < w) part[threadIdx.x] += part[threadIdx.x + w];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        const double r = (t - part[0]) / double(left);
+        *noise = r < 0 ? T(0) : T(r);  // (NaN stays NaN)
+    }
+}
+"""
+_DERIVED_KERNELS: dict = {}
+
+
+def _derived_on_device(ops: Any, ev: Any, total: Any, m: int, p: int, k: int) -> tuple:
+    """(explained variance ratios, singular values, noise variance) from the variances ev
+    (k,) and the device total (0-d float64), queued on the current stream; k < p."""
+    if hasattr(ops, "cp") and ev.dtype in (np.float32, np.float64):
+        cp = ops.cp
+        name = "pca_derived<%s>" % ("float" if ev.dtype == np.float32 else "double")
+        key = (name, ev.device.id)
+        if key not in _DERIVED_KERNELS:
+            module = cp.RawModule(code=_DERIVED_SOURCE, name_expressions=[name])
+            _DERIVED_KERNELS[key] = module.get_function(name)
+        ratio, singular = cp.empty_like(ev), cp.empty_like(ev)
+        noise = cp.empty((), ev.dtype)
+        _DERIVED_KERNELS[key]((1,), (256,), (ev, np.int64(k), total, np.float64(max(m - 1, 0)),
+                                            np.int64(p - k), ratio, singular, noise))
+        return ratio, singular, noise
+    t = _like(total, ev)  # the variances' precision, as with a host total
+    noise = ((t - ev.sum()) * (1.0 / (p - k))).clip(min=0)
+    return ev / (t + (t == 0)), _singular_values(ev, m), noise
+
+
 def has_method_choice(lib: Any) -> bool:
     """Whether the loaded library has gpusvdSetPcaMethod (and this package its prototype)."""
     return "gpusvdSetPcaMethod" in SIGNATURES and hasattr(lib, "gpusvdSetPcaMethod")
@@ -257,8 +322,8 @@ def pca(x: Any, n_components: Union[None, int, float] = None, *, compute_scores:
     picks k on the host from the variances, and then computes the k scores as
     ``(x - mean) @ components.T``. With None the ratios divide by the sum of all variances;
     with an integer k < min(m, n) the library reports the total variance of the data it
-    factored (gpusvdGetPcaTotalVariance: no extra pass over x; for device arrays the call is
-    waited for to read it).
+    factored (gpusvdGetPcaTotalVariance, or its device form for device arrays: no extra pass
+    over x).
 
     Copies: none when x is float32/float64 in C order (or a row slice of a C-ordered array:
     the library reads it row-major) or in Fortran order (or a column slice of one); otherwise
@@ -269,9 +334,10 @@ def pca(x: Any, n_components: Union[None, int, float] = None, *, compute_scores:
     array) go to the library's ``_gpu`` form on the array's device and on the current
     CuPy/torch stream, with no host copy; the outputs are arrays of the same library and
     ``info`` a 0-d device array that is not inspected (that would synchronise), except that a
-    float ``n_components`` reads the variances back to choose k, and that an integer
-    ``k < min(m, n)`` waits for the call to read its total variance (the work that does not
-    need it is queued before that wait).
+    float ``n_components`` reads the variances back to choose k. With an integer
+    ``k < min(m, n)`` the call's total variance is written to a device double on the same
+    stream (gpusvdGetPcaTotalVariance_gpu), so nothing waits; ``total_variance`` and
+    ``noise_variance`` are then 0-d device arrays.
 
     Complex data (complex64, complex128): the centred data is U S V^H; row j of ``components``
     is the j-th column of V, multiplied by the phase that makes its entry of largest modulus real
@@ -336,9 +402,11 @@ def pca(x: Any, n_components: Union[None, int, float] = None, *, compute_scores:
     # the call's own total variance (no pass over x)
     query = not full and k > 0 and m >= 2 and has_total_variance(lib)
     singular = None
-    # The query runs on the call's stream, where it waits for the call (device arrays): what
-    # does not need the total is queued before it, so that it runs behind the call rather than
-    # after the wait.
+    # Device arrays: the query is queued on the call's stream into a device double
+    # (gpusvdGetPcaTotalVariance_gpu), so nothing waits and what follows is queued behind the
+    # call. A library without that query waits on the stream instead (the host query), with
+    # what does not need the total queued before the wait.
+    device_total = query and ops.device and has_device_total_variance(lib)
     with pca_method(h, method), ops.on_device(xv, h):
         if row:
             _call_row_major(ops, h, "pca", dt, xv, m, n, ops.ptr(xv), ldx, k, ops.ptr(comp),
@@ -347,7 +415,11 @@ def pca(x: Any, n_components: Union[None, int, float] = None, *, compute_scores:
         else:
             _call(ops, h, "pca", dt, xv, m, n, ops.ptr(xv), ldx, k, ops.ptr(comp), _ld(n),
                   ops.ptr(ev), _ptr(ops, scores), _ld(m), ops.ptr(mean), ops.ptr(info))
-        if query:
+        if device_total:
+            lib_total = ops.rows((), np.float64)
+            h.call(lib.gpusvdGetPcaTotalVariance_gpu, ops.ptr(lib_total))
+            derived = _derived_on_device(ops, ev, lib_total, m, p, k)
+        elif query:
             if ops.device:
                 singular = _singular_values(ev, m)
                 left_out = ev.sum() * (1.0 / (p - k))  # k < p here
@@ -384,7 +456,9 @@ def pca(x: Any, n_components: Union[None, int, float] = None, *, compute_scores:
         if compute_scores:
             scores = (xv - mean) @ components.T
 
-    if ops.device:
+    if device_total:
+        ratio, singular, noise = derived
+    elif ops.device:
         ratio = ev / (total + (total == 0))  # all zero (not NaN) when the data is constant
         if singular is not None:  # the total came from the library (query above)
             noise = (total / (p - k) - left_out).clip(min=0)

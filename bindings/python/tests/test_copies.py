@@ -1,6 +1,7 @@
 """Which inputs are copied, and overwrite_a: the library's calls are recorded (the pointer, the
 dimensions and leading dimension it gets) and the results checked against numpy."""
 import contextlib
+import ctypes
 
 import numpy as np
 import pytest
@@ -359,20 +360,44 @@ class _FakeDeviceOps(HostOps):
             _Counted.log.append("device>")
 
 
+class _LibWithDeviceTotal:
+    """The loaded library, with gpusvdGetPcaTotalVariance_gpu standing in for the device query
+    on the CPU: it writes the host query's value to the address it is given."""
+
+    def __init__(self, lib):
+        self._lib = lib
+
+        def query(handle, address):
+            t = ctypes.c_double()
+            status = lib.gpusvdGetPcaTotalVariance(handle, ctypes.byref(t))
+            ctypes.c_double.from_address(address).value = t.value
+            return status
+        query.__name__ = "gpusvdGetPcaTotalVariance_gpu"
+        self.gpusvdGetPcaTotalVariance_gpu = query
+
+    def __getattr__(self, name):
+        return getattr(self._lib, name)
+
+
+@pytest.mark.parametrize("device_query", [True, False])
 @pytest.mark.parametrize("order", ["C", "F"])
-def test_pca_device_path_work(rng, order, monkeypatch, c_calls):
+def test_pca_device_path_work(rng, order, device_query, monkeypatch, c_calls):
     # The device path of gpusvd.pca(x, k), k < min(m, n), with the array operations counted:
-    # nothing reads x but the library (no pass of its own), one library call, and of the
-    # operations for the derived results (singular values, ratios, noise variance) only those
-    # that need the call's total variance come after the query that waits for the call (the
-    # others are queued behind the call and run while the Python side waits). k = min(m, n):
-    # no wait at all.
-    from gpusvd import _lib, _linalg
+    # nothing reads x but the library (no pass of its own) and one library call. The call's
+    # total variance comes from the device query (gpusvdGetPcaTotalVariance_gpu) on the call's
+    # device and stream, with nothing waited for; a library without it is waited for by the host
+    # query, after which only the operations that need the total come. k = min(m, n): no query.
+    from gpusvd import _lib, _linalg, _pca
     fake = _FakeDeviceOps()
     monkeypatch.setattr(_linalg, "ops_for", lambda a: (fake, a))
     real_routine = _lib.routine
     monkeypatch.setattr(_linalg, "routine", lambda name, dt, device=False:
                         real_routine(name, dt, False))
+    if device_query:
+        lib = _LibWithDeviceTotal(_lib.get_lib())
+        monkeypatch.setattr(_pca, "get_lib", lambda: lib)
+    else:
+        monkeypatch.setattr(_pca, "has_device_total_variance", lambda lib: False)
     monkeypatch.setattr(_Counted, "log", c_calls)
     x = ordered(rng.standard_normal((200, 6)) * np.geomspace(3.0, 0.3, 6) - 0.5, order)
     x0 = x.copy()
@@ -381,13 +406,17 @@ def test_pca_device_path_work(rng, order, monkeypatch, c_calls):
     ops = [e for e in c_calls if isinstance(e, tuple)]
     assert not [e for e in ops if any(np.shares_memory(i, x) for i in e[2]
                                       if isinstance(i, np.ndarray))], "a pass over x"
-    wait = c_calls.index("gpusvdGetPcaTotalVariance")
-    assert c_calls.index("gpusvd_dpca") < wait
-    # the wait is on the call's device and stream
-    assert c_calls[:wait].count("<device") > c_calls[:wait].count("device>")
-    after = [e[:2] for e in c_calls[wait + 1:] if isinstance(e, tuple)]
-    assert len(after) <= 3 and ("add", "reduce") not in after, after
-    assert len(ops) <= 7, [e[:2] for e in ops]
+    query = "gpusvdGetPcaTotalVariance_gpu" if device_query else "gpusvdGetPcaTotalVariance"
+    other = "gpusvdGetPcaTotalVariance" if device_query else "gpusvdGetPcaTotalVariance_gpu"
+    assert c_calls.count(query) == 1 and other not in c_calls, c_calls
+    at = c_calls.index(query)
+    assert c_calls.index("gpusvd_dpca") < at
+    # the query is on the call's device and stream
+    assert c_calls[:at].count("<device") > c_calls[:at].count("device>")
+    if not device_query:  # after the wait, only what needs the total
+        after = [e[:2] for e in c_calls[at + 1:] if isinstance(e, tuple)]
+        assert len(after) <= 3 and ("add", "reduce") not in after, after
+    assert len(ops) <= (10 if device_query else 7), [e[:2] for e in ops]
     var, total, noise, vt = _pca_reference(x0, 2)
     np.testing.assert_allclose(p.explained_variance, var, rtol=1e-12)
     np.testing.assert_allclose(p.singular_values, np.sqrt(var * 199), rtol=1e-12)

@@ -721,14 +721,15 @@ def test_cupy_pca_total_variance_on_the_calls_stream(cupy_lib, rng):
     small = rng.standard_normal((500, 16))
     big = rng.standard_normal((400000, 16)) * np.geomspace(8.0, 0.5, 16)
     first = gpusvd.pca(cp.asarray(small), 3)  # the handle's word now holds small's total
-    np.testing.assert_allclose(first.total_variance, small.var(axis=0, ddof=1).sum(), rtol=1e-10)
+    np.testing.assert_allclose(float(first.total_variance), small.var(axis=0, ddof=1).sum(),
+                               rtol=1e-10)
     with cp.cuda.Stream(non_blocking=True) as stream:
         x = cp.asarray(big) * 3.0  # enqueued on `stream`: the call runs after it
         res = gpusvd.pca(x, 3)
         ratio = cp.asnumpy(res.explained_variance_ratio)
         stream.synchronize()
     total = float((3.0 * big).var(axis=0, ddof=1).sum())
-    np.testing.assert_allclose(res.total_variance, total, rtol=1e-10)
+    np.testing.assert_allclose(float(res.total_variance), total, rtol=1e-10)
     np.testing.assert_allclose(ratio, cp.asnumpy(res.explained_variance) / total, rtol=1e-10)
     xc = 3.0 * big - 3.0 * big.mean(axis=0)
     var = np.linalg.eigvalsh(xc.T @ xc)[::-1] / (big.shape[0] - 1)
