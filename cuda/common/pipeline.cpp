@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "cpu/thread_pool.hpp"
 #include "runtime.hpp"
@@ -39,39 +40,79 @@ struct SlotLayout {
     }
 };
 
-/// Copies `count` matrices starting at `first` between the user's layout and a compact one,
-/// on all cores: contiguous runs as a few large memcpy calls, strided ones column by column.
-void copy_matrices(const Operand &o, int64_t first, int64_t count, char *compact, bool to_compact) {
-    const size_t col = static_cast<size_t>(o.rows) * o.elem;
-    char *user = static_cast<char *>(o.host) + static_cast<size_t>(first * o.stride) * o.elem;
-    if (o.ld == o.rows && (o.stride == o.rows * o.cols || count == 1)) {
-        const size_t total = col * o.cols * count;
-        const size_t piece = size_t(1) << 20;
-        const int64_t pieces = static_cast<int64_t>((total + piece - 1) / piece);
-        auto copy_piece = [&](int64_t p, int) {
-            const size_t at = p * piece, len = std::min(piece, total - at);
-            if (to_compact)
-                std::memcpy(compact + at, user + at, len);
-            else
-                std::memcpy(user + at, compact + at, len);
-        };
-        const int threads = pieces > 1 ? cpu::hardware_threads() : 1;
-        cpu::parallel_for(pieces, threads, (pieces + threads - 1) / threads, copy_piece);
-        return;
+/// The host copies of one pipeline step, between the user's arrays and the compact staging
+/// layout, run as one job on all cores: the results of the chunk just finished and the inputs of
+/// the next go together, in pieces of about kPiece bytes (contiguous runs split, strided
+/// matrices as runs of columns), so that every core takes part even when one operand of a chunk
+/// is only a few megabytes. One job per step rather than one per operand: each job wakes the
+/// pool's workers, which costs more than a megabyte's copy.
+class HostCopies {
+public:
+    /// `count` matrices of o from matrix `first`, to (to_compact) or from `compact`.
+    void add(const Operand &o, int64_t first, int64_t count, char *compact, bool to_compact) {
+        const size_t col = static_cast<size_t>(o.rows) * o.elem;
+        char *user = static_cast<char *>(o.host) + static_cast<size_t>(first * o.stride) * o.elem;
+        if (o.ld == o.rows && (o.stride == o.rows * o.cols || count == 1)) {
+            const size_t total = col * o.cols * count;
+            for (size_t at = 0; at < total; at += kPiece)
+                add_run(user + at, compact + at, std::min(kPiece, total - at), to_compact);
+            return;
+        }
+        const int64_t cols = count * o.cols;
+        const int64_t per = std::max<int64_t>(1, static_cast<int64_t>(kPiece / col));
+        for (int64_t j = 0; j < cols; j += per)
+            push({&o, user, compact, j, std::min(cols, j + per), 0, to_compact});
     }
-    const int64_t cols = count * o.cols;
-    auto copy_column = [&](int64_t j, int) {
-        const int64_t b = j / o.cols, c = j % o.cols;
-        char *u = user + static_cast<size_t>(b * o.stride + c * o.ld) * o.elem;
-        char *k = compact + j * col;
-        if (to_compact)
-            std::memcpy(k, u, col);
-        else
-            std::memcpy(u, k, col);
+    /// `bytes` contiguous bytes.
+    void add_run(void *user, void *compact, size_t bytes, bool to_compact) {
+        push({nullptr, static_cast<char *>(user), static_cast<char *>(compact), 0, 0, bytes,
+              to_compact});
+    }
+    void run() {
+        const int64_t n = static_cast<int64_t>(pieces_.size());
+        if (n == 0) return;
+        size_t bytes = 0;
+        for (const Piece &p : pieces_)
+            bytes += p.o ? static_cast<size_t>(p.c1 - p.c0) * p.o->rows * p.o->elem : p.bytes;
+        const int threads = bytes > (size_t(1) << 18) ? cpu::hardware_threads() : 1;
+        auto one = [&](int64_t i, int) { pieces_[static_cast<size_t>(i)].copy(); };
+        cpu::parallel_for(n, threads, 1, one);
+        pieces_.clear();
+    }
+
+private:
+    static constexpr size_t kPiece = size_t(256) << 10;
+    struct Piece {
+        const Operand *o;  // null: a contiguous run of `bytes`
+        char *user, *compact;
+        int64_t c0, c1;  // columns [c0, c1) of the strided operand o
+        size_t bytes;
+        bool to_compact;
+        void copy() const {
+            if (!o) {
+                to_compact ? std::memcpy(compact, user, bytes) : std::memcpy(user, compact, bytes);
+                return;
+            }
+            const size_t col = static_cast<size_t>(o->rows) * o->elem;
+            for (int64_t j = c0; j < c1; ++j) {
+                const int64_t b = j / o->cols, c = j % o->cols;
+                char *u = user + static_cast<size_t>(b * o->stride + c * o->ld) * o->elem;
+                char *k = compact + j * col;
+                to_compact ? std::memcpy(k, u, col) : std::memcpy(u, k, col);
+            }
+        }
     };
-    const int threads = cols * col > (size_t(1) << 18) ? cpu::hardware_threads() : 1;
-    cpu::parallel_for(cols, threads, (cols + threads - 1) / threads, copy_column);
-}
+    // Where the list cannot grow, the piece is copied at once, on this thread: the order of
+    // the copies does not matter within a step.
+    void push(const Piece &p) {
+        try {
+            pieces_.push_back(p);
+        } catch (...) {
+            p.copy();
+        }
+    }
+    std::vector<Piece> pieces_;
+};
 
 /// Whether operand o's host array is page-locked memory (cudaHostAlloc, cudaHostRegister, CuPy's
 /// or torch's pinned memory) laid out as one pitched 2-D array (stride = ld * cols): then each
@@ -154,7 +195,10 @@ gpusvdStatus_t run_host_batched(gpusvdHandle_t h, const char *routine, int64_t b
     auto pinned = [&](int s) { return static_cast<char *>(r->pinned) + H.bytes * s; };
     auto device = [&](int s) { return static_cast<char *>(r->dev) + L.bytes * s; };
     auto span = [&](int64_t c) { return std::min(chunk, batch - c * chunk); };
-    // Waits for slot s and copies its chunk's results out to the user's arrays.
+    HostCopies copies;
+    bool inout = false;
+    for (int i = 0; i < nops; ++i) inout = inout || (ops[i].in && ops[i].out && !direct[i]);
+    // Waits for slot s and queues its chunk's results for the copy out to the user's arrays.
     auto finish = [&](int s) -> cudaError_t {
         if (pending[s] < 0) return cudaSuccess;
         const cudaError_t err = cudaStreamSynchronize(r->slot[s]);
@@ -163,8 +207,8 @@ gpusvdStatus_t run_host_batched(gpusvdHandle_t h, const char *routine, int64_t b
         if (err != cudaSuccess) return err;
         for (int i = 0; i < nops; ++i)
             if (ops[i].out && !direct[i])
-                copy_matrices(ops[i], c * chunk, n, pinned(s) + H.off[i], false);
-        std::memcpy(info + c * chunk, pinned(s) + H.info_off, sizeof(int) * n);
+                copies.add(ops[i], c * chunk, n, pinned(s) + H.off[i], false);
+        copies.add_run(info + c * chunk, pinned(s) + H.info_off, sizeof(int) * n, false);
         return cudaSuccess;
     };
 
@@ -178,16 +222,19 @@ gpusvdStatus_t run_host_batched(gpusvdHandle_t h, const char *routine, int64_t b
         const int64_t n = span(c);
         Chunk k{c * chunk, n, {}, reinterpret_cast<int *>(device(s) + L.info_off),
                 device(s) + L.ws_off, L.ws, st};
+        // The slot's previous results out and this chunk's inputs in, as one job; an operand
+        // both read and written (geqrf's A) has one staging area per slot, emptied first.
+        if (inout) copies.run();
+        for (int i = 0; i < nops; ++i)
+            if (ops[i].in && !direct[i])
+                copies.add(ops[i], c * chunk, n, pinned(s) + H.off[i], true);
+        copies.run();
         for (int i = 0; i < nops; ++i) {
             k.dev[i] = device(s) + L.off[i];
             if (!ops[i].in || e != cudaSuccess) continue;
-            if (direct[i]) {
-                e = copy_direct(ops[i], c * chunk, n, k.dev[i], true, st);
-                continue;
-            }
-            copy_matrices(ops[i], c * chunk, n, pinned(s) + H.off[i], true);
-            e = cudaMemcpyAsync(k.dev[i], pinned(s) + H.off[i], op_bytes(ops[i], n),
-                                cudaMemcpyHostToDevice, st);
+            e = direct[i] ? copy_direct(ops[i], c * chunk, n, k.dev[i], true, st)
+                          : cudaMemcpyAsync(k.dev[i], pinned(s) + H.off[i], op_bytes(ops[i], n),
+                                            cudaMemcpyHostToDevice, st);
         }
         if (e == cudaSuccess) e = launch(k);
         for (int i = 0; i < nops && e == cudaSuccess; ++i)
@@ -208,6 +255,7 @@ gpusvdStatus_t run_host_batched(gpusvdHandle_t h, const char *routine, int64_t b
         }
         e = finish(s);
     }
+    if (e == cudaSuccess) copies.run();
     return e == cudaSuccess ? GPUSVD_STATUS_SUCCESS : cuda_fail(h, routine, step, e);
 }
 
