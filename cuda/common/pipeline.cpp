@@ -59,6 +59,7 @@ public:
             return;
         }
         const int64_t cols = count * o.cols;
+        if (col == 0) return;
         const int64_t per = std::max<int64_t>(1, static_cast<int64_t>(kPiece / col));
         for (int64_t j = 0; j < cols; j += per)
             push({&o, user, compact, j, std::min(cols, j + per), 0, to_compact});
