@@ -13,10 +13,13 @@ the tables in the order of the CSV files:
         gpu_geev_batched.csv gpu_geqrf_mgs.csv gpu_pca.csv gpu_gesvj.csv gpu_bdsvd.csv \\
         cpu_gesvj_vs_gesdd.csv cpu_pca.csv --command "$CMD" \\
         --commit $(git rev-parse --short HEAD) --date $(date +%F) \\
-        [--python-csv python_bench.csv] > docs/benchmarks.md
+        [--python-csv python_bench.csv] [--devices-log devices.txt --devices-machine ...] \\
+        > docs/benchmarks.md
 
 --python-csv adds the section of bench/python_bench.py's CSV (the Python package's calls
-against the C calls and the numpy/CuPy/torch counterparts).
+against the C calls and the numpy/CuPy/torch counterparts). --devices-log adds the section of a
+gpusvd-bench-devices run on a machine with several GPUs (its own run: --devices-machine,
+--devices-command, --devices-commit, --devices-date name it).
 
 Every figure README.md quotes comes from the file this writes; regenerate both together.
 """
@@ -171,6 +174,37 @@ def python_md(rows, command):
     return out
 
 
+def devices_md(log, command, machine, commit, date):
+    """The section of a gpusvd-bench-devices run (a machine with several GPUs, its own run):
+    the host ceilings it printed and its table, the first of each when the log holds several
+    runs of the same command."""
+    ceil, table = [], []
+    for line in log.splitlines():
+        line = line.strip()
+        if line.startswith("host ceilings:") and len(ceil) < 2:
+            ceil.append(line[len("host ceilings:"):].strip())
+        elif line.startswith("| case"):
+            if table:
+                break  # the next run's table
+            table.append(line)
+        elif line.startswith("|") and table and not line.startswith("|--"):
+            table.append(line)
+    if not table:
+        return []
+    cols = table[0].count("|") - 1
+    out = ["## Several GPUs (`gpusvd-bench-devices`)", "",
+           "Host to host: the batched host forms on one GPU and split over all of the machine's "
+           "GPUs (`gpusvdSetDevices`), on pageable arrays and on page-locked ones (which skip "
+           "the staging copy on the cores), one GPU's time measured in the same run; medians. "
+           "Its own run:", "",
+           "- Date: %s, commit `%s`" % (date, commit),
+           "- Machine: %s" % machine,
+           "- Command: `%s`" % command]
+    out += ["- Host ceilings: " + c for c in ceil]
+    out += ["", table[0], "|" + "---|" * cols] + table[1:] + [""]
+    return out
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--log", required=True, help="gpusvd-bench's standard output")
@@ -182,6 +216,11 @@ def main():
     p.add_argument("--python-csv", help="the CSV of bench/python_bench.py (same machine)")
     p.add_argument("--python-command", default="python3 bench/python_bench.py",
                    help="the command that produced --python-csv")
+    p.add_argument("--devices-log", help="the output of gpusvd-bench-devices (its own run)")
+    p.add_argument("--devices-command", default="gpusvd-bench-devices")
+    p.add_argument("--devices-machine", help="the machine of --devices-log, in words")
+    p.add_argument("--devices-commit", help="the commit of --devices-log's run")
+    p.add_argument("--devices-date", help="the date of --devices-log's run")
     a = p.parse_args()
     log = open(a.log, encoding="utf-8").read()
     host_c, gpu_c = ceilings(log)
@@ -225,6 +264,10 @@ def main():
     if a.python_csv:
         with open(a.python_csv, newline="", encoding="utf-8") as f:
             md += python_md(list(csv.DictReader(f)), a.python_command)
+    if a.devices_log:
+        md += devices_md(open(a.devices_log, encoding="utf-8").read(), a.devices_command,
+                         a.devices_machine or "-", a.devices_commit or a.commit,
+                         a.devices_date or a.date)
     sys.stdout.write("\n".join(md))
 
 
