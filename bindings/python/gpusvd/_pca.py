@@ -181,7 +181,7 @@ _DERIVED_KERNELS: dict = {}
 def _derived_on_device(ops: Any, ev: Any, total: Any, m: int, p: int, k: int) -> tuple:
     """(explained variance ratios, singular values, noise variance) from the variances ev
     (k,) and the device total (0-d float64), queued on the current stream; k < p."""
-    if hasattr(ops, "cp") and ev.dtype in (np.float32, np.float64):
+    if hasattr(ops, "cp"):  # CuPy (ev is real: float32 or float64)
         cp = ops.cp
         name = "pca_derived<%s>" % ("float" if ev.dtype == np.float32 else "double")
         key = (name, ev.device.id)
