@@ -312,6 +312,28 @@ inline int64_t full_or_quick(int64_t full, int64_t quick) {
     return q ? quick : full;
 }
 
+/// Sets an environment variable (value NULL: unsets it) for the guard's lifetime, then restores
+/// it: the GPU backend's tuning switches (docs/design.md), which it reads at every call.
+class ScopedEnv {
+public:
+    ScopedEnv(const char *name, const char *value) : name_(name) {
+        const char *old = std::getenv(name);
+        had_ = old != nullptr;
+        if (had_) old_ = old;
+        set(value);
+    }
+    ~ScopedEnv() { set(had_ ? old_.c_str() : nullptr); }
+    ScopedEnv(const ScopedEnv &) = delete;
+    ScopedEnv &operator=(const ScopedEnv &) = delete;
+
+private:
+    void set(const char *value) const {
+        EXPECT_EQ(value ? setenv(name_.c_str(), value, 1) : unsetenv(name_.c_str()), 0) << name_;
+    }
+    std::string name_, old_;
+    bool had_ = false;
+};
+
 /// Puts h on the backend the device tests exercise: GPU (CPU under GPUSVD_TEST_GPU_AS_CPU).
 inline gpusvdStatus_t set_device_test_backend(gpusvdHandle_t h) {
     return gpusvdSetBackend(h, gpu_as_cpu() ? GPUSVD_BACKEND_CPU : GPUSVD_BACKEND_GPU);

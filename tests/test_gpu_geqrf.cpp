@@ -654,6 +654,29 @@ TYPED_TEST(GpuGeqrfTest, LargeBatch) {
     }
 }
 
+/// The host form in many small chunks (a staging slot of a dozen matrices or so, so the pipeline
+/// ramps up and down and reuses each slot many times): every matrix passes the checks, and the
+/// results are bitwise those of one chunk, A (read and written) included.
+TYPED_TEST(GpuGeqrfTest, HostFormInSmallChunksMatchesOneChunk) {
+    using T = TypeParam;
+    Rng rng(40);
+    const int64_t m = 32, n = 32;
+    const std::vector<Case<T>> cases = mixed_batch<T>(rng, m, n, 300);
+    const std::vector<Ref<T>> refs = references(this->cpu, m, n, cases);
+    for (bool tight : {true, false})
+        for (gpusvdOrth_t o : kOrths) {
+            SCOPED_TRACE(testing::Message() << orth_name(o) << (tight ? " tight" : " padded"));
+            const Batch<T> one =
+                run_batch(this->h, o, m, n, cases, refs, tight, Api<T>::geqrf_mgs_batched);
+            const ScopedEnv slot("GPUSVD_PIPELINE_SLOT_BYTES", "200000");
+            const Batch<T> small =
+                run_batch(this->h, o, m, n, cases, refs, tight, Api<T>::geqrf_mgs_batched);
+            EXPECT_EQ(small.info, one.info);
+            EXPECT_EQ(std::memcmp(small.A.data(), one.A.data(), one.A.size() * sizeof(T)), 0);
+            EXPECT_EQ(std::memcmp(small.R.data(), one.R.data(), one.R.size() * sizeof(T)), 0);
+        }
+}
+
 template <typename T>
 class GpuGeqrfDeviceFormTest : public DeviceStreamTest<T> {
 protected:

@@ -252,6 +252,26 @@ TYPED_TEST(GpuGesvjTest, LargeBatch) {
     }
 }
 
+/// The host form in many small chunks (a staging slot of a dozen matrices or so, so the pipeline
+/// ramps up and down and reuses each slot many times): every matrix passes the checks, and S and
+/// info are bitwise those of one chunk.
+TYPED_TEST(GpuGesvjTest, HostFormInSmallChunksMatchesOneChunk) {
+    using T = TypeParam;
+    Rng rng(16);
+    const std::vector<std::vector<T>> mats = mixed_batch<T>(rng, 32, 32, 300);
+    for (bool tight : {true, false}) {
+        SCOPED_TRACE(tight ? "tight" : "padded");
+        const GesvjBatchOut<T> one =
+            check_gesvj_batched(this->h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, 32, 32, mats, tight);
+        const ScopedEnv slot("GPUSVD_PIPELINE_SLOT_BYTES", "300000");
+        const GesvjBatchOut<T> small =
+            check_gesvj_batched(this->h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, 32, 32, mats, tight);
+        EXPECT_EQ(small.info, one.info);
+        ASSERT_EQ(small.S.size(), one.S.size());
+        EXPECT_EQ(std::memcmp(small.S.data(), one.S.data(), one.S.size() * sizeof(T)), 0);
+    }
+}
+
 /// gesvj (VEC/VEC) on a gaussian m x n matrix at the default and at a loose tolerance: info 0,
 /// the statistics (2 to 30 sweeps at the default, the last sweep's largest |cos| within the
 /// tolerance), a small residual. Leaves the default tolerance set.
@@ -583,28 +603,6 @@ std::vector<Named<T>> blocked_types(Rng &rng, int64_t m, int64_t n) {
     }
     return out;
 }
-
-/// Sets an environment variable (value NULL: unsets it) for the guard's lifetime, then restores
-/// it. The GPU backend reads GPUSVD_JACOBI_NB and GPUSVD_JACOBI_BLOCKED at every call.
-class ScopedEnv {
-public:
-    ScopedEnv(const char *name, const char *value) : name_(name) {
-        const char *old = std::getenv(name);
-        had_ = old != nullptr;
-        if (had_) old_ = old;
-        set(value);
-    }
-    ~ScopedEnv() { set(had_ ? old_.c_str() : nullptr); }
-    ScopedEnv(const ScopedEnv &) = delete;
-    ScopedEnv &operator=(const ScopedEnv &) = delete;
-
-private:
-    void set(const char *value) const {
-        EXPECT_EQ(value ? setenv(name_.c_str(), value, 1) : unsetenv(name_.c_str()), 0) << name_;
-    }
-    std::string name_, old_;
-    bool had_ = false;
-};
 
 TYPED_TEST(GpuGesvjTest, BlockedOneMatrixTypesAndJobs) {
     check_all_types<TypeParam>(this->h, kBlockedShapes, 31, blocked_types<TypeParam>);

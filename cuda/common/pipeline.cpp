@@ -1,11 +1,13 @@
 #include "pipeline.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "cpu/thread_pool.hpp"
+#include "pipeline_plan.hpp"
 #include "runtime.hpp"
 
 namespace gpusvd {
@@ -16,6 +18,14 @@ namespace {
 // enough that three slots of pinned memory are cheap to allocate and the first chunk's
 // transfer, which nothing overlaps, stays short.
 constexpr size_t kSlotTarget = size_t(32) << 20;
+
+/// GPUSVD_PIPELINE_SLOT_BYTES (>= 1) caps the slot size (tests: many chunks of a small batch).
+size_t slot_target() {
+    const char *v = std::getenv("GPUSVD_PIPELINE_SLOT_BYTES");
+    const long long cap = v ? std::atoll(v) : 0;
+    return cap >= 1 && static_cast<size_t>(cap) < kSlotTarget ? static_cast<size_t>(cap)
+                                                              : kSlotTarget;
+}
 
 size_t align_up(size_t x) { return (x + 255) & ~size_t(255); }
 
@@ -169,10 +179,10 @@ gpusvdStatus_t run_host_batched(gpusvdHandle_t h, const char *routine, int64_t b
 
     size_t per_matrix = sizeof(int);
     for (int i = 0; i < nops; ++i) per_matrix += op_bytes(ops[i], 1);
-    int64_t chunk = std::max<int64_t>(1, std::min<int64_t>(batch, kSlotTarget / per_matrix));
+    int64_t chunk = std::max<int64_t>(1, std::min<int64_t>(batch, slot_target() / per_matrix));
     // Out of device or pinned memory: retry with smaller chunks before giving up.
     for (;;) {
-        const int64_t chunks = (batch + chunk - 1) / chunk;
+        const int64_t chunks = PipelineChunks(batch, chunk).count();
         const int slots = static_cast<int>(std::min<int64_t>(kSlots, chunks));
         const SlotLayout L(ops, nops, chunk, ws_bytes(chunk));
         const SlotLayout H(ops, nops, chunk, 0);
@@ -184,7 +194,8 @@ gpusvdStatus_t run_host_batched(gpusvdHandle_t h, const char *routine, int64_t b
         cudaGetLastError();
         chunk = (chunk + 1) / 2;
     }
-    const int64_t chunks = (batch + chunk - 1) / chunk;
+    const PipelineChunks plan(batch, chunk);
+    const int64_t chunks = plan.count();
     const int slots = static_cast<int>(std::min<int64_t>(kSlots, chunks));
     const SlotLayout L(ops, nops, chunk, ws_bytes(chunk));
     const SlotLayout H(ops, nops, chunk, 0);
@@ -195,7 +206,7 @@ gpusvdStatus_t run_host_batched(gpusvdHandle_t h, const char *routine, int64_t b
     std::fill(pending, pending + kSlots, int64_t(-1));
     auto pinned = [&](int s) { return static_cast<char *>(r->pinned) + H.bytes * s; };
     auto device = [&](int s) { return static_cast<char *>(r->dev) + L.bytes * s; };
-    auto span = [&](int64_t c) { return std::min(chunk, batch - c * chunk); };
+    auto span = [&](int64_t c) { return plan.size(c); };
     HostCopies copies;
     bool inout = false;
     for (int i = 0; i < nops; ++i) inout = inout || (ops[i].in && ops[i].out && !direct[i]);
@@ -208,8 +219,8 @@ gpusvdStatus_t run_host_batched(gpusvdHandle_t h, const char *routine, int64_t b
         if (err != cudaSuccess) return err;
         for (int i = 0; i < nops; ++i)
             if (ops[i].out && !direct[i])
-                copies.add(ops[i], c * chunk, n, pinned(s) + H.off[i], false);
-        copies.add_run(info + c * chunk, pinned(s) + H.info_off, sizeof(int) * n, false);
+                copies.add(ops[i], plan.start(c), n, pinned(s) + H.off[i], false);
+        copies.add_run(info + plan.start(c), pinned(s) + H.info_off, sizeof(int) * n, false);
         return cudaSuccess;
     };
 
@@ -221,26 +232,26 @@ gpusvdStatus_t run_host_batched(gpusvdHandle_t h, const char *routine, int64_t b
         e = finish(s);
         if (e != cudaSuccess) break;
         const int64_t n = span(c);
-        Chunk k{c * chunk, n, {}, reinterpret_cast<int *>(device(s) + L.info_off),
+        Chunk k{plan.start(c), n, {}, reinterpret_cast<int *>(device(s) + L.info_off),
                 device(s) + L.ws_off, L.ws, st};
         // The slot's previous results out and this chunk's inputs in, as one job; an operand
         // both read and written (geqrf's A) has one staging area per slot, emptied first.
         if (inout) copies.run();
         for (int i = 0; i < nops; ++i)
             if (ops[i].in && !direct[i])
-                copies.add(ops[i], c * chunk, n, pinned(s) + H.off[i], true);
+                copies.add(ops[i], plan.start(c), n, pinned(s) + H.off[i], true);
         copies.run();
         for (int i = 0; i < nops; ++i) {
             k.dev[i] = device(s) + L.off[i];
             if (!ops[i].in || e != cudaSuccess) continue;
-            e = direct[i] ? copy_direct(ops[i], c * chunk, n, k.dev[i], true, st)
+            e = direct[i] ? copy_direct(ops[i], plan.start(c), n, k.dev[i], true, st)
                           : cudaMemcpyAsync(k.dev[i], pinned(s) + H.off[i], op_bytes(ops[i], n),
                                             cudaMemcpyHostToDevice, st);
         }
         if (e == cudaSuccess) e = launch(k);
         for (int i = 0; i < nops && e == cudaSuccess; ++i)
             if (ops[i].out)
-                e = direct[i] ? copy_direct(ops[i], c * chunk, n, k.dev[i], false, st)
+                e = direct[i] ? copy_direct(ops[i], plan.start(c), n, k.dev[i], false, st)
                               : cudaMemcpyAsync(pinned(s) + H.off[i], k.dev[i],
                                                 op_bytes(ops[i], n), cudaMemcpyDeviceToHost, st);
         if (e == cudaSuccess)
