@@ -1,15 +1,10 @@
 #include "pipeline.hpp"
 
 #include <algorithm>
-#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
-
-#if defined(__x86_64__) || defined(_M_X64)
-#include <emmintrin.h>
-#endif
 
 #include "cpu/thread_pool.hpp"
 #include "pipeline_plan.hpp"
@@ -54,31 +49,6 @@ struct SlotLayout {
         bytes = at + align_up(ws_bytes);
     }
 };
-
-/// memcpy with non-temporal stores for the bulk: the bytes go to the DMA engine (staging) or to
-/// an array the caller reads much later, so fetching each destination line into the cache before
-/// writing it (a third of the copy's memory traffic) buys nothing.
-void copy_streaming(char *dst, const char *src, size_t n) {
-#if defined(__x86_64__) || defined(_M_X64)
-    if (n >= 4096) {
-        const size_t head = (16 - reinterpret_cast<uintptr_t>(dst) % 16) % 16;
-        std::memcpy(dst, src, head);
-        dst += head, src += head, n -= head;
-        for (; n >= 64; n -= 64, dst += 64, src += 64) {
-            const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i *>(src));
-            const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + 16));
-            const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + 32));
-            const __m128i d = _mm_loadu_si128(reinterpret_cast<const __m128i *>(src + 48));
-            _mm_stream_si128(reinterpret_cast<__m128i *>(dst), a);
-            _mm_stream_si128(reinterpret_cast<__m128i *>(dst + 16), b);
-            _mm_stream_si128(reinterpret_cast<__m128i *>(dst + 32), c);
-            _mm_stream_si128(reinterpret_cast<__m128i *>(dst + 48), d);
-        }
-        _mm_sfence();  // the streamed stores are visible before the DMA or another thread reads
-    }
-#endif
-    std::memcpy(dst, src, n);
-}
 
 /// The host copies of one pipeline step, between the user's arrays and the compact staging
 /// layout, run as one job on all cores: the results of the chunk just finished and the inputs of
@@ -131,8 +101,7 @@ private:
         bool to_compact;
         void copy() const {
             if (!o) {
-                to_compact ? copy_streaming(compact, user, bytes)
-                           : copy_streaming(user, compact, bytes);
+                to_compact ? std::memcpy(compact, user, bytes) : std::memcpy(user, compact, bytes);
                 return;
             }
             const size_t col = static_cast<size_t>(o->rows) * o->elem;
