@@ -127,10 +127,10 @@ private:
 
 /// Whether operand o's host array is page-locked memory (cudaHostAlloc, cudaHostRegister, CuPy's
 /// or torch's pinned memory) laid out as one pitched 2-D array (stride = ld * cols): then each
-/// chunk goes between it and the device by one 2-D DMA copy, without the staging copy on the
-/// cores, whose memory bandwidth otherwise bounds a call over several GPUs. The first and the
-/// last byte are checked; were a page between them pageable, the copy would still be right (the
-/// runtime stages it), only slower.
+/// chunk goes between it and the device by one DMA copy (linear or 2-D), without the staging
+/// copy on the cores, whose memory bandwidth otherwise bounds a call over several GPUs. The first
+/// and the last byte are checked; were a page between them pageable, the copy would still be
+/// right (the runtime stages it), only slower.
 bool page_locked(const Operand &o, int64_t batch) {
     if (batch > 1 && o.stride != o.ld * o.cols) return false;
     const char *first = static_cast<const char *>(o.host);
