@@ -206,7 +206,6 @@ gpusvdStatus_t run_host_batched(gpusvdHandle_t h, const char *routine, int64_t b
     std::fill(pending, pending + kSlots, int64_t(-1));
     auto pinned = [&](int s) { return static_cast<char *>(r->pinned) + H.bytes * s; };
     auto device = [&](int s) { return static_cast<char *>(r->dev) + L.bytes * s; };
-    auto span = [&](int64_t c) { return plan.size(c); };
     HostCopies copies;
     bool inout = false;
     for (int i = 0; i < nops; ++i) inout = inout || (ops[i].in && ops[i].out && !direct[i]);
@@ -214,7 +213,7 @@ gpusvdStatus_t run_host_batched(gpusvdHandle_t h, const char *routine, int64_t b
     auto finish = [&](int s) -> cudaError_t {
         if (pending[s] < 0) return cudaSuccess;
         const cudaError_t err = cudaStreamSynchronize(r->slot[s]);
-        const int64_t c = pending[s], n = span(c);
+        const int64_t c = pending[s], n = plan.size(c);
         pending[s] = -1;
         if (err != cudaSuccess) return err;
         for (int i = 0; i < nops; ++i)
@@ -231,7 +230,7 @@ gpusvdStatus_t run_host_batched(gpusvdHandle_t h, const char *routine, int64_t b
         const cudaStream_t st = r->slot[s];
         e = finish(s);
         if (e != cudaSuccess) break;
-        const int64_t n = span(c);
+        const int64_t n = plan.size(c);
         Chunk k{plan.start(c), n, {}, reinterpret_cast<int *>(device(s) + L.info_off),
                 device(s) + L.ws_off, L.ws, st};
         // The slot's previous results out and this chunk's inputs in, as one job; an operand
