@@ -51,6 +51,31 @@ TEST(BlockedJacobiOrdering, EveryBlockPairMeetsOncePerSweepAndBlocksReturnHome) 
     }
 }
 
+TEST(BlockedJacobiOrdering, CrossRoundsMeetEveryPairAcrossTheBlocksOnce) {
+    for (int n2 = 2; n2 <= 64; n2 += 2) {
+        SCOPED_TRACE(testing::Message() << "n2 = " << n2);
+        const int half = n2 / 2;
+        ASSERT_EQ(gk::gram_rounds(n2, true), half);
+        ASSERT_EQ(gk::gram_rounds(n2, false), n2 - 1);
+        std::set<std::pair<int, int>> met;
+        for (int round = 0; round < half; ++round) {
+            std::vector<int> used(sz(n2), 0);
+            for (int k = 0; k < half; ++k) {
+                int p = -1, q = -1;
+                gk::gram_round_pair(k, round, n2, true, p, q);
+                ASSERT_GE(p, 0);
+                ASSERT_LT(p, half) << "p in the first block";
+                ASSERT_GE(q, half) << "q in the second block";
+                ASSERT_LT(q, n2);
+                EXPECT_EQ(used[sz(p)]++, 0) << "column " << p << " twice in a round";
+                EXPECT_EQ(used[sz(q)]++, 0) << "column " << q << " twice in a round";
+                EXPECT_TRUE(met.insert({p, q}).second) << p << "," << q << " twice";
+            }
+        }
+        EXPECT_EQ(met.size(), sz(half * half));
+    }
+}
+
 TEST(BlockedJacobiPlan, LayoutHoldsEveryPartAligned) {
     for (size_t e : {sizeof(float), sizeof(double)})
         for (int64_t n : {2, 17, 129, 1000, 1024, 1025, 4099}) {
@@ -227,6 +252,58 @@ TYPED_TEST(TeamBlockedJacobiTest, GramJacobiLeavesOrthogonalColumnsAlone) {
         for (int j = 0; j < n2; ++j) EXPECT_EQ(V[sz(i + j * n2)], T(i == j ? 1 : 0));
 }
 
+TYPED_TEST(TeamBlockedJacobiTest, GramJacobiCrossLeavesPairsInsideTheBlocksAlone) {
+    // X = [Q_I M_I, Q_J M_J] with [Q_I Q_J] orthonormal: the blocks are orthogonal to each other,
+    // their own columns are not. A cross sweep finds nothing to rotate; a full one does.
+    using T = TypeParam;
+    std::mt19937_64 rng(9);
+    std::normal_distribution<double> nd;
+    const int64_t m = 200;
+    for (int n2 : {16, 64}) {
+        SCOPED_TRACE(testing::Message() << "n2 = " << n2);
+        const int half = n2 / 2;
+        std::vector<double> Q(sz(m) * sz(n2));
+        for (auto &x : Q) x = nd(rng);
+        for (int j = 0; j < n2; ++j) {  // modified Gram-Schmidt, twice
+            double *qj = Q.data() + sz(j) * sz(m);
+            for (int pass = 0; pass < 2; ++pass)
+                for (int i = 0; i < j; ++i) {
+                    const double *qi = Q.data() + sz(i) * sz(m);
+                    double d = 0;
+                    for (int64_t r = 0; r < m; ++r) d += qi[r] * qj[r];
+                    for (int64_t r = 0; r < m; ++r) qj[r] -= d * qi[r];
+                }
+            double nrm = 0;
+            for (int64_t r = 0; r < m; ++r) nrm += qj[r] * qj[r];
+            for (int64_t r = 0; r < m; ++r) qj[r] /= std::sqrt(nrm);
+        }
+        std::vector<T> X(sz(m) * sz(n2));
+        for (int j = 0; j < n2; ++j) {
+            const int b0 = j < half ? 0 : half;  // the block of column j
+            std::vector<double> mix(sz(half));
+            for (auto &x : mix) x = nd(rng);
+            for (int64_t r = 0; r < m; ++r) {
+                double v = 0;
+                for (int l = 0; l < half; ++l) v += Q[sz(r + (b0 + l) * m)] * mix[sz(l)];
+                X[sz(r + j * m)] = T(v);
+            }
+        }
+        const std::vector<T> G0 = gram(X, m, n2);
+        const T tol = T(1e-4);  // far above the rounding of G's cross entries, far below the rest
+        for (bool cross : {true, false}) {
+            std::vector<T> G = G0, V(sz(n2) * sz(n2), nan_v<T>()), rot(sz(2 * n2), nan_v<T>());
+            const gk::GramResult<T> r = gk::gram_jacobi(gk::SerialTeam{}, G.data(), n2, V.data(),
+                                                        n2, n2, tol, 30, rot.data(), cross);
+            EXPECT_EQ(r.rotated, cross ? 0 : 1) << (cross ? "cross" : "full");
+            if (cross) {
+                for (int j = 0; j < n2; ++j)
+                    for (int i = 0; i < n2; ++i)
+                        EXPECT_EQ(V[sz(i + j * n2)], T(i == j ? 1 : 0)) << i << ", " << j;
+            }
+        }
+    }
+}
+
 /// The sweep loop of blocked.cpp with loops for its GEMMs: W = [A; I] in slots of nb columns,
 /// every round Gram blocks, gram_jacobi per pair, the update writing halves to the next slots.
 /// Returns the singular values (descending) and the sweeps used.
@@ -256,7 +333,7 @@ std::pair<std::vector<double>, int> blocked_model(const std::vector<T> &A, int64
                         G[sz(i + j * n2)] = s;
                     }
                 rotated += gk::gram_jacobi(gk::SerialTeam{}, G.data(), int(n2), V.data(), int(n2),
-                                           int(n2), tol, pl.inner_sweeps, rot.data())
+                                           int(n2), tol, pl.inner_sweeps, rot.data(), round > 0)
                                .rotated;
                 for (int h = 0; h < 2; ++h) {
                     T *C = Wn.data() +
@@ -486,7 +563,7 @@ BatchModel<T> batch_model(const std::vector<std::vector<T>> &As, int64_t m, int6
                     G[sz(idx % n2 + idx / n2 * ldg)] = gram[sz(g * n2 * n2 + idx)];
                 const gk::GramResult<T> r = gk::gram_jacobi(
                     gk::SerialTeam{}, G.data(), ldg, V.data(), ldg, int(n2), tol, pl.inner_sweeps,
-                    scratch.data());
+                    scratch.data(), round > 0);
                 for (int64_t idx = 0; idx < n2 * n2; ++idx)
                     v[idx] = V[sz(idx % n2 + idx / n2 * ldg)];
                 ct.rotated += r.rotated;

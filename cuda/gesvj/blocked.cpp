@@ -109,7 +109,9 @@ gpusvdStatus_t enqueue_sweep(gpusvdHandle_t h, const char *routine, const Blocke
                                             bw.gptr[c], ld, bw.gptr[c], ld, bw.gptr[2], n2,
                                             pairs * pl.gram_split);
         if (bs != CUBLAS_STATUS_SUCCESS) return blas_fail(h, routine, "Gram blocks GEMM", bs);
-        const cudaError_t e = blocked_rotations<T>(pl, bw, listed, tol, s);
+        // The first round pairs every block once: its full solves meet the pairs inside the
+        // blocks, so the later rounds solve only the pairs across (gram_jacobi's `cross`).
+        const cudaError_t e = blocked_rotations<T>(pl, bw, listed, tol, round > 0, s);
         if (e != cudaSuccess) return cuda_fail(h, routine, "launching the Gram Jacobi", e);
         bs = blas::gemm_batched<T>(b, CUBLAS_OP_N, CUBLAS_OP_N, ld, nb, n2, bw.ptr[c], ld,
                                    bw.ptr[c] + slots, n2, bw.ptr[c] + 2 * slots, ld,

@@ -146,7 +146,7 @@ __host__ __device__ size_t pair_smem(int n2) {
 /// gram_jacobi by team t, V out for the update GEMM.
 template <class T, class Team>
 __device__ void gram_pair(const Team &t, const BlockedWork<T> &bw, int64_t g, int pairs, int n2,
-                          int split, T tol, int max_sweeps, T *smem) {
+                          int split, T tol, int max_sweeps, bool cross, T *smem) {
     const int ld = n2 + 1;
     T *G = smem, *V = G + n2 * ld, *rot = V + n2 * n2;
     const T *gb = bw.gram + g * split * n2 * n2;
@@ -166,7 +166,7 @@ __device__ void gram_pair(const Team &t, const BlockedWork<T> &bw, int64_t g, in
     }
     t.sync();
     const kernels::GramResult<T> r =
-        kernels::gram_jacobi(t, G, ld, V, n2, n2, tol, max_sweeps, rot);
+        kernels::gram_jacobi(t, G, ld, V, n2, n2, tol, max_sweeps, rot, cross);
     for (int idx = t.rank(); idx < n2 * n2; idx += t.size()) v[idx] = V[idx];
     if (t.rank() == 0) {
         if (r.rotated) atomicAdd(&ctl->rotated, 1);
@@ -178,10 +178,10 @@ __device__ void gram_pair(const Team &t, const BlockedWork<T> &bw, int64_t g, in
 /// lanes each rotate 4x the entries per round.)
 template <class T>
 __global__ void gram_block_kernel(BlockedWork<T> bw, int pairs, int n2, int split, T tol,
-                                  int max_sweeps) {
+                                  int max_sweeps, bool cross) {
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ double scratch[32];
-    gram_pair(BlockTeam<double>{scratch}, bw, blockIdx.x, pairs, n2, split, tol, max_sweeps,
+    gram_pair(BlockTeam<double>{scratch}, bw, blockIdx.x, pairs, n2, split, tol, max_sweeps, cross,
               reinterpret_cast<T *>(smem));
 }
 
@@ -372,13 +372,13 @@ cudaError_t blocked_prepare(const BlockedPlan &pl, const GesvjProblem<T> &p,
 
 template <class T>
 cudaError_t blocked_rotations(const BlockedPlan &pl, const BlockedWork<T> &bw, int64_t listed,
-                              T tol, cudaStream_t s) {
+                              T tol, bool cross, cudaStream_t s) {
     const int n2 = 2 * pl.nb, pairs = pl.nblocks / 2;
     const size_t smem = pair_smem<T>(n2);
     const cudaError_t e = allow_smem(gram_block_kernel<T>, smem);
     if (e != cudaSuccess) return e;
     gram_block_kernel<T><<<static_cast<unsigned>(listed * pairs), pl.inner_threads, smem, s>>>(
-        bw, pairs, n2, pl.gram_split, tol, pl.inner_sweeps);
+        bw, pairs, n2, pl.gram_split, tol, pl.inner_sweeps, cross);
     return cudaGetLastError();
 }
 
@@ -411,7 +411,7 @@ cudaError_t blocked_finish(const BlockedPlan &pl, const GesvjProblem<T> &p,
     template cudaError_t blocked_prepare<T>(const BlockedPlan &, const GesvjProblem<T> &,      \
                                             const BlockedWork<T> &, bool, cudaStream_t);       \
     template cudaError_t blocked_rotations<T>(const BlockedPlan &, const BlockedWork<T> &,     \
-                                              int64_t, T, cudaStream_t);                       \
+                                              int64_t, T, bool, cudaStream_t);                 \
     template cudaError_t blocked_sweep_end<T>(const BlockedPlan &, const BlockedWork<T> &, int, \
                                               int, bool, cudaStream_t);                        \
     template cudaError_t blocked_finish<T>(const BlockedPlan &, const GesvjProblem<T> &,       \

@@ -71,10 +71,11 @@ cudaError_t blocked_prepare(const BlockedPlan &pl, const GesvjProblem<T> &p,
 
 /// Diagonalises the Gram block of each pair of the first `listed` matrices of the list
 /// (gram_jacobi) into its rotation block; counts rotated pairs and the largest |cos| in each
-/// matrix's control. Done matrices (and those holding NaN or Inf) get V = I.
+/// matrix's control. Done matrices (and those holding NaN or Inf) get V = I. `cross`: only the
+/// column pairs across the pair's two blocks (every round of a sweep but the first).
 template <class T>
 cudaError_t blocked_rotations(const BlockedPlan &pl, const BlockedWork<T> &bw, int64_t listed,
-                              T tol, cudaStream_t s);
+                              T tol, bool cross, cudaStream_t s);
 
 /// The end of a sweep that ended in copy end_copy: blocked_schedule for every matrix, the list
 /// and BlockedLoop rebuilt. The host path (all_move false) lists only the matrices that sweep

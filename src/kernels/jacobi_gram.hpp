@@ -72,14 +72,36 @@ GPUSVD_HD T gram_off(const Team &t, const T *G, int ldg, int n2) {
     return t.max(off);
 }
 
+/// Pair k (p < q) of round `round` of a gram_jacobi sweep: the round-robin tournament of all n2
+/// columns, or with `cross` column k of the first half with column n2/2 + (k + round) mod n2/2 of
+/// the second, so that a sweep meets only the pairs that straddle the two blocks.
+GPUSVD_HD void gram_round_pair(int k, int round, int n2, bool cross, int &p, int &q) {
+    if (!cross) {
+        round_robin_pair(k, round, n2, p, q);
+        return;
+    }
+    const int half = n2 / 2, j = k + round;
+    p = k;
+    q = half + (j < half ? j : j - half);
+}
+
+/// Rounds of a gram_jacobi sweep.
+GPUSVD_HD int gram_rounds(int n2, bool cross) { return cross ? n2 / 2 : n2 - 1; }
+
 /// Diagonalises the symmetric positive semidefinite n2 x n2 G (n2 even; only entries are read,
 /// so G may be padded) by parallel rounds of disjoint rotations, and sets V to their product
 /// (V starts as I; ldv even and V aligned to 2 * sizeof(T), for its two-row accesses). Only
-/// G's diagonal and upper triangle are read and kept up to date. A pair rotates when |g_pq| > tol sqrt(g_pp g_qq); stops after a sweep that
-/// rotates nothing or after max_sweeps. rot: 4 * n2 / 2 team-shared scratch values.
+/// G's diagonal and upper triangle are read and kept up to date. A pair rotates when
+/// |g_pq| > tol sqrt(g_pp g_qq); stops after a sweep that rotates nothing or after max_sweeps.
+/// rot: 4 * n2 / 2 team-shared scratch values.
+/// With `cross`, a sweep visits only the pairs across the two halves of G (gram_round_pair) in
+/// n2/2 rounds instead of n2 - 1: the blocked Jacobi pairs every block once in the first round of
+/// an outer sweep, which meets the pairs inside each block, and its later rounds need only the
+/// pairs across (an outer sweep still meets every column pair, so one that rotates nothing still
+/// ends the loop).
 template <class T, class Team>
 GPUSVD_HD GramResult<T> gram_jacobi(const Team &t, T *G, int ldg, T *V, int ldv, int n2, T tol,
-                                    int max_sweeps, T *rot) {
+                                    int max_sweeps, T *rot, bool cross = false) {
     using R = Real<T>;
     for (int idx = t.rank(); idx < n2 * n2; idx += t.size()) {
         const int i = idx % n2, j = idx / n2;
@@ -97,13 +119,13 @@ GPUSVD_HD GramResult<T> gram_jacobi(const Team &t, T *G, int ldg, T *V, int ldv,
     };
     for (int sweep = 0; sweep < max_sweeps; ++sweep) {
         int rotated = 0;
-        for (int round = 0; round < n2 - 1; ++round) {
+        for (int round = 0; round < gram_rounds(n2, cross); ++round) {
             // Every pair's rotation from the G of the round's start; rotations of disjoint
             // pairs commute, so applying all of them to the columns, then all to the rows, is
             // J^T G J with J their product.
             for (int k = t.rank(); k < npairs; k += t.size()) {
                 int p, q;
-                round_robin_pair(k, round, n2, p, q);
+                gram_round_pair(k, round, n2, cross, p, q);
                 const T a = G[p + p * ldg], b = G[q + q * ldg], g = G[p + q * ldg];
                 T *r = rot + 4 * k;
                 r[0] = T(0);
@@ -135,7 +157,7 @@ GPUSVD_HD GramResult<T> gram_jacobi(const Team &t, T *G, int ldg, T *V, int ldv,
                     const T *rk = rot + 4 * k;
                     if (rk[0] == T(0)) continue;
                     int pk, qk;
-                    round_robin_pair(k, round, n2, pk, qk);
+                    gram_round_pair(k, round, n2, cross, pk, qk);
                     T *x = V + 2 * l + pk * ldv, *y = V + 2 * l + qk * ldv;
                     Two<T> vx = load_two(x), vy = load_two(y);
                     turn(vx.a, vy.a, rk[0], rk[1]);
@@ -151,14 +173,14 @@ GPUSVD_HD GramResult<T> gram_jacobi(const Team &t, T *G, int ldg, T *V, int ldv,
                 const bool turn_b = rb[0] != T(0), turn_a = ra[0] != T(0);
                 if (!turn_a && !turn_b) continue;
                 int pa, qa, pb, qb;
-                round_robin_pair(a, round, n2, pa, qa);
+                gram_round_pair(a, round, n2, cross, pa, qa);
                 if (d == 0) {
                     G[pa + pa * ldg] = ra[2];
                     G[qa + qa * ldg] = ra[3];
                     G[pa + qa * ldg] = T(0);
                     continue;
                 }
-                round_robin_pair(b, round, n2, pb, qb);
+                gram_round_pair(b, round, n2, cross, pb, qb);
                 auto at = [&](int i, int j) { return i < j ? G + i + j * ldg : G + j + i * ldg; };
                 T *gw = at(pa, pb), *gx = at(pa, qb), *gy = at(qa, pb), *gz = at(qa, qb);
                 T w = *gw, x = *gx, y = *gy, z = *gz;
