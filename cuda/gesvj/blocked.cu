@@ -139,7 +139,7 @@ __global__ void pointers_kernel(BlockedWork<T> bw, BlockedPlan pl, bool all) {
 /// aligned since n2 (n2 + 1) is even), the rotation scratch.
 template <class T>
 __host__ __device__ size_t pair_smem(int n2) {
-    return sizeof(T) * (size_t(n2) * (n2 + 1) + size_t(n2) * n2 + 2 * size_t(n2));
+    return sizeof(T) * (2 * size_t(n2) * n2 + 2 * size_t(n2));
 }
 
 /// Pair g of the round (pair g % pairs of the list's matrix g / pairs) into shared memory,
@@ -147,7 +147,7 @@ __host__ __device__ size_t pair_smem(int n2) {
 template <class T, class Team>
 __device__ void gram_pair(const Team &t, const BlockedWork<T> &bw, int64_t g, int pairs, int n2,
                           int split, T tol, int max_sweeps, bool cross, T *smem) {
-    const int ld = n2 + 1;
+    const int ld = n2;  // even: no bank conflicts in gram_jacobi (see there)
     T *G = smem, *V = G + n2 * ld, *rot = V + n2 * n2;
     const T *gb = bw.gram + g * split * n2 * n2;
     T *v = bw.rot + g * n2 * n2;

@@ -93,7 +93,11 @@ GPUSVD_HD int gram_rounds(int n2, bool cross) { return cross ? n2 / 2 : n2 - 1; 
 /// (V starts as I; ldv even and V aligned to 2 * sizeof(T), for its two-row accesses). Only
 /// G's diagonal and upper triangle are read and kept up to date. A pair rotates when
 /// |g_pq| > tol sqrt(g_pp g_qq); stops after a sweep that rotates nothing or after max_sweeps.
-/// rot: 4 * n2 / 2 team-shared scratch values.
+/// rot: 4 * n2 / 2 team-shared scratch values (each pair's s, tau and new diagonal, four arrays
+/// so that consecutive members touch consecutive words).
+/// On the GPU, an even ldg keeps G's accesses free of shared-memory bank conflicts: a round's
+/// items step both indices by +-1 from one member to the next, so their addresses step by
+/// ldg + 1 or ldg - 1, odd, and 16 consecutive doubles (32 floats) land in distinct banks.
 /// With `cross`, a sweep visits only the pairs across the two halves of G (gram_round_pair) in
 /// n2/2 rounds instead of n2 - 1: the blocked Jacobi pairs every block once in the first round of
 /// an outer sweep, which meets the pairs inside each block, and its later rounds need only the
@@ -127,17 +131,17 @@ GPUSVD_HD GramResult<T> gram_jacobi(const Team &t, T *G, int ldg, T *V, int ldv,
                 int p, q;
                 gram_round_pair(k, round, n2, cross, p, q);
                 const T a = G[p + p * ldg], b = G[q + q * ldg], g = G[p + q * ldg];
-                T *r = rot + 4 * k;
-                r[0] = T(0);
+                T *r0 = rot + k, *r1 = r0 + npairs, *r2 = r1 + npairs, *r3 = r2 + npairs;
+                *r0 = T(0);
                 // The test of gram_off (a zero column is orthogonal to everything).
                 const T d = R::sqrt(a) * R::sqrt(b);
                 if (d > T(0) && R::abs(g) > tol * d) {
-                    const T tt = jacobi_rotation(a, b, g, r[0], r[1]);
-                    r[2] = a - tt * g;  // the pair's new diagonal, exact in the rotation's model
-                    r[3] = b + tt * g;
+                    const T tt = jacobi_rotation(a, b, g, *r0, *r1);
+                    *r2 = a - tt * g;  // the pair's new diagonal, exact in the rotation's model
+                    *r3 = b + tt * g;
                     // An underflowed rotation changes nothing: counting it would keep the outer
                     // loop sweeping to its limit.
-                    if (r[0] != T(0)) rotated = 1;
+                    if (*r0 != T(0)) rotated = 1;
                 }
             }
             t.sync();
@@ -154,14 +158,14 @@ GPUSVD_HD GramResult<T> gram_jacobi(const Team &t, T *G, int ldg, T *V, int ldv,
             for (int idx = t.rank(); idx < gitems + npairs * npairs; idx += t.size()) {
                 if (idx >= gitems) {
                     const int kl = idx - gitems, k = kl / npairs, l = kl - k * npairs;
-                    const T *rk = rot + 4 * k;
-                    if (rk[0] == T(0)) continue;
+                    const T sk = rot[k], tk = rot[k + npairs];
+                    if (sk == T(0)) continue;
                     int pk, qk;
                     gram_round_pair(k, round, n2, cross, pk, qk);
                     T *x = V + 2 * l + pk * ldv, *y = V + 2 * l + qk * ldv;
                     Two<T> vx = load_two(x), vy = load_two(y);
-                    turn(vx.a, vy.a, rk[0], rk[1]);
-                    turn(vx.b, vy.b, rk[0], rk[1]);
+                    turn(vx.a, vy.a, sk, tk);
+                    turn(vx.b, vy.b, sk, tk);
                     store_two(x, vx);
                     store_two(y, vy);
                     continue;
@@ -169,14 +173,14 @@ GPUSVD_HD GramResult<T> gram_jacobi(const Team &t, T *G, int ldg, T *V, int ldv,
                 const int u = idx % npairs, d = idx / npairs;
                 if (2 * d == npairs && 2 * u >= npairs) continue;  // {u, u + npairs/2} once
                 const int a = u, b = u + d < npairs ? u + d : u + d - npairs;
-                const T *ra = rot + 4 * a, *rb = rot + 4 * b;
-                const bool turn_b = rb[0] != T(0), turn_a = ra[0] != T(0);
+                const T sa = rot[a], sb = rot[b];
+                const bool turn_b = sb != T(0), turn_a = sa != T(0);
                 if (!turn_a && !turn_b) continue;
                 int pa, qa, pb, qb;
                 gram_round_pair(a, round, n2, cross, pa, qa);
                 if (d == 0) {
-                    G[pa + pa * ldg] = ra[2];
-                    G[qa + qa * ldg] = ra[3];
+                    G[pa + pa * ldg] = rot[a + 2 * npairs];
+                    G[qa + qa * ldg] = rot[a + 3 * npairs];
                     G[pa + qa * ldg] = T(0);
                     continue;
                 }
@@ -185,12 +189,14 @@ GPUSVD_HD GramResult<T> gram_jacobi(const Team &t, T *G, int ldg, T *V, int ldv,
                 T *gw = at(pa, pb), *gx = at(pa, qb), *gy = at(qa, pb), *gz = at(qa, qb);
                 T w = *gw, x = *gx, y = *gy, z = *gz;
                 if (turn_b) {
-                    turn(w, x, rb[0], rb[1]);
-                    turn(y, z, rb[0], rb[1]);
+                    const T tb = rot[b + npairs];
+                    turn(w, x, sb, tb);
+                    turn(y, z, sb, tb);
                 }
                 if (turn_a) {
-                    turn(w, y, ra[0], ra[1]);
-                    turn(x, z, ra[0], ra[1]);
+                    const T ta = rot[a + npairs];
+                    turn(w, y, sa, ta);
+                    turn(x, z, sa, ta);
                 }
                 *gw = w;
                 *gx = x;
