@@ -145,8 +145,9 @@ __host__ __device__ size_t pair_smem(int n2) {
 /// Pair g of the round (pair g % pairs of the list's matrix g / pairs) into shared memory,
 /// gram_jacobi by team t, V out for the update GEMM.
 template <class T, class Team>
-__device__ void gram_pair(const Team &t, const BlockedWork<T> &bw, int64_t g, int pairs, int n2,
-                          int split, T tol, int max_sweeps, bool cross, T *smem) {
+__device__ __forceinline__ void gram_pair(const Team &t, const BlockedWork<T> &bw, int64_t g,
+                                          int pairs, int n2, int split, T tol, int max_sweeps,
+                                          bool cross, T *smem) {
     const int ld = n2;  // even: no bank conflicts in gram_jacobi (see there)
     T *G = smem, *V = G + n2 * ld, *rot = V + n2 * n2;
     const T *gb = bw.gram + g * split * n2 * n2;
@@ -175,14 +176,40 @@ __device__ void gram_pair(const Team &t, const BlockedWork<T> &bw, int64_t g, in
 }
 
 /// A block per pair. (A warp per pair at 2nb = 32 measured about twice as slow on sm_90: its
-/// lanes each rotate 4x the entries per round.)
-template <class T>
+/// lanes each rotate 4x the entries per round.) N2 > 0 fixes 2nb at compile time, and Cross the
+/// ordering: the solve's index arithmetic (divisions by the pair count, the round-robin
+/// positions) then folds into shifts and masks, and it is the busiest pipe of this kernel.
+template <class T, int N2, bool Cross>
 __global__ void gram_block_kernel(BlockedWork<T> bw, int pairs, int n2, int split, T tol,
-                                  int max_sweeps, bool cross) {
+                                  int max_sweeps) {
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ double scratch[32];
-    gram_pair(BlockTeam<double>{scratch}, bw, blockIdx.x, pairs, n2, split, tol, max_sweeps, cross,
-              reinterpret_cast<T *>(smem));
+    gram_pair(BlockTeam<double>{scratch}, bw, blockIdx.x, pairs, N2 > 0 ? N2 : n2, split, tol,
+              max_sweeps, Cross, reinterpret_cast<T *>(smem));
+}
+
+template <class T, int N2, bool Cross>
+cudaError_t launch_gram(const BlockedPlan &pl, const BlockedWork<T> &bw, int64_t listed, T tol,
+                        cudaStream_t s) {
+    const int n2 = 2 * pl.nb, pairs = pl.nblocks / 2;
+    const size_t smem = pair_smem<T>(n2);
+    const cudaError_t e = allow_smem(gram_block_kernel<T, N2, Cross>, smem);
+    if (e != cudaSuccess) return e;
+    gram_block_kernel<T, N2, Cross>
+        <<<static_cast<unsigned>(listed * pairs), pl.inner_threads, smem, s>>>(
+            bw, pairs, n2, pl.gram_split, tol, pl.inner_sweeps);
+    return cudaGetLastError();
+}
+
+/// The block widths the plans choose (16 and 32) get their own kernels.
+template <class T, bool Cross>
+cudaError_t launch_gram(const BlockedPlan &pl, const BlockedWork<T> &bw, int64_t listed, T tol,
+                        cudaStream_t s) {
+    switch (pl.nb) {
+        case 32: return launch_gram<T, 64, Cross>(pl, bw, listed, tol, s);
+        case 16: return launch_gram<T, 32, Cross>(pl, bw, listed, tol, s);
+        default: return launch_gram<T, 0, Cross>(pl, bw, listed, tol, s);
+    }
 }
 
 /// blocked_schedule for every matrix of the chunk, then the list of those that sweep again (in
@@ -373,13 +400,8 @@ cudaError_t blocked_prepare(const BlockedPlan &pl, const GesvjProblem<T> &p,
 template <class T>
 cudaError_t blocked_rotations(const BlockedPlan &pl, const BlockedWork<T> &bw, int64_t listed,
                               T tol, bool cross, cudaStream_t s) {
-    const int n2 = 2 * pl.nb, pairs = pl.nblocks / 2;
-    const size_t smem = pair_smem<T>(n2);
-    const cudaError_t e = allow_smem(gram_block_kernel<T>, smem);
-    if (e != cudaSuccess) return e;
-    gram_block_kernel<T><<<static_cast<unsigned>(listed * pairs), pl.inner_threads, smem, s>>>(
-        bw, pairs, n2, pl.gram_split, tol, pl.inner_sweeps, cross);
-    return cudaGetLastError();
+    return cross ? launch_gram<T, true>(pl, bw, listed, tol, s)
+                 : launch_gram<T, false>(pl, bw, listed, tol, s);
 }
 
 template <class T>
