@@ -109,8 +109,9 @@ gpusvdStatus_t bdsvd(gpusvdHandle_t h, const char *routine, Form form, const Bds
 
 /// Complex gesvj on the GPU runs on the Jacobi team kernels alone (the QR-first and blocked paths
 /// are real only), so it serves one matrix whose working copy (A or A^H, and V) fits in one
-/// block's shared memory, and batches with min(m, n) < kGesvjComplexBatchMaxCols (the size from
-/// which real batches take the blocked path). elem: sizeof the complex element. True for m, n
+/// block's shared memory, and batches with min(m, n) < kGesvjComplexBatchMaxCols (past shared
+/// memory, the one-block global-memory kernel; the real batches' blocked path takes over from
+/// fewer columns, kBlockedBatchMinCols). elem: sizeof the complex element. True for m, n
 /// or batch 0. Reads the shared memory of h's device (no context is made current or created).
 constexpr int64_t kGesvjComplexBatchMaxCols = 128;
 bool gesvj_complex_served(gpusvdHandle_t h, size_t elem, bool wantu, bool wantv, int64_t m,

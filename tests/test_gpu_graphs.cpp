@@ -157,7 +157,7 @@ TEST_F(GraphTest, TallQrReplaysEveryPath) {
 
 // The one-matrix blocked Jacobi (n = 512, too large for one block's shared memory): sweeps as a
 // while node; the replay of data needing more sweeps does as many as the uncaptured call.
-// A batch on the blocked Jacobi (128 columns and more): captured, its sweeps are one while node
+// A batch on the blocked Jacobi (96 columns and more): captured, its sweeps are one while node
 // for the whole batch, converged members riding along unrotated; replayed on batches whose
 // members need other sweep counts (and hold NaN, zero, rank-deficient members) it must give
 // what the uncaptured call (which drops converged members) gives: the same info, the same

@@ -121,6 +121,13 @@ TEST(BlockedJacobiPlan, LayoutHoldsEveryPartAligned) {
     EXPECT_EQ(gg::blocked_plan(sizeof(float), true, true, 8192, 8192).gram_split, 2);
     EXPECT_EQ(gg::blocked_plan(sizeof(float), true, true, 1056, 1024).gram_split, 1);
     EXPECT_EQ(gg::blocked_plan(sizeof(double), true, true, 1024, 1024).gram_split, 1);
+    // Default widths: one matrix 16 up to 1024 columns (float) or 1023 (double), then 32; a
+    // batch 32.
+    EXPECT_EQ(gg::blocked_plan(sizeof(float), true, true, 1024, 1024).nb, 16);
+    EXPECT_EQ(gg::blocked_plan(sizeof(float), true, true, 1025, 1025).nb, 32);
+    EXPECT_EQ(gg::blocked_plan(sizeof(double), true, true, 1023, 1023).nb, 16);
+    EXPECT_EQ(gg::blocked_plan(sizeof(double), true, true, 2000, 1024).nb, 32);
+    EXPECT_EQ(gg::blocked_plan(sizeof(double), true, true, 128, 128, 0, 5, true).nb, 32);
     EXPECT_EQ(gg::blocked_plan(sizeof(float), true, true, 500, 500, 24).nb, 24);
     EXPECT_EQ(gg::blocked_plan(sizeof(float), true, true, 500, 500, 3).nb, 8);
     EXPECT_EQ(gg::blocked_plan(sizeof(float), true, true, 500, 500, 99).nb, 32);

@@ -139,10 +139,12 @@ inline size_t blocked_align(size_t b) {
 }
 
 /// A batched call's matrices with at least this many columns (min(m, n)) take the blocked path,
-/// fewer the shared-memory and one-block kernels (gesvj.cu). Provisional: set it where the two
-/// paths' times cross, measured on the device (gpusvd-bench's gesvj_batched rows with
-/// GPUSVD_JACOBI_BLOCKED=0 and =1).
-constexpr int64_t kBlockedBatchMinCols = 128;
+/// fewer the shared-memory and one-block kernels (gesvj.cu). Measured on an H100 with
+/// GPUSVD_JACOBI_BLOCKED=0 and =1 (square double batches, U and V): the shared-memory kernel
+/// still wins at 64 columns; at 96 the blocked path beats the one-block global-memory kernel
+/// that takes over past shared memory, and its lead grows with n. Between 64 and 96 the two
+/// were not compared.
+constexpr int64_t kBlockedBatchMinCols = 96;
 
 /// A batched call's workspace holds at most about this much of W and its companions: larger
 /// batches run in equal chunks of matrices, one after the other.
@@ -162,8 +164,11 @@ inline BlockedPlan blocked_plan(size_t elem, bool wantu, bool wantv, int64_t m, 
     // Wider blocks make each round's GEMMs more efficient (their depth is 2nb) and a sweep
     // shorter (2p - 1 rounds); narrower ones keep more pairs, one thread block each, in flight.
     // A batch has pairs enough to fill the device at any width, and every round reads and
-    // writes all of its W: the widest blocks, the fewest rounds.
-    int nb = batched || k > 1024 ? 32 : 16;
+    // writes all of its W: the widest blocks, the fewest rounds. One double matrix of 1024
+    // columns is already faster with the wider blocks (measured on sm_90, where float at 1024
+    // is not); below that, the narrower.
+    const int64_t wide_from = elem >= 8 ? 1024 : 1025;
+    int nb = batched || k >= wide_from ? 32 : 16;
     if (nb_override > 0) nb = nb_override < 8 ? 8 : nb_override > 32 ? 32 : nb_override / 8 * 8;
     int64_t blocks = (k + nb - 1) / nb;
     blocks += blocks & 1;

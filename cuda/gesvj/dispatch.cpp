@@ -30,8 +30,6 @@ namespace {
 // (gesvj_complex_served says which sizes that leaves to the GPU).
 template <class T>
 constexpr bool kTeamOnly = kernels::kIsComplex<T>;
-static_assert(kGesvjComplexBatchMaxCols == kBlockedBatchMinCols,
-              "complex batches stop where real ones leave the team kernels");
 
 // A tall single matrix is first reduced to its n x n R by the tall QR (geqrf/tall.hpp), as
 // LAPACK's dgejsv preconditions: the Jacobi sweeps then work on n x n instead of m x n (each
