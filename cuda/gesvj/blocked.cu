@@ -25,9 +25,6 @@ constexpr int kTile = 32;
 constexpr int kSliceCols = 8;  // columns per block in the finish (a warp each)
 
 /// W's A part from A (tr: from A^T, through a shared tile so both sides stay coalesced), with
-/// max |a_ij| and the NaN/Inf flag. Block (32, 8) per 32 x 32 tile of W; grid.y strides over
-/// the column tiles.
-/// W's A part from A (tr: from A^T, through a shared tile so both sides stay coalesced), with
 /// each matrix's max |a_ij| and NaN/Inf flag. Block (32, 8) per 32 x 32 tile of W; grid.y strides
 /// over the column tiles, grid.z over the matrices.
 template <class T>
@@ -134,9 +131,9 @@ __global__ void pointers_kernel(BlockedWork<T> bw, BlockedPlan pl, bool all) {
     }
 }
 
-/// Shared memory of one pair's solve: G with padded columns (fewer bank conflicts on its
-/// scattered updates), V unpadded (gram_jacobi moves it two rows at a time; it starts 16-byte
-/// aligned since n2 (n2 + 1) is even), the rotation scratch.
+/// Shared memory of one pair's solve: G and V, each n2 x n2 with leading dimension n2 (even: no
+/// bank conflicts in gram_jacobi; V starts 16-byte aligned for its two-row accesses), the
+/// rotation scratch.
 template <class T>
 __host__ __device__ size_t pair_smem(int n2) {
     return sizeof(T) * (2 * size_t(n2) * n2 + 2 * size_t(n2));
