@@ -388,6 +388,17 @@ TEST(ScarceResources, NoNewThreadsAfterFork) {
             GPUSVD_STATUS_SUCCESS ||
         need < size_t(3 * n * n) * sizeof(double))
         std::_Exit(12);
+    // A small call first, so that what a first call sets up (OpenBLAS's buffers and threads, the
+    // allocator's arenas) is in place before the limit: the checks below then depend on the
+    // large request alone, not on how much address space that setup happens to take.
+    {
+        int info0 = -777;
+        double d0[3] = {3, 2, 1}, e0[2] = {0.5, 0.25}, U0[9], VT0[9];
+        if (gpusvd_dbdsvd(h, GPUSVD_UPPER, GPUSVD_JOB_VEC, 3, d0, e0, U0, 3, VT0, 3, &info0) !=
+                GPUSVD_STATUS_SUCCESS ||
+            info0 != 0)
+            std::_Exit(15);
+    }
     const size_t vm = current_vm_bytes();
     if (vm == 0) std::_Exit(13);
     struct rlimit lim;
