@@ -388,17 +388,18 @@ TEST(ScarceResources, NoNewThreadsAfterFork) {
             GPUSVD_STATUS_SUCCESS ||
         need < size_t(3 * n * n) * sizeof(double))
         std::_Exit(12);
+    // A 3 x 3 problem that fits.
+    auto small_call_works = [h] {
+        int info = -777;
+        double d3[3] = {3, 2, 1}, e3[2] = {0.5, 0.25}, U3[9], VT3[9];
+        return gpusvd_dbdsvd(h, GPUSVD_UPPER, GPUSVD_JOB_VEC, 3, d3, e3, U3, 3, VT3, 3, &info) ==
+                   GPUSVD_STATUS_SUCCESS &&
+               info == 0;
+    };
     // A small call first, so that what a first call sets up (OpenBLAS's buffers and threads, the
     // allocator's arenas) is in place before the limit: the checks below then depend on the
     // large request alone, not on how much address space that setup happens to take.
-    {
-        int info0 = -777;
-        double d0[3] = {3, 2, 1}, e0[2] = {0.5, 0.25}, U0[9], VT0[9];
-        if (gpusvd_dbdsvd(h, GPUSVD_UPPER, GPUSVD_JOB_VEC, 3, d0, e0, U0, 3, VT0, 3, &info0) !=
-                GPUSVD_STATUS_SUCCESS ||
-            info0 != 0)
-            std::_Exit(15);
-    }
+    if (!small_call_works()) std::_Exit(15);
     const size_t vm = current_vm_bytes();
     if (vm == 0) std::_Exit(13);
     struct rlimit lim;
@@ -413,11 +414,7 @@ TEST(ScarceResources, NoNewThreadsAfterFork) {
         std::_Exit(30);
     if (d[0] != 1.0 || d[n - 1] != 1.0 || e[0] != 0.5 || U[0] != 0.0) std::_Exit(31);
     // The handle still works for a problem that fits.
-    double d2[3] = {3, 2, 1}, e2[2] = {0.5, 0.25}, U2[9], VT2[9];
-    if (gpusvd_dbdsvd(h, GPUSVD_UPPER, GPUSVD_JOB_VEC, 3, d2, e2, U2, 3, VT2, 3, &info) !=
-            GPUSVD_STATUS_SUCCESS ||
-        info != 0)
-        std::_Exit(32);
+    if (!small_call_works()) std::_Exit(32);
     gpusvdDestroy(h);
     std::_Exit(0);
 }
