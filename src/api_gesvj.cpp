@@ -47,7 +47,7 @@ std::string gesvj_kernel_subject(gpusvdHandle_t h, bool wantu, bool wantv, int64
                       "complex matrices of %lld x %lld in a batch of %lld (the GPU takes one "
                       "complex matrix whose working copy fits in a block's shared memory, square "
                       "up to %lld x %lld for these jobs, and batches of complex matrices with "
-                      "min(m, n) < %lld)",
+                      "min(m, n) < %lld; with cuBLAS loaded, any size through the blocked Jacobi)",
                       static_cast<long long>(m), static_cast<long long>(n),
                       static_cast<long long>(batch), static_cast<long long>(lo),
                       static_cast<long long>(lo),

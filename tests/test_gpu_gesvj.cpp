@@ -1367,13 +1367,38 @@ TYPED_TEST(GpuGesvjComplexDeviceFormTest, DeviceFormsMatchHostForms) {
     }
 }
 
-// Sizes without a complex GPU path (one matrix whose working copy does not fit in shared memory,
-// batches from 128 columns): the `_gpu` forms and backend GPU refuse them naming the limit,
+// Complex sizes past the team kernels (one matrix whose working copy does not fit in shared
+// memory, batches from kBlockedBatchMinCols columns) take the blocked Jacobi: every complex case
+// (graded, rank-deficient, zero, with a NaN and an Inf member) against LAPACK, one matrix and
+// batches, tall and wide, with and without vectors.
+TYPED_TEST(GpuGesvjComplexTest, BlockedJacobiPastTheTeamKernels) {
+    using R = TypeParam;
+    Rng rng(296);
+    const bool full = full_or_quick(1, 0) != 0;  // quick (sanitizers): one shape of each kind
+    const std::vector<Shape> batches = full ? std::vector<Shape>{{130, 128}, {96, 150}, {260, 256}}
+                                            : std::vector<Shape>{{130, 128}};
+    const std::vector<Shape> singles = full ? std::vector<Shape>{{200, 200}, {1000, 60}, {60, 1000}}
+                                            : std::vector<Shape>{{200, 200}};
+    for (const Shape &s : batches)
+        for (const auto &jobs : kJobPairs) {
+            if (s.m > 200 && jobs[0] != jobs[1]) continue;
+            run_complex_batch<R>(this->h, jobs[0], jobs[1], s.m, s.n,
+                                 complex_cases<R>(rng, s.m, s.n), CApi<R>::gesvj_batched);
+        }
+    for (const Shape &s : singles)
+        for (const CCase<R> &c : complex_cases<R>(rng, s.m, s.n))
+            run_complex_one<R>(this->h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, s.m, s.n, c,
+                               CApi<R>::gesvj);
+}
+
+// Without the blocked Jacobi (GPUSVD_JACOBI_BLOCKED=0, as without cuBLAS) complex sizes past the
+// team kernels have no GPU path: the `_gpu` forms and backend GPU refuse them naming the limit,
 // changing nothing; AUTO runs them on the CPU; _bufferSize sizes no device workspace for them.
-TYPED_TEST(GpuGesvjComplexTest, SizesPastTheTeamKernelsStayOffTheGpu) {
+TYPED_TEST(GpuGesvjComplexTest, SizesPastTheTeamKernelsStayOffTheGpuWithoutBlas) {
     using R = TypeParam;
     using P = PublicComplex<R>;
     if (gpu_as_cpu()) GTEST_SKIP() << "refusals of the GPU backend: device machine only";
+    const ScopedEnv off("GPUSVD_JACOBI_BLOCKED", "0");
     Rng rng(297);
     gpusvdHandle_t h = this->h;
     struct Case {

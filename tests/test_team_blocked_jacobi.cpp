@@ -5,6 +5,7 @@
 // (same slots, same padding, same stopping rule; for a batch the same operand offsets, list and
 // schedule as the kernels) against LAPACK's singular values.
 #include <algorithm>
+#include <complex>
 #include <random>
 #include <set>
 #include <utility>
@@ -685,3 +686,132 @@ TYPED_TEST(TeamBlockedJacobiTest, BatchModelMatchesLapackPerMatrixAndSkipsDoneOn
 }
 
 }  // namespace
+
+// ---- complex data: gram_jacobi on a Hermitian Gram block ------------------------------------
+
+namespace complex_gram {
+
+template <typename R>
+using K = gk::Complex<R>;
+using C = std::complex<double>;
+
+template <typename R>
+C wide(K<R> z) {
+    return {double(z.re), double(z.im)};
+}
+
+/// X (m x n2, ld m): complex columns of norm ~ scale[j] in random directions, in std::complex.
+std::vector<C> columns(std::mt19937_64 &rng, int64_t m, const std::vector<double> &scale) {
+    std::normal_distribution<double> nd;
+    std::vector<C> X(sz(m) * scale.size());
+    for (size_t j = 0; j < scale.size(); ++j)
+        for (int64_t i = 0; i < m; ++i) X[sz(i) + j * sz(m)] = C(nd(rng), nd(rng)) * scale[j];
+    return X;
+}
+
+/// Largest |cos| between distinct columns of Y = X V, and |V^H V - I|_max (all in double).
+std::pair<double, double> quality(const std::vector<C> &X, int64_t m, int n2,
+                                  const std::vector<C> &V) {
+    std::vector<C> Y(sz(m) * sz(n2));
+    for (int j = 0; j < n2; ++j)
+        for (int l = 0; l < n2; ++l)
+            for (int64_t r = 0; r < m; ++r)
+                Y[sz(r + j * m)] += X[sz(r + l * m)] * V[sz(l + j * n2)];
+    double off = 0, orth = 0;
+    for (int i = 0; i < n2; ++i)
+        for (int j = 0; j < n2; ++j) {
+            C d = 0, vv = 0;
+            double a = 0, b = 0;
+            for (int64_t r = 0; r < m; ++r) {
+                d += std::conj(Y[sz(r + i * m)]) * Y[sz(r + j * m)];
+                a += std::norm(Y[sz(r + i * m)]);
+                b += std::norm(Y[sz(r + j * m)]);
+            }
+            for (int l = 0; l < n2; ++l) vv += std::conj(V[sz(l + i * n2)]) * V[sz(l + j * n2)];
+            orth = std::max(orth, std::abs(vv - (i == j ? 1.0 : 0.0)));
+            if (i != j && a > 0 && b > 0) off = std::max(off, std::abs(d) / std::sqrt(a * b));
+        }
+    return {off, orth};
+}
+
+}  // namespace complex_gram
+
+// The complex form of the pair solver (the blocked Jacobi's inner solve for complex data): the
+// Hermitian Gram block, only its upper triangle read, diagonalised by unitary rotations (the
+// phase of each entry, then the real rotation), V unitary and X V's columns orthogonal, for
+// plain, graded and zero columns, on one member and on teams.
+TYPED_TEST(TeamBlockedJacobiTest, GramJacobiComplexOrthogonalisesThePair) {
+    using R = TypeParam;
+    using T = complex_gram::K<R>;
+    using complex_gram::C;
+    const double eps = double(gk::Real<R>::eps());
+    std::mt19937_64 rng(17);
+    const int64_t m = 200;
+    for (int n2 : {8, 32}) {
+        std::vector<std::vector<double>> scales(3, std::vector<double>(sz(n2), 1.0));
+        for (int j = 0; j < n2; ++j) scales[1][sz(j)] = std::pow(1e-5, double(j) / (n2 - 1));
+        for (int j = n2 / 3; j < n2 / 2; ++j) scales[2][sz(j)] = 0;
+        for (const auto &sc : scales) {
+            const std::vector<C> X = complex_gram::columns(rng, m, sc);
+            // G = X^H X in double, rounded to T; the strict lower triangle holds NaN: it must
+            // never be read.
+            std::vector<T> G0(sz(n2) * sz(n2), T(nan_v<R>(), nan_v<R>()));
+            for (int j = 0; j < n2; ++j)
+                for (int i = 0; i <= j; ++i) {
+                    C s = 0;
+                    for (int64_t r = 0; r < m; ++r)
+                        s += std::conj(X[sz(r + i * m)]) * X[sz(r + j * m)];
+                    G0[sz(i + j * n2)] = i == j ? T(R(s.real())) : T(R(s.real()), R(s.imag()));
+                }
+            // X as the data G was formed from, rounded to T's precision.
+            std::vector<C> Xr(X.size());
+            for (size_t i = 0; i < X.size(); ++i)
+                Xr[i] = C(double(R(X[i].real())), double(R(X[i].imag())));
+            const R tol = R(std::sqrt(double(m)) * eps);
+            for (int members : {0, 5, 32}) {
+                SCOPED_TRACE(testing::Message() << "n2 = " << n2 << " members = " << members);
+                std::vector<T> G = G0, V(sz(n2) * sz(n2), T(nan_v<R>(), nan_v<R>()));
+                std::vector<T> rot(sz(gk::kGramRotArrays<T> * n2 / 2), T(nan_v<R>(), nan_v<R>()));
+                gk::GramResult<T> r{};
+                if (members == 0) {
+                    r = gk::gram_jacobi(gk::SerialTeam{}, G.data(), n2, V.data(), n2, n2, tol, 30,
+                                        rot.data());
+                } else {
+                    std::vector<gk::GramResult<T>> all(sz(members));
+                    run_thread_team(members, 1,
+                                    [&](const ThreadTeam &t, const ThreadTeam &, int i) {
+                                        all[sz(i)] = gk::gram_jacobi(t, G.data(), n2, V.data(), n2,
+                                                                     n2, tol, 30, rot.data());
+                                    });
+                    for (const auto &a : all) {
+                        EXPECT_EQ(a.rotated, all[0].rotated);
+                        EXPECT_EQ(a.off, all[0].off);
+                    }
+                    r = all[0];
+                }
+                EXPECT_EQ(r.rotated, 1);
+                EXPECT_GT(double(r.off), 1e-3);
+                std::vector<C> Vc(V.size());
+                for (size_t i = 0; i < V.size(); ++i) Vc[i] = complex_gram::wide(V[i]);
+                const auto q = complex_gram::quality(Xr, m, n2, Vc);
+                EXPECT_LT(q.first, 8 * n2 * eps + 8 * double(tol)) << "columns of X V";
+                EXPECT_LT(q.second, 8 * n2 * eps) << "V^H V - I";
+                for (int j = 0; j < n2; ++j) {
+                    EXPECT_EQ(G[sz(j + j * n2)].im, R(0)) << "real diagonal";
+                    for (int i = 0; i < j; ++i) {
+                        const double d = std::sqrt(double(G[sz(i + i * n2)].re) *
+                                                   double(G[sz(j + j * n2)].re));
+                        EXPECT_LE(std::abs(complex_gram::wide(G[sz(i + j * n2)])),
+                                  8 * n2 * eps * d + 8 * double(tol) * d)
+                            << i << ", " << j;
+                    }
+                    if (sc[sz(j)] == 0) {
+                        EXPECT_EQ(G[sz(j + j * n2)].re, R(0));
+                        EXPECT_EQ(V[sz(j + j * n2)].re, R(1)) << "a zero column never rotates";
+                        EXPECT_EQ(V[sz(j + j * n2)].im, R(0));
+                    }
+                }
+            }
+        }
+    }
+}

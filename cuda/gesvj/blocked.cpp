@@ -91,21 +91,22 @@ namespace {
 /// the copy it ends in through c.
 template <class T>
 gpusvdStatus_t enqueue_sweep(gpusvdHandle_t h, const char *routine, const BlockedPlan &pl,
-                             const BlockedWork<T> &bw, cublasHandle_t b, T tol, int64_t listed,
-                             int &c, cudaStream_t s) {
+                             const BlockedWork<T> &bw, cublasHandle_t b, kernels::RealOf<T> tol,
+                             int64_t listed, int &c, cudaStream_t s) {
     const int64_t ld = pl.shape.ld, rows = pl.shape.rows, nb = pl.nb, n2 = 2 * nb;
     const int64_t pairs = listed * (pl.nblocks / 2), slots = pl.batch * pl.nblocks;
     // Every matrix listed, in order (blocked_schedule keeps the order): the pairs are equally
     // spaced through all the chunk's W.
     const bool strided = pl.gram_split == 1 && listed == bw.count;
     const int64_t chunk_rows = pl.gram_split == 1 ? rows : pl.shape.voff / pl.gram_split;
+    const cublasOperation_t adj = kernels::kIsComplex<T> ? CUBLAS_OP_C : CUBLAS_OP_T;  // X^H X
     // The sweep ends in the other copy, every block back in its slot.
     for (int round = 0; round < pl.nblocks - 1; ++round, c ^= 1) {
         cublasStatus_t bs =
-            strided ? blas::gemm_strided<T>(b, CUBLAS_OP_T, CUBLAS_OP_N, n2, n2, rows, bw.w[c], ld,
+            strided ? blas::gemm_strided<T>(b, adj, CUBLAS_OP_N, n2, n2, rows, bw.w[c], ld,
                                             n2 * ld, bw.w[c], ld, n2 * ld, bw.gram, n2, n2 * n2,
                                             pairs)
-                    : blas::gemm_batched<T>(b, CUBLAS_OP_T, CUBLAS_OP_N, n2, n2, chunk_rows,
+                    : blas::gemm_batched<T>(b, adj, CUBLAS_OP_N, n2, n2, chunk_rows,
                                             bw.gptr[c], ld, bw.gptr[c], ld, bw.gptr[2], n2,
                                             pairs * pl.gram_split);
         if (bs != CUBLAS_STATUS_SUCCESS) return blas_fail(h, routine, "Gram blocks GEMM", bs);
@@ -138,7 +139,7 @@ template <class T>
 gpusvdStatus_t sweeps_captured(gpusvdHandle_t h, const char *routine, const BlockedPlan &pl,
                                const GesvjProblem<T> &p, const BlockedWork<T> &bw, void *blas_ws,
                                cudaStream_t s) {
-    const T tol = static_cast<T>(p.tol);
+    const kernels::RealOf<T> tol = static_cast<kernels::RealOf<T>>(p.tol);
     gpusvdStatus_t inner = GPUSVD_STATUS_SUCCESS;
     gpusvdStatus_t st = captured_while(h, routine, s, &bw.loop->cont, [&](cudaStream_t bs) {
         cublasHandle_t b = bind_blas(h, routine, bs, blas_ws, &inner);
@@ -162,7 +163,7 @@ gpusvdStatus_t sweeps_host(gpusvdHandle_t h, const char *routine, const BlockedP
     gpusvdStatus_t st;
     cublasHandle_t b = blas_handle(h, routine, s, &st);
     if (!b) return st;
-    const T tol = static_cast<T>(p.tol);
+    const kernels::RealOf<T> tol = static_cast<kernels::RealOf<T>>(p.tol);
     BlockedLoop loop{};
     auto read = [&] {
         cudaError_t e = cudaMemcpyAsync(&loop, bw.loop, sizeof loop, cudaMemcpyDeviceToHost, s);
@@ -245,6 +246,8 @@ gpusvdStatus_t gesvj_blocked(gpusvdHandle_t h, const char *routine, const GesvjP
                                              cudaStream_t, bool);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)
+GPUSVD_INSTANTIATE(kernels::Complex<float>)
+GPUSVD_INSTANTIATE(kernels::Complex<double>)
 #undef GPUSVD_INSTANTIATE
 
 }  // namespace gpu

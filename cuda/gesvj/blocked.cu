@@ -19,6 +19,7 @@ namespace {
 using kernels::BlockTeam;
 using kernels::JacobiWork;
 using kernels::Real;
+using kernels::RealOf;
 using kernels::WarpTeam;
 
 constexpr int kTile = 32;
@@ -36,7 +37,7 @@ __global__ void load_kernel(GesvjProblem<T> p, BlockedWork<T> bw, BlockedPlan pl
     for (int64_t b = blockIdx.z; b < bw.count; b += gridDim.z) {
         const T *A = p.A + b * p.sA;
         T *W = bw.w[0] + b * pl.mat_elems;
-        T big = T(0);
+        RealOf<T> big = RealOf<T>(0);
         int bad = 0;
         for (int64_t j0 = int64_t(blockIdx.y) * kTile; j0 < cols;
              j0 += int64_t(gridDim.y) * kTile) {
@@ -46,9 +47,11 @@ __global__ void load_kernel(GesvjProblem<T> p, BlockedWork<T> bw, BlockedPlan pl
                 const int64_t si = tr ? j0 + threadIdx.x : i0 + threadIdx.x;
                 const int64_t sj = tr ? i0 + y : j0 + y;
                 const bool in = tr ? (si < cols && sj < rows) : (si < rows && sj < cols);
-                const T v = in ? A[si + sj * p.lda] : T(0);
-                bad |= !isfinite(v);
-                if (Real<T>::abs(v) > big) big = Real<T>::abs(v);
+                // A^H when transposed (conj: the identity for real data)
+                const T v = in ? (tr ? kernels::conj(A[si + sj * p.lda]) : A[si + sj * p.lda])
+                               : T(0);
+                bad |= !kernels::is_finite(v);
+                if (kernels::part_abs_max(v) > big) big = kernels::part_abs_max(v);
                 tile[y][threadIdx.x] = v;
             }
             __syncthreads();
@@ -60,7 +63,7 @@ __global__ void load_kernel(GesvjProblem<T> p, BlockedWork<T> bw, BlockedPlan pl
             __syncthreads();
         }
         for (int o = 16; o > 0; o >>= 1) {
-            const T w = __shfl_xor_sync(0xffffffffu, big, o);
+            const RealOf<T> w = __shfl_xor_sync(0xffffffffu, big, o);
             big = w > big ? w : big;
             bad |= __shfl_xor_sync(0xffffffffu, bad, o);
         }
@@ -80,9 +83,11 @@ __global__ void scale_kernel(BlockedWork<T> bw, BlockedPlan pl) {
         int e1 = 0, e2 = 0;
         if (!c.nonfinite)
             kernels::jacobi_scale_exponents(
-                w, static_cast<T>(__longlong_as_double(static_cast<long long>(c.amax_bits))), e1,
-                e2);
-        const T f1 = Real<T>::ldexp(T(1), e1), f2 = Real<T>::ldexp(T(1), e2);
+                w,
+                static_cast<RealOf<T>>(__longlong_as_double(static_cast<long long>(c.amax_bits))),
+                e1, e2);
+        using R = Real<RealOf<T>>;
+        const RealOf<T> f1 = R::ldexp(RealOf<T>(1), e1), f2 = R::ldexp(RealOf<T>(1), e2);
         for (int64_t j = blockIdx.y; j < w.cols; j += gridDim.y) {
             T *x = w.w + j * w.ld;
             if (blockIdx.x == 0 && threadIdx.x == 0 && w.vrows > 0) x[w.voff + j] = T(1);
@@ -136,14 +141,14 @@ __global__ void pointers_kernel(BlockedWork<T> bw, BlockedPlan pl, bool all) {
 /// rotation scratch.
 template <class T>
 __host__ __device__ size_t pair_smem(int n2) {
-    return sizeof(T) * (2 * size_t(n2) * n2 + 2 * size_t(n2));
+    return sizeof(T) * (2 * size_t(n2) * n2 + kernels::kGramRotArrays<T> * size_t(n2 / 2));
 }
 
 /// Pair g of the round (pair g % pairs of the list's matrix g / pairs) into shared memory,
 /// gram_jacobi by team t, V out for the update GEMM.
 template <class T, class Team>
 __device__ __forceinline__ void gram_pair(const Team &t, const BlockedWork<T> &bw, int64_t g,
-                                          int pairs, int n2, int split, T tol, int max_sweeps,
+                                          int pairs, int n2, int split, RealOf<T> tol, int max_sweeps,
                                           bool cross, T *smem) {
     const int ld = n2;  // even: no bank conflicts in gram_jacobi (see there)
     T *G = smem, *V = G + n2 * ld, *rot = V + n2 * n2;
@@ -177,7 +182,7 @@ __device__ __forceinline__ void gram_pair(const Team &t, const BlockedWork<T> &b
 /// ordering: the solve's index arithmetic (divisions by the pair count, the round-robin
 /// positions) then folds into shifts and masks, and it is the busiest pipe of this kernel.
 template <class T, int N2, bool Cross>
-__global__ void gram_block_kernel(BlockedWork<T> bw, int pairs, int n2, int split, T tol,
+__global__ void gram_block_kernel(BlockedWork<T> bw, int pairs, int n2, int split, RealOf<T> tol,
                                   int max_sweeps) {
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ double scratch[32];
@@ -186,7 +191,7 @@ __global__ void gram_block_kernel(BlockedWork<T> bw, int pairs, int n2, int spli
 }
 
 template <class T, int N2, bool Cross>
-cudaError_t launch_gram(const BlockedPlan &pl, const BlockedWork<T> &bw, int64_t listed, T tol,
+cudaError_t launch_gram(const BlockedPlan &pl, const BlockedWork<T> &bw, int64_t listed, RealOf<T> tol,
                         cudaStream_t s) {
     const int n2 = 2 * pl.nb, pairs = pl.nblocks / 2;
     const size_t smem = pair_smem<T>(n2);
@@ -200,7 +205,7 @@ cudaError_t launch_gram(const BlockedPlan &pl, const BlockedWork<T> &bw, int64_t
 
 /// The block widths the plans choose (16 and 32) get their own kernels.
 template <class T, bool Cross>
-cudaError_t launch_gram(const BlockedPlan &pl, const BlockedWork<T> &bw, int64_t listed, T tol,
+cudaError_t launch_gram(const BlockedPlan &pl, const BlockedWork<T> &bw, int64_t listed, RealOf<T> tol,
                         cudaStream_t s) {
     switch (pl.nb) {
         case 32: return launch_gram<T, 64, Cross>(pl, bw, listed, tol, s);
@@ -316,7 +321,8 @@ __global__ void store_kernel(BlockedWork<T> bw, BlockedPlan pl, GesvjProblem<T> 
         const int64_t lduw = tr ? p.ldv : p.ldu, ldvw = tr ? p.ldu : p.ldv;
         int e1, e2;
         kernels::jacobi_scale_exponents(
-            w, static_cast<T>(__longlong_as_double(static_cast<long long>(c.amax_bits))), e1, e2);
+            w, static_cast<RealOf<T>>(__longlong_as_double(static_cast<long long>(c.amax_bits))),
+            e1, e2);
         kernels::jacobi_store(t, WarpTeam{}, slice(w, c0, slice_count(w.cols)), e1, e2,
                               p.S + b * p.sS, uw, lduw, vw, ldvw);
     }
@@ -396,7 +402,7 @@ cudaError_t blocked_prepare(const BlockedPlan &pl, const GesvjProblem<T> &p,
 
 template <class T>
 cudaError_t blocked_rotations(const BlockedPlan &pl, const BlockedWork<T> &bw, int64_t listed,
-                              T tol, bool cross, cudaStream_t s) {
+                              RealOf<T> tol, bool cross, cudaStream_t s) {
     return cross ? launch_gram<T, true>(pl, bw, listed, tol, s)
                  : launch_gram<T, false>(pl, bw, listed, tol, s);
 }
@@ -430,13 +436,15 @@ cudaError_t blocked_finish(const BlockedPlan &pl, const GesvjProblem<T> &p,
     template cudaError_t blocked_prepare<T>(const BlockedPlan &, const GesvjProblem<T> &,      \
                                             const BlockedWork<T> &, bool, cudaStream_t);       \
     template cudaError_t blocked_rotations<T>(const BlockedPlan &, const BlockedWork<T> &,     \
-                                              int64_t, T, bool, cudaStream_t);                 \
+                                              int64_t, RealOf<T>, bool, cudaStream_t);         \
     template cudaError_t blocked_sweep_end<T>(const BlockedPlan &, const BlockedWork<T> &, int, \
                                               int, bool, cudaStream_t);                        \
     template cudaError_t blocked_finish<T>(const BlockedPlan &, const GesvjProblem<T> &,       \
                                            const BlockedWork<T> &, cudaStream_t);
 GPUSVD_INSTANTIATE(float)
 GPUSVD_INSTANTIATE(double)
+GPUSVD_INSTANTIATE(kernels::Complex<float>)
+GPUSVD_INSTANTIATE(kernels::Complex<double>)
 #undef GPUSVD_INSTANTIATE
 
 }  // namespace gpu

@@ -21,7 +21,8 @@ struct BlockedWork {
     T *rot;      // per listed pair: its rotation block (V of the pair)
     T **ptr[2];  // per source copy: A, B, C pointer arrays (batch * nblocks each) of the update
     T **gptr[3];  // Gram GEMM by pointers: row chunks of copy 0, of copy 1, partial blocks
-    T *norm, *dot;  // batch * cols each
+    kernels::RealOf<T> *norm;  // batch * cols
+    T *dot;                    // batch * cols
     int *pos;       // batch * cols
     int *list;      // matrices of the next sweep (BlockedLoop::active of them)
     BlockedControl *ctl;  // one per matrix
@@ -41,8 +42,9 @@ struct BlockedWork {
         gptr[1] = gptr[0] + chunks;
         gptr[2] = gptr[1] + chunks;
         const int64_t cols = pl.batch * pl.shape.cols;
-        norm = reinterpret_cast<T *>(at(pl.off_norm));
-        dot = norm + cols;
+        // norm's entries take a T's place each (the plan reserves 2 T per column)
+        norm = reinterpret_cast<kernels::RealOf<T> *>(at(pl.off_norm));
+        dot = reinterpret_cast<T *>(at(pl.off_norm)) + cols;
         pos = reinterpret_cast<int *>(dot + cols);
         list = reinterpret_cast<int *>(at(pl.off_list));
         ctl = reinterpret_cast<BlockedControl *>(at(pl.off_ctl));
@@ -75,7 +77,7 @@ cudaError_t blocked_prepare(const BlockedPlan &pl, const GesvjProblem<T> &p,
 /// column pairs across the pair's two blocks (every round of a sweep but the first).
 template <class T>
 cudaError_t blocked_rotations(const BlockedPlan &pl, const BlockedWork<T> &bw, int64_t listed,
-                              T tol, bool cross, cudaStream_t s);
+                              kernels::RealOf<T> tol, bool cross, cudaStream_t s);
 
 /// The end of a sweep that ended in copy end_copy: blocked_schedule for every matrix, the list
 /// and BlockedLoop rebuilt. The host path (all_move false) lists only the matrices that sweep

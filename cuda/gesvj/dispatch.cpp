@@ -26,8 +26,9 @@ namespace {
 // batched call's last chunk of one matrix runs the kernels the other chunks run, in the
 // workspace the pipeline sized for them.
 
-// Complex data runs on the team kernels alone: the QR-first and blocked paths are real only
-// (gesvj_complex_served says which sizes that leaves to the GPU).
+// Complex data has no QR-first path (the tall QR's complex form is column-major only, and the
+// path is a speed-up, not a capability): the team kernels and the blocked Jacobi
+// (gesvj_complex_served says which sizes the GPU takes).
 template <class T>
 constexpr bool kTeamOnly = kernels::kIsComplex<T>;
 
@@ -48,24 +49,21 @@ bool qr_first(int64_t m, int64_t n, bool single) {
 // (gesvj.cu) on `count` matrices.
 template <class T>
 bool blocked(bool single, bool wantu, bool wantv, int64_t m, int64_t n) {
-    if constexpr (kTeamOnly<T>) return false;
     return gesvj_blocked_wanted(m, n, gesvj_workspace_bytes<T>(wantu, wantv, m, n, 1), single);
 }
 
 template <class T>
 size_t jacobi_bytes(bool single, bool wantu, bool wantv, int64_t m, int64_t n, int64_t count) {
-    if constexpr (!kTeamOnly<T>)
-        if (blocked<T>(single, wantu, wantv, m, n))
-            return gesvj_blocked_bytes<T>(wantu, wantv, m, n, count, single);
+    if (blocked<T>(single, wantu, wantv, m, n))
+        return gesvj_blocked_bytes<T>(wantu, wantv, m, n, count, single);
     return gesvj_workspace_bytes<T>(wantu, wantv, m, n, count);
 }
 
 template <class T>
 gpusvdStatus_t jacobi_run(gpusvdHandle_t h, const char *routine, bool single,
                           const GesvjProblem<T> &p, void *ws, size_t ws_bytes, cudaStream_t s) {
-    if constexpr (!kTeamOnly<T>)
-        if (blocked<T>(single, p.wantu, p.wantv, p.m, p.n))
-            return gesvj_blocked<T>(h, routine, p, ws, ws_bytes, s, single);
+    if (blocked<T>(single, p.wantu, p.wantv, p.m, p.n))
+        return gesvj_blocked<T>(h, routine, p, ws, ws_bytes, s, single);
     const cudaError_t e = gesvj_launch<T>(p, ws, ws_bytes, s);
     return e == cudaSuccess ? GPUSVD_STATUS_SUCCESS
                             : cuda_fail(h, routine, "launching the Jacobi kernels", e);
@@ -133,6 +131,8 @@ size_t device_bytes(bool single, bool wantu, bool wantv, int64_t m, int64_t n, i
 bool gesvj_complex_served(gpusvdHandle_t h, size_t elem, bool wantu, bool wantv, int64_t m,
                           int64_t n, int64_t batch) {
     if (std::min(m, n) <= 0 || batch <= 0) return true;
+    // The blocked Jacobi takes any size (cuBLAS loaded).
+    if (gesvj_blocked_wanted(m, n, 1, batch == 1)) return true;
     if (batch > 1) return std::min(m, n) < kGesvjComplexBatchMaxCols;
     // One matrix: the team kernels' plan (gesvj.cu's plan_for on that device) stays in shared
     // memory. Which path a plan takes depends on the bytes alone, not on the thread limits.
