@@ -25,7 +25,8 @@ struct gpusvdContext {
     gpusvdPcaMethod_t pca_method = GPUSVD_PCA_AUTO;
     gpusvdLayout_t layout = GPUSVD_LAYOUT_COL_MAJOR;  // gpusvdSetMatrixLayout
     double pca_total = __builtin_nan("");  // total variance of the last pca call
-    bool pca_total_on_gpu = false;  // pca_total not read back yet from the last `_gpu` pca call
+    // The last pca call ran on the GPU: the handle's device word holds its total variance.
+    bool pca_total_on_gpu = false;
     int last_sweeps = 0;
     double last_off_norm = 0.0;
     bool stats_on_gpu = false;  // last_* not read back yet from the last `_gpu` gesvj call

@@ -354,6 +354,19 @@ TEST_F(GraphTest, TallSvdAndPcaReplay) {
         for (size_t i = 0; i < mu.size(); ++i) EXPECT_NEAR(mu[i], mu0[i], 1e-12 * double(n));
         for (size_t i = 0; i < sc.size(); i += 97) EXPECT_NEAR(sc[i], s0[i], 1e-8 * double(n));
     }
+    // The host query after a replay gives that replay's total, not the one it read back after
+    // the last direct call: the replay runs on twice that call's data (four times its total).
+    std::vector<double> X4 = X1;
+    for (double &x : X4) x *= 2;
+    load(dX, X1);
+    direct(pca);
+    double t1 = 0, t4 = 0;
+    ASSERT_EQ(gpusvdGetPcaTotalVariance(h, &t1), GPUSVD_STATUS_SUCCESS);
+    load(dX, X4);
+    replay();
+    ASSERT_EQ(gpusvdGetPcaTotalVariance(h, &t4), GPUSVD_STATUS_SUCCESS);
+    EXPECT_EQ(t4, read<double>(dtotal)[0]);
+    EXPECT_NEAR(t4, 4 * t1, 1e-12 * t4);
 }
 
 // The batched forms and values-only bdsvd have no host decisions: the replay on new data equals

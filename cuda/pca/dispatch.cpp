@@ -153,8 +153,9 @@ gpusvdStatus_t run_method(gpusvdHandle_t h, const char *routine, const PcaArgs<T
 }
 
 void fetch_pca_total(gpusvdHandle_t h) {
+    // Read on every query, not once: the replay of a captured call rewrites the device word
+    // without the handle knowing, and the query must then give that replay's value.
     if (!h->pca_total_on_gpu) return;
-    h->pca_total_on_gpu = false;
     auto *r = static_cast<Resources *>(h->gpu);
     double t = std::nan("");
     if (!r || !r->pca_total ||
