@@ -19,7 +19,7 @@ bool pca_on_gpu(gpusvdHandle_t h, int64_t m, int64_t n, bool row) {
     if (m < n) return false;
     if constexpr (is_complex_v<T>)
         return !row && device_status().usable &&
-               gpu::gesvj_complex_served(h, sizeof(T), true, true, n, n, 1);
+               gpu::gesvj_complex_served(h, sizeof(T), true, true, n, n, 1, false);
     return true;
 }
 template <class T>

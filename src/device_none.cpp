@@ -70,7 +70,7 @@ template <class T>
 size_t geev_device_bytes(bool, int64_t, int64_t) {
     return 0;
 }
-bool gesvj_complex_served(gpusvdHandle_t, size_t, bool, bool, int64_t, int64_t, int64_t) {
+bool gesvj_complex_served(gpusvdHandle_t, size_t, bool, bool, int64_t, int64_t, int64_t, bool) {
     return false;
 }
 void fetch_jacobi_stats(gpusvdHandle_t) {}

@@ -107,15 +107,16 @@ gpusvdStatus_t pca(gpusvdHandle_t h, const char *routine, Form form, const PcaAr
 template <class T>
 gpusvdStatus_t bdsvd(gpusvdHandle_t h, const char *routine, Form form, const BdsvdArgs<T> &a);
 
-/// Complex gesvj on the GPU runs on the Jacobi team kernels alone (the QR-first and blocked paths
-/// are real only), so it serves one matrix whose working copy (A or A^H, and V) fits in one
-/// block's shared memory, and batches with min(m, n) < kGesvjComplexBatchMaxCols (past shared
-/// memory, the one-block global-memory kernel; the real batches' blocked path takes over from
-/// fewer columns, kBlockedBatchMinCols). elem: sizeof the complex element. True for m, n
-/// or batch 0. Reads the shared memory of h's device (no context is made current or created).
+/// Whether complex gesvj runs on the GPU. The blocked Jacobi (cuBLAS loaded, where it is wanted)
+/// takes any size; the Jacobi team kernels (the QR-first path is real only) take one matrix whose
+/// working copy (A or A^H, and V) fits in one block's shared memory, and batches with
+/// min(m, n) < kGesvjComplexBatchMaxCols (past shared memory, the one-block global-memory
+/// kernel). with_blocked false: the team kernels' rule alone (pca's SVD of R calls them
+/// directly). elem: sizeof the complex element. True for m, n or batch 0. Reads the shared
+/// memory of h's device (no context is made current or created).
 constexpr int64_t kGesvjComplexBatchMaxCols = 128;
 bool gesvj_complex_served(gpusvdHandle_t h, size_t elem, bool wantu, bool wantv, int64_t m,
-                          int64_t n, int64_t batch);
+                          int64_t n, int64_t batch, bool with_blocked = true);
 
 /// Device workspace of the `_gpu` forms (what _bufferSize reports as deviceBytes).
 template <class T>

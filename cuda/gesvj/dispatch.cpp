@@ -129,10 +129,10 @@ size_t device_bytes(bool single, bool wantu, bool wantv, int64_t m, int64_t n, i
 }  // namespace
 
 bool gesvj_complex_served(gpusvdHandle_t h, size_t elem, bool wantu, bool wantv, int64_t m,
-                          int64_t n, int64_t batch) {
+                          int64_t n, int64_t batch, bool with_blocked) {
     if (std::min(m, n) <= 0 || batch <= 0) return true;
     // The blocked Jacobi takes any size (cuBLAS loaded).
-    if (gesvj_blocked_wanted(m, n, 1, batch == 1)) return true;
+    if (with_blocked && gesvj_blocked_wanted(m, n, 1, batch == 1)) return true;
     if (batch > 1) return std::min(m, n) < kGesvjComplexBatchMaxCols;
     // One matrix: the team kernels' plan (gesvj.cu's plan_for on that device) stays in shared
     // memory. Which path a plan takes depends on the bytes alone, not on the thread limits.
