@@ -14,12 +14,15 @@ the tables in the order of the CSV files:
         cpu_gesvj_vs_gesdd.csv cpu_pca.csv --command "$CMD" \\
         --commit $(git rev-parse --short HEAD) --date $(date +%F) \\
         [--python-csv python_bench.csv] [--devices-log devices.txt --devices-machine ...] \\
-        > docs/benchmarks.md
+        [--keep old_benchmarks.md --python-commit ... --python-date ...] > docs/benchmarks.md
 
 --python-csv adds the section of bench/python_bench.py's CSV (the Python package's calls
 against the C calls and the numpy/CuPy/torch counterparts). --devices-log adds the section of a
 gpusvd-bench-devices run on a machine with several GPUs (its own run: --devices-machine,
---devices-command, --devices-commit, --devices-date name it).
+--devices-command, --devices-commit, --devices-date name it). --keep copies either section from
+an earlier benchmarks.md when this run has none (a run of the C benchmark alone), naming the
+Python section's run from --python-commit, --python-date and --python-machine where it names
+none.
 
 Every figure README.md quotes comes from the file this writes; regenerate both together.
 """
@@ -131,11 +134,19 @@ def gesvj_vs_gesdd_md(name, rows):
     return out + [""]
 
 
-def python_md(rows, command):
+PYTHON_HEADING = "## Python package (`bench/python_bench.py`)"
+DEVICES_HEADING = "## Several GPUs (`gpusvd-bench-devices`)"
+
+
+def run_line(date, commit, machine):
+    return "Its own run: %s, commit `%s`, %s." % (date, commit, machine)
+
+
+def python_md(rows, command, run):
     """The section of bench/python_bench.py's CSV: per case, one row per input kind and
     order, gpusvd's Python call against the C call on the same data and the fastest
-    counterpart."""
-    out = ["## Python package (`bench/python_bench.py`)", "",
+    counterpart. run: run_line's sentence."""
+    out = [PYTHON_HEADING, "", run, "",
            "Command: `%s`. The C call is the library routine called through ctypes on the same "
            "data in per-matrix Fortran order (the `_gpu` form for CuPy input, the host form for "
            "numpy input); `/ C` above 1 means the Python call is slower. A counterpart ratio "
@@ -192,7 +203,7 @@ def devices_md(log, command, machine, commit, date):
     if not table:
         return []
     cols = table[0].count("|") - 1
-    out = ["## Several GPUs (`gpusvd-bench-devices`)", "",
+    out = [DEVICES_HEADING, "",
            "Host to host: the batched host forms on one GPU and split over all of the machine's "
            "GPUs (`gpusvdSetDevices`), on pageable arrays and on page-locked ones (which skip "
            "the staging copy on the cores), one GPU's time measured in the same run; medians. "
@@ -203,6 +214,22 @@ def devices_md(log, command, machine, commit, date):
     out += ["- Host ceilings: " + c for c in ceil]
     out += ["", table[0], "|" + "---|" * cols] + table[1:] + [""]
     return out
+
+
+def kept_section(path, heading, run):
+    """The section under `heading` of an earlier benchmarks.md (to the next "## " heading),
+    its run named by `run` after the heading where it names none; [] where it has none."""
+    lines = open(path, encoding="utf-8").read().split("\n")
+    if heading not in lines:
+        return []
+    i = lines.index(heading)
+    j = next((k for k in range(i + 1, len(lines)) if lines[k].startswith("## ")), len(lines))
+    section = lines[i:j]
+    if not any("own run" in line for line in section):
+        section[1:1] = ["", run]
+    while section and not section[-1].strip():
+        section.pop()
+    return section + [""]
 
 
 def main():
@@ -216,6 +243,12 @@ def main():
     p.add_argument("--python-csv", help="the CSV of bench/python_bench.py (same machine)")
     p.add_argument("--python-command", default="python3 bench/python_bench.py",
                    help="the command that produced --python-csv")
+    p.add_argument("--python-machine", help="the machine of the Python run, in words "
+                   "(default: the main run's GPU)")
+    p.add_argument("--python-commit", help="the commit of the Python run (default: --commit)")
+    p.add_argument("--python-date", help="the date of the Python run (default: --date)")
+    p.add_argument("--keep", help="an earlier docs/benchmarks.md whose Python and several-GPU "
+                   "sections are kept where this run has no --python-csv or --devices-log")
     p.add_argument("--devices-log", help="the output of gpusvd-bench-devices (its own run)")
     p.add_argument("--devices-command", default="gpusvd-bench-devices")
     p.add_argument("--devices-machine", help="the machine of --devices-log, in words")
@@ -262,13 +295,20 @@ def main():
             md += gesvj_vs_gesdd_md(name, rows)
         else:
             md += table_md(name, rows, gpu_c if name.startswith("gpu:") else host_c)
+    gpu_line = next((line for line in machine if line.startswith("GPU:")), "GPU: -")
+    run = run_line(a.python_date or a.date, a.python_commit or a.commit,
+                   a.python_machine or "one " + gpu_line[len("GPU:"):].strip().split(" (")[0])
     if a.python_csv:
         with open(a.python_csv, newline="", encoding="utf-8") as f:
-            md += python_md(list(csv.DictReader(f)), a.python_command)
+            md += python_md(list(csv.DictReader(f)), a.python_command, run)
+    elif a.keep:
+        md += kept_section(a.keep, PYTHON_HEADING, run)
     if a.devices_log:
         md += devices_md(open(a.devices_log, encoding="utf-8").read(), a.devices_command,
                          a.devices_machine or "-", a.devices_commit or a.commit,
                          a.devices_date or a.date)
+    elif a.keep:
+        md += kept_section(a.keep, DEVICES_HEADING, "")
     sys.stdout.write("\n".join(md))
 
 
