@@ -158,6 +158,25 @@ std::vector<T> gram(const std::vector<T> &X, int64_t m, int n2) {
     return G;
 }
 
+/// gk::gram_jacobi (up to 30 sweeps) on G (n2 x n2, ld n2) into V by SerialTeam (members 0) or
+/// by `members` threads, which must agree on the result they return.
+template <typename T>
+gk::GramResult<T> team_gram_jacobi(int members, std::vector<T> &G, int n2, std::vector<T> &V,
+                                   gpusvd::kernels::RealOf<T> tol, std::vector<T> &rot) {
+    if (members == 0)
+        return gk::gram_jacobi(gk::SerialTeam{}, G.data(), n2, V.data(), n2, n2, tol, 30,
+                               rot.data());
+    std::vector<gk::GramResult<T>> all(sz(members));
+    run_thread_team(members, 1, [&](const ThreadTeam &t, const ThreadTeam &, int i) {
+        all[sz(i)] = gk::gram_jacobi(t, G.data(), n2, V.data(), n2, n2, tol, 30, rot.data());
+    });
+    for (const auto &a : all) {
+        EXPECT_EQ(a.rotated, all[0].rotated);
+        EXPECT_EQ(a.off, all[0].off);
+    }
+    return all[0];
+}
+
 /// Largest |cos| between distinct columns of X V, and |V^T V - I|_max.
 template <typename T>
 std::pair<double, double> rotated_quality(const std::vector<T> &X, int64_t m, int n2,
@@ -202,23 +221,7 @@ TYPED_TEST(TeamBlockedJacobiTest, GramJacobiOrthogonalisesThePair) {
             for (int members : {0, 5, 32}) {
                 SCOPED_TRACE(testing::Message() << "n2 = " << n2 << " members = " << members);
                 std::vector<T> G = G0, V(sz(n2) * sz(n2), nan_v<T>()), rot(sz(2 * n2), nan_v<T>());
-                gk::GramResult<T> r{};
-                if (members == 0) {
-                    r = gk::gram_jacobi(gk::SerialTeam{}, G.data(), n2, V.data(), n2, n2, tol, 30,
-                                        rot.data());
-                } else {
-                    std::vector<gk::GramResult<T>> all(sz(members));
-                    run_thread_team(members, 1,
-                                    [&](const ThreadTeam &t, const ThreadTeam &, int i) {
-                                        all[sz(i)] = gk::gram_jacobi(t, G.data(), n2, V.data(), n2,
-                                                                     n2, tol, 30, rot.data());
-                                    });
-                    for (const auto &a : all) {
-                        EXPECT_EQ(a.rotated, all[0].rotated);
-                        EXPECT_EQ(a.off, all[0].off);
-                    }
-                    r = all[0];
-                }
+                const gk::GramResult<T> r = team_gram_jacobi(members, G, n2, V, tol, rot);
                 EXPECT_EQ(r.rotated, 1);
                 EXPECT_GT(double(r.off), 1e-3);  // random columns are far from orthogonal
                 const auto q = rotated_quality(X, m, n2, V);
@@ -772,23 +775,7 @@ TYPED_TEST(TeamBlockedJacobiTest, GramJacobiComplexOrthogonalisesThePair) {
                 SCOPED_TRACE(testing::Message() << "n2 = " << n2 << " members = " << members);
                 std::vector<T> G = G0, V(sz(n2) * sz(n2), T(nan_v<R>(), nan_v<R>()));
                 std::vector<T> rot(sz(gk::kGramRotArrays<T> * n2 / 2), T(nan_v<R>(), nan_v<R>()));
-                gk::GramResult<T> r{};
-                if (members == 0) {
-                    r = gk::gram_jacobi(gk::SerialTeam{}, G.data(), n2, V.data(), n2, n2, tol, 30,
-                                        rot.data());
-                } else {
-                    std::vector<gk::GramResult<T>> all(sz(members));
-                    run_thread_team(members, 1,
-                                    [&](const ThreadTeam &t, const ThreadTeam &, int i) {
-                                        all[sz(i)] = gk::gram_jacobi(t, G.data(), n2, V.data(), n2,
-                                                                     n2, tol, 30, rot.data());
-                                    });
-                    for (const auto &a : all) {
-                        EXPECT_EQ(a.rotated, all[0].rotated);
-                        EXPECT_EQ(a.off, all[0].off);
-                    }
-                    r = all[0];
-                }
+                const gk::GramResult<T> r = team_gram_jacobi(members, G, n2, V, tol, rot);
                 EXPECT_EQ(r.rotated, 1);
                 EXPECT_GT(double(r.off), 1e-3);
                 std::vector<C> Vc(V.size());
