@@ -114,11 +114,8 @@ gpusvdStatus_t pca_entry(const char *name, Form form, gpusvdHandle_t h, int64_t 
         h->pca_total = __builtin_nan(""), h->pca_total_on_gpu = false;
         return GPUSVD_STATUS_SUCCESS;
     }
-    if (on_gpu) {
-        const gpusvdStatus_t st = run_gpu();
-        if (st == GPUSVD_STATUS_SUCCESS) gpu::fetch_pca_total(h);  // the call has finished
-        return st;
-    }
+    // On the GPU the total stays in the handle's device word; gpusvdGetPcaTotalVariance reads it.
+    if (on_gpu) return run_gpu();
     const size_t bytes = cpu_bytes<T>(cov, m, n, k);
     double total = __builtin_nan("");
     const gpusvdStatus_t st = run_cpu_batch(h, name, 1, bytes, info, [&](int64_t, void *ws) {

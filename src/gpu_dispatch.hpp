@@ -132,7 +132,8 @@ size_t bdsvd_device_bytes(bool wantv, int64_t n);
 
 /// Reads the Jacobi statistics of the last GPU gesvj call on h into h->last_* (waits for it).
 void fetch_jacobi_stats(gpusvdHandle_t h);
-/// Reads the total variance of the last `_gpu` pca call back into h->pca_total (waits for it).
+/// Reads the total variance of the last pca call on the GPU (host or `_gpu` form) from the
+/// handle's device word into h->pca_total, waiting for the call; nothing after a CPU call.
 void fetch_pca_total(gpusvdHandle_t h);
 /// Queues the total variance of the last pca call on h into dst (device memory reachable from
 /// h's device) on the handle's stream, without waiting (gpusvdGetPcaTotalVariance_gpu).
