@@ -14,15 +14,14 @@ the tables in the order of the CSV files:
         cpu_gesvj_vs_gesdd.csv cpu_pca.csv --command "$CMD" \\
         --commit $(git rev-parse --short HEAD) --date $(date +%F) \\
         [--python-csv python_bench.csv] [--devices-log devices.txt --devices-machine ...] \\
-        [--keep old_benchmarks.md --python-commit ... --python-date ...] > docs/benchmarks.md
+        [--keep old_benchmarks.md] > docs/benchmarks.md
 
 --python-csv adds the section of bench/python_bench.py's CSV (the Python package's calls
 against the C calls and the numpy/CuPy/torch counterparts). --devices-log adds the section of a
 gpusvd-bench-devices run on a machine with several GPUs (its own run: --devices-machine,
---devices-command, --devices-commit, --devices-date name it). --keep copies either section from
-an earlier benchmarks.md when this run has none (a run of the C benchmark alone), naming the
-Python section's run from --python-commit, --python-date and --python-machine where it names
-none.
+--devices-command, --devices-commit, --devices-date name it; --python-machine, --python-commit
+and --python-date the Python run's where it was not the main one). --keep copies either section
+as it is from an earlier benchmarks.md when this run has none (a run of the C benchmark alone).
 
 Every figure README.md quotes comes from the file this writes; regenerate both together.
 """
@@ -216,17 +215,15 @@ def devices_md(log, command, machine, commit, date):
     return out
 
 
-def kept_section(path, heading, run):
-    """The section under `heading` of an earlier benchmarks.md (to the next "## " heading),
-    its run named by `run` after the heading where it names none; [] where it has none."""
+def kept_section(path, heading):
+    """The section under `heading` of an earlier benchmarks.md (to the next "## " heading), as
+    it is (it names its own run); [] where it has none."""
     lines = open(path, encoding="utf-8").read().split("\n")
     if heading not in lines:
         return []
     i = lines.index(heading)
     j = next((k for k in range(i + 1, len(lines)) if lines[k].startswith("## ")), len(lines))
     section = lines[i:j]
-    if not any("own run" in line for line in section):
-        section[1:1] = ["", run]
     while section and not section[-1].strip():
         section.pop()
     return section + [""]
@@ -295,20 +292,20 @@ def main():
             md += gesvj_vs_gesdd_md(name, rows)
         else:
             md += table_md(name, rows, gpu_c if name.startswith("gpu:") else host_c)
-    gpu_line = next((line for line in machine if line.startswith("GPU:")), "GPU: -")
-    run = run_line(a.python_date or a.date, a.python_commit or a.commit,
-                   a.python_machine or "one " + gpu_line[len("GPU:"):].strip().split(" (")[0])
     if a.python_csv:
+        gpu_line = next((line for line in machine if line.startswith("GPU:")), "GPU: -")
+        run = run_line(a.python_date or a.date, a.python_commit or a.commit,
+                       a.python_machine or "one " + gpu_line[len("GPU:"):].strip().split(" (")[0])
         with open(a.python_csv, newline="", encoding="utf-8") as f:
             md += python_md(list(csv.DictReader(f)), a.python_command, run)
     elif a.keep:
-        md += kept_section(a.keep, PYTHON_HEADING, run)
+        md += kept_section(a.keep, PYTHON_HEADING)
     if a.devices_log:
         md += devices_md(open(a.devices_log, encoding="utf-8").read(), a.devices_command,
                          a.devices_machine or "-", a.devices_commit or a.commit,
                          a.devices_date or a.date)
     elif a.keep:
-        md += kept_section(a.keep, DEVICES_HEADING, "")
+        md += kept_section(a.keep, DEVICES_HEADING)
     sys.stdout.write("\n".join(md))
 
 
