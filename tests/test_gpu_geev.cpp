@@ -355,7 +355,8 @@ namespace {
 // the other sizes run when the device
 // run repeats this with GPUSVD_GEEV_BAND=0, float's 16-lane band kernel with
 // GPUSVD_GEEV_TEAM=16, and the thread-per-matrix QR wherever 16 bands fit a block (here n = 20,
-// 25, 30, and 64 in float) with GPUSVD_GEEV_QR_THREAD=1.
+// 25, 30, and 64 in float) with GPUSVD_GEEV_QR_THREAD=1, and the vectors kernels with Z in the
+// caller's VR with GPUSVD_GEEV_Z_GLOBAL=1.
 TYPED_TEST(GpuGeevTest, EveryKernelPathOnce) {
     using T = TypeParam;
     Rng rng(43), rng25(4325);  // n = 25 draws apart: the other sizes keep their matrices
@@ -372,8 +373,9 @@ TYPED_TEST(GpuGeevTest, EveryKernelPathOnce) {
 }  // namespace
 
 // ---- Complex matrices (cgeev_batched / zgeev_batched) ----------------------------------------
-// The complex kernels run the same paths as the real ones (8, 16 or 32 lanes per matrix, a block
-// in shared memory, global memory; no band path): the same sizes, kinds adapted to complex data
+// The complex kernels run the same paths as the real ones (8, 16 or 32 lanes per matrix, the band
+// kernels without vectors, a block in shared memory, global memory): the same sizes, kinds adapted
+// to complex data
 // (Hermitian and skew-Hermitian inputs, companion matrices with complex roots), checked against
 // LAPACK cgeevx / zgeevx with zgeev's conventions (check_eig_c in geev_checks.hpp).
 namespace {
@@ -390,16 +392,15 @@ enum class KindC {
     NaN,
     Inf
 };
-const KindC kAllKindsC[] = {KindC::Random,      KindC::Hermitian,       KindC::SkewHermitian,
-                            KindC::Companion,   KindC::Diagonal,        KindC::UpperTriangular,
-                            KindC::Zero,        KindC::BadlyScaled,     KindC::NaN,
+const KindC kAllKindsC[] = {KindC::Random,    KindC::Hermitian,   KindC::SkewHermitian,
+                            KindC::Companion, KindC::Diagonal,    KindC::UpperTriangular,
+                            KindC::Zero,      KindC::BadlyScaled, KindC::NaN,
                             KindC::Inf};
 
 const char *kind_name(KindC k) {
-    static const char *const names[] = {"random",   "Hermitian",        "skew-Hermitian",
-                                        "companion", "diagonal",        "upper triangular",
-                                        "zero",      "badly scaled",    "NaN",
-                                        "Inf"};
+    static const char *const names[] = {
+        "random",           "Hermitian", "skew-Hermitian", "companion", "diagonal",
+        "upper triangular", "zero",      "badly scaled",   "NaN",       "Inf"};
     return names[int(k)];
 }
 
@@ -636,8 +637,8 @@ TYPED_TEST(GpuGeevComplexTest, LargeBatchValuesMatchCpuBackend) {
     for (auto &x : A0) x = Cx<R>(R(rng.normal()), R(rng.normal()));
     const int64_t bad[] = {17, batch / 2, batch - 1};  // NaN, -Inf, NaN
     for (int64_t b : bad)
-        A0[sz(b * nn + b % nn)] = b == bad[1] ? Cx<R>(-std::numeric_limits<R>::infinity(), 0)
-                                              : Cx<R>(0, nan_v<R>());
+        A0[sz(b * nn + b % nn)] =
+            b == bad[1] ? Cx<R>(-std::numeric_limits<R>::infinity(), 0) : Cx<R>(0, nan_v<R>());
     Handle cpu;
     GPUSVD_ASSERT_OK(cpu, gpusvdSetBackend(cpu, GPUSVD_BACKEND_CPU));
     std::vector<Cx<R>> W[2];
@@ -647,10 +648,10 @@ TYPED_TEST(GpuGeevComplexTest, LargeBatchValuesMatchCpuBackend) {
         std::vector<Cx<R>> A = A0;
         W[r].assign(sz(n * batch), Cx<R>(sentinel<R>()));
         info[r].assign(sz(batch), -777);
-        GPUSVD_ASSERT_OK(h, Api<P>::geev_batched(h, GPUSVD_JOB_NOVEC, n,
-                                                 reinterpret_cast<P *>(A.data()), n, nn,
-                                                 reinterpret_cast<P *>(W[r].data()), n, nullptr,
-                                                 n, nn, batch, info[r].data()));
+        GPUSVD_ASSERT_OK(
+            h, Api<P>::geev_batched(h, GPUSVD_JOB_NOVEC, n, reinterpret_cast<P *>(A.data()), n, nn,
+                                    reinterpret_cast<P *>(W[r].data()), n, nullptr, n, nn, batch,
+                                    info[r].data()));
     }
     EXPECT_EQ(info[0], info[1]);
     for (int64_t b = 0; b < batch; ++b) {
@@ -671,10 +672,13 @@ TYPED_TEST(GpuGeevComplexTest, LargeBatchValuesMatchCpuBackend) {
 }
 
 // One small batch per complex kernel path with and without vectors (the racecheck run's
-// *EveryKernelPath*): lanes per matrix by geev_team_width with complex float sized as double
-// (8 bytes an element): with vectors 8 up to n = 30, then 32 (n = 64); values 8 up to n = 29,
-// then 16 and 32. Complex double n = 100 and 140 with vectors: global memory (the shared working
-// set exceeds a block's); values: a block in shared memory at n = 100.
+// *EveryKernelPath*), lanes per matrix by geev_team_width's complex rule. With vectors, Z in the
+// caller's VR: 8 lanes at n = 5 and 20, 16 at 30 and 31, 32 at 64. Values only from n = 3 take
+// the band kernels: n = 5 the QR a thread per matrix, 20 and 30 8-lane teams (stage 1 with 8 and
+// 16 lanes), 31 and 64 32 lanes; n = 2 the one-kernel 8-lane path. Complex double n = 100 and
+// 140 with vectors: global memory (the shared working set exceeds a block's); values: a block in
+// shared memory at n = 100. The device run repeats this with GPUSVD_GEEV_Z_GLOBAL=0 (Z in shared
+// memory), GPUSVD_GEEV_TEAM=16 (16-lane band QR) and GPUSVD_GEEV_BAND=0 (one-kernel values).
 TYPED_TEST(GpuGeevComplexTest, EveryKernelPathOnce) {
     using R = TypeParam;
     Rng rng(55);

@@ -19,7 +19,7 @@ namespace kg = gpusvd::kernels::geev;
 
 namespace {
 
-constexpr double kEigThreshold = 20.0;   // DESIGN.md: |A VR - VR W| / (n |A| eps) < 20
+constexpr double kEigThreshold = 20.0;  // DESIGN.md: |A VR - VR W| / (n |A| eps) < 20
 
 /// Team members as threads: barrier on a mutex/condition variable, reductions through slots
 /// every member reads in the same order (so all get bitwise the same result, as on the GPU).
@@ -735,7 +735,7 @@ TYPED_TEST(TeamGeevTest, KernelTeamSizes) {
     using T = TypeParam;
     Rng rng(410);
     const gpusvd::gpu::GeevPlan bp =
-        gpusvd::gpu::geev_plan(sizeof(T), true, 100, 10, 232448, 233472, 1024);
+        gpusvd::gpu::geev_plan(sizeof(T), false, true, 100, 10, 232448, 233472, 1024);
     ASSERT_EQ(bp.path, gpusvd::gpu::GeevPlan::kBlock);
     for (int members : {8, 16, 32, bp.threads}) {
         for (int64_t n : {3, 7, 12}) {
@@ -751,14 +751,14 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
     namespace gg = gpusvd::gpu;
     const size_t optin = 232448, per_sm = 233472;  // H100/H200: 227 KiB per block, 228 per SM
     auto plan = [&](size_t e, bool v, int64_t n, int64_t batch = 1000, size_t block = 0) {
-        return gg::geev_plan(e, v, n, batch, block ? block : optin, per_sm, 1024);
+        return gg::geev_plan(e, false, v, n, batch, block ? block : optin, per_sm, 1024);
     };
     for (size_t e : {sizeof(float), sizeof(double)})
         for (bool v : {false, true}) {
             for (int64_t n : {1, 2, 5, 30, 33, 64}) {
                 const gg::GeevPlan p = plan(e, v, n);
                 EXPECT_EQ(p.path, gg::GeevPlan::kWarp) << n;
-                EXPECT_EQ(p.team, gg::geev_team_width(e, v, n)) << n;
+                EXPECT_EQ(p.team, gg::geev_team_width(e, false, v, n)) << n;
                 EXPECT_EQ(p.threads % 32, 0);
                 EXPECT_EQ(p.mats_per_block, p.threads / p.team) << "a team per matrix";
                 EXPECT_EQ(p.ld % 2, 1) << "odd shared leading dimension";
@@ -791,13 +791,13 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
     EXPECT_EQ(plan(8, true, 31).team, 32);
     EXPECT_EQ(plan(4, true, 31).team, 16);
     for (int w : {8, 16, 32}) {
-        const gg::GeevPlan p = gg::geev_plan(8, false, 30, 1000, optin, per_sm, 1024, w);
+        const gg::GeevPlan p = gg::geev_plan(8, false, false, 30, 1000, optin, per_sm, 1024, w);
         EXPECT_EQ(p.team, w);
         EXPECT_EQ(p.mats_per_block, p.threads / w);
         EXPECT_EQ(p.smem_bytes, p.matrix_bytes * size_t(p.mats_per_block));
     }
-    EXPECT_EQ(gg::geev_plan(8, false, 30, 1000, optin, per_sm, 1024, 12).team,
-              gg::geev_team_width(8, false, 30));
+    EXPECT_EQ(gg::geev_plan(8, false, false, 30, 1000, optin, per_sm, 1024, 12).team,
+              gg::geev_team_width(8, false, false, 30));
     // Values only with 16 lanes: two kernels. Stage 1 holds H, scale and tau (no wr, wi or the
     // vectors' work); the QR on band storage holds twice the matrices per SM (30x30 double: 48
     // instead of 24); forced on for 32 lanes, off by GPUSVD_GEEV_BAND=0.
@@ -822,7 +822,7 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
         for (int64_t n : {16, 20, 25, 30, 32}) {
             for (int rt : {0, 16, 32}) {
                 const gg::GeevPlan p =  // the QR's thread per matrix (small n) off
-                    gg::geev_plan(e, false, n, 1000, optin, per_sm, 1024, 16, -1, rt, 0);
+                    gg::geev_plan(e, false, false, n, 1000, optin, per_sm, 1024, 16, -1, rt, 0);
                 SCOPED_TRACE(testing::Message() << "n = " << n << ", elem " << e << ", " << rt);
                 check_band(p, n, e, 16, rt ? rt : 16);
                 EXPECT_LT(p.reduce.matrix_bytes, p.matrix_bytes);
@@ -884,14 +884,15 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
         }
     // Forced on (where a region fits), or off.
     auto forced = [&](int64_t n, int qr_thread) {
-        return gg::geev_plan(8, false, n, 1000, optin, per_sm, 1024, 0, -1, 0, qr_thread);
+        return gg::geev_plan(8, false, false, n, 1000, optin, per_sm, 1024, 0, -1, 0, qr_thread);
     };
     // Registers bound the thread kernel's resident threads: the smallest blocks reaching them
     // (5x5 double: 19 blocks of a warp for 608 threads; bigger blocks without that bound).
     EXPECT_EQ(gg::geev_thread_shape(8, 5, 1000, optin, per_sm, 1024, 608).threads, 32);
     EXPECT_GT(gg::geev_thread_shape(8, 5, 1000, optin, per_sm, 1024).threads, 32);
-    EXPECT_EQ(gg::geev_plan(8, false, 5, 1000, optin, per_sm, 1024, 0, -1, 0, -1, 608).qr.threads,
-              32);
+    EXPECT_EQ(
+        gg::geev_plan(8, false, false, 5, 1000, optin, per_sm, 1024, 0, -1, 0, -1, 608).qr.threads,
+        32);
     check_thread(forced(30, 1).qr, 30, 8);
     EXPECT_EQ(forced(30, 1).reduce.team, 16);
     EXPECT_EQ(forced(64, 1).qr.team, 32) << "16 bands of 64x64 double exceed a block";
@@ -899,10 +900,11 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
     EXPECT_EQ(forced(16, -1).qr.team, 8);
     EXPECT_EQ(forced(16, -1).reduce.team, 8);
     EXPECT_EQ(forced(21, -1).reduce.team, 16);
-    EXPECT_EQ(gg::geev_plan(4, false, 16, 1000, optin, per_sm, 1024, 16).qr.team, 16)
+    EXPECT_EQ(gg::geev_plan(4, false, false, 16, 1000, optin, per_sm, 1024, 16).qr.team, 16)
         << "small n with 16 lanes forced: the 16-lane QR";
-    EXPECT_EQ(gg::geev_plan(4, false, 16, 1000, optin, per_sm, 1024, 16).reduce.team, 16);
-    EXPECT_EQ(gg::geev_plan(8, false, 10, 1000, optin, per_sm, 1024, 0, -1, 16).reduce.team, 16)
+    EXPECT_EQ(gg::geev_plan(4, false, false, 16, 1000, optin, per_sm, 1024, 16).reduce.team, 16);
+    EXPECT_EQ(gg::geev_plan(8, false, false, 10, 1000, optin, per_sm, 1024, 0, -1, 16).reduce.team,
+              16)
         << "stage 1's lanes forced";
     EXPECT_EQ(plan(4, false, 32).qr.team, 8);
     EXPECT_TRUE(plan(8, false, 3).band);
@@ -917,9 +919,9 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
                 << "the band holds at least 1.5x the matrices per SM";
         }
     EXPECT_FALSE(plan(8, true, 20).band) << "vectors need the full Schur form";
-    EXPECT_TRUE(gg::geev_plan(8, false, 30, 1000, optin, per_sm, 1024, 0, 1).band);
-    EXPECT_FALSE(gg::geev_plan(8, false, 20, 1000, optin, per_sm, 1024, 0, 0).band);
-    EXPECT_FALSE(gg::geev_plan(8, false, 2, 1000, optin, per_sm, 1024, 16, 1).band)
+    EXPECT_TRUE(gg::geev_plan(8, false, false, 30, 1000, optin, per_sm, 1024, 0, 1).band);
+    EXPECT_FALSE(gg::geev_plan(8, false, false, 20, 1000, optin, per_sm, 1024, 0, 0).band);
+    EXPECT_FALSE(gg::geev_plan(8, false, false, 2, 1000, optin, per_sm, 1024, 16, 1).band)
         << "stage 1 hands five scalars over in wr[0..2] and wi[0..1]";
     // n = 64 double with vectors needs ~70 KB: without the opt-in it goes global.
     EXPECT_EQ(plan(8, true, 64, 10, 48 * 1024).path, gg::GeevPlan::kGlobal);
@@ -928,6 +930,36 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
     EXPECT_EQ(plan(8, true, 64).mats_per_block, 1);
     EXPECT_EQ(plan(8, true, 2000, 1).ws_bytes, 4 * 2000 * 8u);
     EXPECT_EQ(plan(8, true, int64_t(1) << 60, 1 << 20).ws_bytes, SIZE_MAX) << "saturates";
+}
+
+// GPUSVD_GEEV_Z_GLOBAL=1 (geev_plan's z_global): the warp path's vectors kernel keeps Z in the
+// user's VR, so a matrix's shared memory is that of values only and more matrices fit an SM;
+// values-only plans, and the block and global paths, are unchanged.
+TEST(TeamGeevPlan, ZInGlobalMemoryHalvesTheVectorsWorkingSet) {
+    namespace gg = gpusvd::gpu;
+    const size_t optin = 232448, per_sm = 233472;
+    for (size_t e : {sizeof(float), sizeof(double), 2 * sizeof(double)})
+        for (int64_t n : {5, 20, 30, 64, 100}) {
+            SCOPED_TRACE(testing::Message() << "elem " << e << ", n = " << n);
+            const gg::GeevPlan z =
+                gg::geev_plan(e, false, true, n, 1000, optin, per_sm, 1024, 0, -1, 0, -1, 2048, 1);
+            const gg::GeevPlan s = gg::geev_plan(e, false, true, n, 1000, optin, per_sm, 1024);
+            EXPECT_FALSE(s.z_global);
+            EXPECT_EQ(z.path, s.path);
+            if (s.path != gg::GeevPlan::kWarp) {
+                EXPECT_FALSE(z.z_global);
+                EXPECT_EQ(z.smem_bytes, s.smem_bytes);
+                continue;
+            }
+            EXPECT_TRUE(z.z_global);
+            EXPECT_EQ(z.matrix_bytes, (gg::geev_shared_elems(false, n) * e + 15) / 16 * 16);
+            EXPECT_LT(z.matrix_bytes, s.matrix_bytes);
+            EXPECT_GE(z.mats_per_block, s.mats_per_block);
+            EXPECT_LE(z.smem_bytes, optin);
+            const gg::GeevPlan vz =
+                gg::geev_plan(e, false, false, n, 1000, optin, per_sm, 1024, 0, -1, 0, -1, 2048, 1);
+            EXPECT_FALSE(vz.z_global);
+        }
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include "geev/plan.hpp"
 #include "geev_checks.hpp"
+#include "kernels/geev_band.hpp"
 #include "kernels/geev_team.hpp"
 #include "thread_team.hpp"
 
@@ -78,8 +79,58 @@ Result<R> run_team(int64_t n, const std::vector<Cx<R>> &A, bool vectors, int mem
     return r;
 }
 
-const auto *const kPrintWorst =
-    print_worst_at_end<EigWorst>("complex<float>", "complex<double>");
+/// Eigenvalues in two stages (geev_band.hpp, the GPU's band kernels): the reduction writes H into
+/// the caller's A (leading dimension n + 2: the padding must stay untouched) and its scalars into
+/// w, the QR iteration runs on a band copy (a sentinel entry after it) with w written in place;
+/// interleaved: the thread-per-matrix QR's layout, this matrix's band in one slot of
+/// kGeevBandInterleave (the others must stay untouched).
+template <typename R>
+Result<R> run_band_stages(int64_t n, const std::vector<Cx<R>> &A, int members, int qr_itmax,
+                          bool interleaved) {
+    using K = Kx<R>;
+    const int ni = static_cast<int>(n), lda = ni + 2, ldh = ni | 1;
+    const Cx<R> pad(sentinel<R>(), -sentinel<R>());
+    constexpr int S = gpusvd::gpu::kGeevBandInterleave, kSlot = 5;
+    const int stride = interleaved ? S : 1, slot = interleaved ? kSlot : 0;
+    std::vector<Cx<R>> U(sz(int64_t(lda) * n), pad), H(sz(int64_t(ldh) * n), pad);
+    std::vector<Cx<R>> B(sz((kg::band_elems(n) + 1) * stride), pad);
+    std::vector<Cx<R>> w(sz(n + 1), pad), work(sz(3 * n));
+    std::vector<R> scale(sz(n));
+    for (int64_t j = 0; j < n; ++j)
+        for (int64_t i = 0; i < n; ++i) {
+            U[sz(i + j * lda)] = A[sz(i + j * n)];
+            H[sz(i + j * ldh)] = A[sz(i + j * n)];
+        }
+    const auto k = [](Cx<R> *p) { return reinterpret_cast<K *>(p); };
+    const kg::GeevWork<K> gw{{k(H.data()), ldh}, {nullptr, 0},  k(w.data()), nullptr,
+                             scale.data(),       k(work.data())};
+    const kg::Mat<K> UA{k(U.data()), lda};
+    // Each member runs both stages, as the two kernels' teams do (the reduction's outputs are
+    // read back only through A and w, the caller's arrays in both kernels).
+    auto both = [&](const auto &t) {
+        const int info1 = kg::geev_reduce_stage(t, ni, gw, UA);
+        if (info1 != 0) return info1;
+        if (interleaved)
+            return kg::geev_band_stage(t, ni, UA, kg::BandMat<K, S>{k(B.data()) + kSlot},
+                                       k(w.data()), static_cast<K *>(nullptr), qr_itmax);
+        return kg::geev_band_stage(t, ni, UA, kg::BandMat<K>{k(B.data())}, k(w.data()),
+                                   static_cast<K *>(nullptr), qr_itmax);
+    };
+    Result<R> r;
+    r.info = run_members(members, both);
+    EXPECT_EQ(w[sz(n)], pad) << "w written past n";
+    EXPECT_EQ(B[sz(kg::band_elems(n) * stride + slot)], pad) << "band written past its end";
+    if (interleaved) {
+        size_t touched = 0;  // other slots' entries
+        for (size_t e = 0; e < B.size(); ++e) touched += e % S != kSlot && B[e] != pad;
+        EXPECT_EQ(touched, 0u) << "another matrix's band written";
+    }
+    EXPECT_TRUE(padding_intact(n, n, U.data(), lda, pad)) << "A written outside n x n";
+    r.w.assign(w.begin(), w.begin() + n);
+    return r;
+}
+
+const auto *const kPrintWorst = print_worst_at_end<EigWorst>("complex<float>", "complex<double>");
 
 /// eig_ratios_c's checks (info 0, eigenvalues against LAPACK's and `exact`, with vectors the
 /// residual and zgeev's normalisation); the ratios of a successful run go to the worst ones.
@@ -532,25 +583,40 @@ TYPED_TEST(TeamGeevComplexTest, ReflectorsMatchLapack) {
 }
 
 TYPED_TEST(TeamGeevComplexTest, KernelPlanByElementBytes) {
-    // cuda/geev/plan.hpp for complex elements (8 and 16 bytes), as geev.cu calls it (band off):
-    // shared memory and team widths from the element's bytes, every n served, never the band
-    // path. H100's limits: 227 KiB a block (opt-in), 228 KiB an SM.
+    // cuda/geev/plan.hpp for complex elements (8 and 16 bytes), as geev.cu calls it by default:
+    // shared memory and team widths from the element's bytes, every n served; without vectors
+    // the band kernels by the real rule (n >= 3 with 8-lane teams or n >= 16), their stage 2 in
+    // band storage (a thread per matrix for 8-lane teams' small n). H100's limits: 227 KiB a
+    // block (opt-in), 228 KiB an SM.
     namespace gg = gpusvd::gpu;
     const size_t elem = 2 * sizeof(TypeParam), optin = 232448, per_sm = 233472;
     for (bool v : {false, true}) {
         for (int64_t n : {1, 2, 5, 12, 13, 20, 21, 30, 33, 64, 65, 100, 200, 1000}) {
             SCOPED_TRACE(testing::Message() << "n = " << n << (v ? " VEC" : " NOVEC"));
-            const gg::GeevPlan p = gg::geev_plan(elem, v, n, 1000, optin, per_sm, 1024, 0, 0);
-            EXPECT_FALSE(p.band);
+            const gg::GeevPlan p = gg::geev_plan(elem, true, v, n, 1000, optin, per_sm, 1024);
             const size_t bytes = gg::geev_shared_elems(v, n) * elem;
             if (n <= gg::kGeevWarpMaxN && bytes <= optin) {
                 ASSERT_EQ(p.path, gg::GeevPlan::kWarp);
-                const int width = gg::geev_team_width(elem, v, n);
+                const int width = gg::geev_team_width(elem, true, v, n);
                 EXPECT_TRUE(p.team == width || p.team == 32);
-                EXPECT_GE(p.matrix_bytes, bytes);
+                EXPECT_EQ(p.z_global, v) << "complex vectors keep Z in VR";
+                EXPECT_GE(p.matrix_bytes, gg::geev_shared_elems(false, n) * elem);
                 EXPECT_LE(p.smem_bytes, optin);
                 EXPECT_EQ(p.mats_per_block % (32 / p.team), 0);
                 EXPECT_EQ(p.smem_bytes, p.matrix_bytes * size_t(p.mats_per_block));
+                EXPECT_EQ(p.band, !v && n >= 3 && (p.team == 8 || n >= 16));
+                if (p.band) {
+                    EXPECT_GE(p.reduce.matrix_bytes, gg::geev_reduce_bytes(elem, n));
+                    EXPECT_LE(p.reduce.smem_bytes, optin);
+                    EXPECT_LE(p.qr.smem_bytes, optin);
+                    EXPECT_EQ(p.qr.team == 1, p.team == 8 && gg::geev_small_n(elem, n));
+                    if (p.qr.team != 1) {
+                        EXPECT_EQ(p.qr.team, p.team);
+                        EXPECT_GE(p.qr.matrix_bytes, gg::geev_band_bytes(elem, n));
+                        // the band's smaller footprint keeps more matrices resident
+                        EXPECT_GT(per_sm / p.qr.matrix_bytes, per_sm / p.matrix_bytes);
+                    }
+                }
             } else if (bytes <= optin - gg::kGeevScratchBytes) {
                 EXPECT_EQ(p.path, gg::GeevPlan::kBlock);
                 EXPECT_EQ(p.smem_bytes, bytes);
@@ -560,9 +626,99 @@ TYPED_TEST(TeamGeevComplexTest, KernelPlanByElementBytes) {
             }
         }
     }
-    // Complex float is sized as real double, complex double wider than any real type.
-    EXPECT_EQ(gg::geev_team_width(8, true, 30), gg::geev_team_width(sizeof(double), true, 30));
-    EXPECT_EQ(gg::geev_team_width(16, false, 30), 32);
+    // Both complex precisions take the complex rule: values 8 lanes up to n = 30, then 32;
+    // vectors 8 up to 24, 16 up to 32, then 32 (real double: values 16 lanes at 30).
+    for (size_t e : {size_t(8), size_t(16)}) {
+        EXPECT_EQ(gg::geev_team_width(e, true, false, 30), 8);
+        EXPECT_EQ(gg::geev_team_width(e, true, false, 31), 32);
+        EXPECT_EQ(gg::geev_team_width(e, true, true, 24), 8);
+        EXPECT_EQ(gg::geev_team_width(e, true, true, 25), 16);
+        EXPECT_EQ(gg::geev_team_width(e, true, true, 32), 16);
+        EXPECT_EQ(gg::geev_team_width(e, true, true, 33), 32);
+    }
+    EXPECT_EQ(gg::geev_team_width(8, false, false, 30), 16);
+    // Z in VR is the complex default; forced off (GPUSVD_GEEV_Z_GLOBAL=0) it is in shared memory
+    // again, and real types keep it there by default.
+    const gg::GeevPlan zs =
+        gg::geev_plan(elem, true, true, 30, 1000, optin, per_sm, 1024, 0, -1, 0, -1, 2048, 0);
+    EXPECT_FALSE(zs.z_global);
+    EXPECT_GE(zs.matrix_bytes, gg::geev_shared_elems(true, 30) * elem);
+    EXPECT_FALSE(gg::geev_plan(elem, false, true, 30, 1000, optin, per_sm, 1024).z_global);
+    // A forced 8-lane stage 1 that would put more matrices in a block than fit (complex double
+    // n = 64: four 64x65 H a warp) falls back to the team's width.
+    const gg::GeevPlan r8 =
+        gg::geev_plan(elem, true, false, 64, 1000, optin, per_sm, 1024, 8, -1, 8);
+    ASSERT_TRUE(r8.band);
+    EXPECT_LE(r8.reduce.smem_bytes, optin);
+    EXPECT_GT(r8.reduce.threads, 0);
+}
+
+/// The two band stages give bitwise the eigenvalues and info of geev_team without vectors (same
+/// arithmetic, H in band storage): sizes around the GPU's band range, balancing permutations,
+/// scaling near over/underflow, zero, triangular, Hermitian, NaN/Inf, forced QR failure; one
+/// member and several (against geev_team with as many), one member also on the GPU
+/// thread-per-matrix QR's interleaved bands.
+TYPED_TEST(TeamGeevComplexTest, BandStagesMatchOneStage) {
+    using R = TypeParam;
+    Rng rng(413);
+    std::vector<std::pair<int64_t, std::vector<Cx<R>>>> mats;
+    for (int64_t n : {3, 4, 5, 8, 13, 16, 20, 21, 30, 33, 64})
+        mats.emplace_back(n, random_complex<R>(rng, n));
+    for (int which = 0; which < 2; ++which) {
+        std::vector<Cx<R>> A = random_complex<R>(rng, 20);
+        double amax = 0;
+        for (const auto &x : A) amax = std::max(amax, double(std::abs(x)));
+        const double target =
+            which ? double(near_underflow_max<R>()) : double(near_overflow_max<R>());
+        for (auto &x : A)  // two steps: target / amax alone may leave the range
+            x = Cx<R>(R(double(x.real()) / amax * target), R(double(x.imag()) / amax * target));
+        mats.emplace_back(20, A);
+    }
+    {
+        const int64_t n = 17;  // isolated eigenvalues at both ends: ilo > 0, ihi < n-1
+        std::vector<Cx<R>> A = random_complex<R>(rng, n);
+        for (int64_t j = 0; j < n; ++j)
+            if (j != 2) A[sz(2 + j * n)] = Cx<R>(0);
+        for (int64_t i = 0; i < n; ++i)
+            if (i != 12) A[sz(i + 12 * n)] = Cx<R>(0);
+        mats.emplace_back(n, A);
+    }
+    mats.emplace_back(10, std::vector<Cx<R>>(100, Cx<R>(0)));
+    {
+        std::vector<Cx<R>> A = random_complex<R>(rng, 12);
+        for (int64_t j = 0; j < 12; ++j)
+            for (int64_t i = j + 1; i < 12; ++i) A[sz(i + j * 12)] = Cx<R>(0);
+        mats.emplace_back(12, A);
+    }
+    mats.emplace_back(15, hermitian_part<R>(15, random_complex<R>(rng, 15), false));
+    for (R bad : {std::numeric_limits<R>::quiet_NaN(), std::numeric_limits<R>::infinity()}) {
+        std::vector<Cx<R>> A = random_complex<R>(rng, 9);
+        A[sz(3 + 7 * 9)] = Cx<R>(R(1), bad);
+        mats.emplace_back(9, A);
+    }
+    int failed = 0;
+    for (const auto &m : mats) {
+        const int64_t n = m.first;
+        for (int itmax : {0, 2}) {
+            for (int members : {0, 5}) {  // a team's reductions round by its size: compare alike
+                SCOPED_TRACE(testing::Message() << "n = " << n << ", itmax " << itmax << ", "
+                                                << members << " members");
+                const Result<R> one = run_team<R>(n, m.second, false, members, itmax);
+                failed += one.info > 0;
+                for (bool interleaved : {false, true}) {
+                    if (interleaved && members != 0) continue;  // the GPU's lone thread only
+                    SCOPED_TRACE(interleaved ? "interleaved bands" : "one band");
+                    const Result<R> two =
+                        run_band_stages<R>(n, m.second, members, itmax, interleaved);
+                    EXPECT_EQ(two.info, one.info);
+                    for (int64_t i = 0; i < n; ++i)  // bitwise, NaN included (NaN != NaN)
+                        EXPECT_EQ(std::memcmp(&two.w[sz(i)], &one.w[sz(i)], sizeof(Cx<R>)), 0)
+                            << i << ": " << two.w[sz(i)] << " vs " << one.w[sz(i)];
+                }
+            }
+        }
+    }
+    EXPECT_GT(failed, 0) << "a cap of 2 iterations should make some runs fail";
 }
 
 }  // namespace

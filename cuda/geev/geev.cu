@@ -1,7 +1,6 @@
 // GPU batched geev: the kernels around the team algorithm of src/kernels/geev_team.hpp and the
 // launcher that picks one (plan.hpp). Real and complex (kernels::Complex) elements; complex
-// matrices have no band path (its QR is the real double-shift one's band storage) and keep
-// their eigenvalues in p.wr (p.wi is null).
+// matrices keep their eigenvalues in p.wr (p.wi is null).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -50,8 +49,9 @@ __device__ GeevWork<T> reduce_work(T *base, int n, int ld) {
     GeevWork<T> w{};
     w.H = Mat<T>{base, ld};
     w.Z = Mat<T>{nullptr, ld};
-    w.scale = base + n * ld;
-    w.work = w.scale + n;
+    T *const next = base + n * ld;
+    w.scale = reinterpret_cast<RealOf<T> *>(next);  // n elements' room (complex: twice that)
+    w.work = next + n;
     return w;
 }
 
@@ -127,21 +127,24 @@ constexpr int geev_warp_min_blocks() {
 /// W lanes per matrix (a warp or a part of one), mats matrices per block, each in its own slice
 /// of shared memory. kVec: p.wantvr at compile time, so the values-only kernel carries none of
 /// the vector phases' registers (double: 80 instead of 118, so 25 warps per SM instead of 16).
+/// kZGlobal (with kVec): Z is the user's VR in global memory, not a second matrix in shared
+/// memory, so about twice the matrices stay resident per SM while each of Z's updates (a column
+/// pair per bulge step) goes to the L1/L2 caches instead of shared memory.
 /// The teams of one warp run their own loops; the scheduler interleaves the diverged teams.
 /// (Advancing a warp's matrices in lockstep, a search or bulge step each per round, measured
 /// slower at every size on sm_90.) kReduce: the band path's stage 1 instead
 /// (kernels/geev_band.hpp, values only): the working set up to the Hessenberg form, which goes
 /// back to A; info 0 marks the matrices stage 2 takes.
-template <class T, bool kVec, int W, bool kReduce = false>
+template <class T, bool kVec, int W, bool kReduce = false, bool kZGlobal = false>
 __global__ void __launch_bounds__(256, geev_warp_min_blocks<T, kVec, W>())
     geev_warp_kernel(GeevProblem<T> p, int ld, int mats, size_t matrix_bytes) {
     static_assert(!(kVec && kReduce), "the band path is values-only");
+    static_assert(kVec || !kZGlobal, "Z in global memory is the vectors' kernel's");
     extern __shared__ __align__(16) unsigned char smem[];
     const int group = threadIdx.x / W;
     const int n = static_cast<int>(p.n);
-    static_assert(!(kReduce && kIsComplex<T>), "the band path is real-only");
     T *const base = reinterpret_cast<T *>(smem + group * matrix_bytes);
-    GeevWork<T> w = kernel_work<kReduce>(base, kVec, n, ld);
+    GeevWork<T> w = kernel_work<kReduce>(base, kVec && !kZGlobal, n, ld);
     const kernels::TileTeam<W> t;
     for (int64_t b = int64_t(blockIdx.x) * mats + group; b < p.batch;
          b += int64_t(gridDim.x) * mats) {
@@ -149,24 +152,27 @@ __global__ void __launch_bounds__(256, geev_warp_min_blocks<T, kVec, W>())
         if constexpr (kReduce) {
             const Mat<T> A{p.A + b * p.sA, static_cast<int>(p.lda)};
             w.wr = p.wr + b * p.sW;
-            w.wi = p.wi + b * p.sW;
+            w.wi = kIsComplex<T> ? nullptr : p.wi + b * p.sW;
             const int info = kernels::geev::geev_reduce_stage(t, n, w, A);
             if (t.rank() == 0) p.info[b] = info;
         } else {
-            store(t, p, b, w, kernels::geev::geev_team(t, kVec, n, w), kVec);
+            if constexpr (kZGlobal) w.Z = Mat<T>{p.VR + b * p.sVR, static_cast<int>(p.ldvr)};
+            store(t, p, b, w, kernels::geev::geev_team(t, kVec, n, w), kVec && !kZGlobal);
         }
     }
 }
 
-template <class T, bool kVec>
+template <class T, bool kVec, bool kZGlobal = false>
 decltype(&geev_warp_kernel<T, kVec, 32>) warp_kernel(int team) {
-    return team == 8    ? geev_warp_kernel<T, kVec, 8>
-           : team == 16 ? geev_warp_kernel<T, kVec, 16>
-                        : geev_warp_kernel<T, kVec, 32>;
+    return team == 8    ? geev_warp_kernel<T, kVec, 8, false, kZGlobal>
+           : team == 16 ? geev_warp_kernel<T, kVec, 16, false, kZGlobal>
+                        : geev_warp_kernel<T, kVec, 32, false, kZGlobal>;
 }
 
 template <class T>
-decltype(&geev_warp_kernel<T, false, 32>) warp_kernel(bool vectors, int team) {
+decltype(&geev_warp_kernel<T, false, 32>) warp_kernel(bool vectors, int team,
+                                                      bool z_global = false) {
+    if (vectors && z_global) return warp_kernel<T, true, true>(team);
     return vectors ? warp_kernel<T, true>(team) : warp_kernel<T, false>(team);
 }
 
@@ -191,8 +197,8 @@ __global__ void __launch_bounds__(256, W == 1 ? 1 : geev_warp_min_blocks<T, fals
          b += int64_t(gridDim.x) * mats) {
         if (p.info[b] != 0) continue;  // NaN/Inf: stage 1 wrote the outputs
         const Mat<T> A{p.A + b * p.sA, static_cast<int>(p.lda)};
-        const int info =
-            kernels::geev::geev_band_stage(t, n, A, B, p.wr + b * p.sW, p.wi + b * p.sW);
+        const int info = kernels::geev::geev_band_stage(t, n, A, B, p.wr + b * p.sW,
+                                                        kIsComplex<T> ? nullptr : p.wi + b * p.sW);
         if (t.rank() == 0 && info != 0) p.info[b] = info;
     }
 }
@@ -258,16 +264,16 @@ __global__ void geev_zero_info_kernel(int *info, int64_t batch) {
         info[b] = 0;
 }
 
+/// z_ok: Z may be the user's VR (its leading dimension fits the team code's int indexing).
 template <class T>
-GeevPlan plan_for(bool wantvr, int64_t n, int64_t batch) {
+GeevPlan plan_for(bool wantvr, int64_t n, int64_t batch, bool z_ok = true) {
     static const int warp_threads = [] {
         int m = 1024;
         for (bool v : {false, true})
-            for (int w : {8, 16, 32}) m = std::min(m, max_threads(warp_kernel<T>(v, w)));
-        if constexpr (!kIsComplex<T>) {
-            for (int w : {1, 8, 16, 32}) m = std::min(m, max_threads(band_kernel<T>(w)));
-            for (int w : {8, 16, 32}) m = std::min(m, max_threads(reduce_kernel<T>(w)));
-        }
+            for (int w : {8, 16, 32}) m = std::min(m, max_threads(warp_kernel<T>(v, w, v)));
+        for (int w : {8, 16, 32}) m = std::min(m, max_threads(warp_kernel<T>(true, w)));
+        for (int w : {1, 8, 16, 32}) m = std::min(m, max_threads(band_kernel<T>(w)));
+        for (int w : {8, 16, 32}) m = std::min(m, max_threads(reduce_kernel<T>(w)));
         return m;
     }();
     // GPUSVD_GEEV_TEAM=8|16|32: lanes per matrix of the warp path (tuning; default by n).
@@ -277,8 +283,13 @@ GeevPlan plan_for(bool wantvr, int64_t n, int64_t batch) {
     }();
     // GPUSVD_GEEV_BAND=0|1: the two-kernel band path off, or on wherever it applies (tuning).
     static const int band = [] {
-        if (kIsComplex<T>) return 0;  // real only
         const char *e = std::getenv("GPUSVD_GEEV_BAND");
+        return e ? std::atoi(e) : -1;
+    }();
+    // GPUSVD_GEEV_Z_GLOBAL=0|1: the warp path's vectors kernel with Z in the user's VR in global
+    // memory (1) or in shared memory (0); unset, by element type (geev_plan; tuning).
+    static const int z_global = [] {
+        const char *e = std::getenv("GPUSVD_GEEV_Z_GLOBAL");
         return e ? std::atoi(e) : -1;
     }();
     static const int block_threads = max_threads(geev_block_kernel<T>);
@@ -301,15 +312,14 @@ GeevPlan plan_for(bool wantvr, int64_t n, int64_t batch) {
     // The thread-per-matrix QR's resident threads per SM, as its registers allow.
     static const int thread_sm_threads = [] {
         int blocks = 0;
-        if constexpr (!kIsComplex<T>) {
-            const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                &blocks, geev_band_kernel<T, 1>, 32, 0);
-            if (e != cudaSuccess) blocks = 0;
-        }
+        const cudaError_t e =
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, geev_band_kernel<T, 1>, 32, 0);
+        if (e != cudaSuccess) blocks = 0;
         return blocks > 0 ? 32 * blocks : 2048;
     }();
-    GeevPlan p = geev_plan(sizeof(T), wantvr, n, batch, smem_block, smem_sm, warp_threads, team,
-                           band, reduce_team, qr_thread, thread_sm_threads);
+    GeevPlan p =
+        geev_plan(sizeof(T), kIsComplex<T>, wantvr, n, batch, smem_block, smem_sm, warp_threads,
+                  team, band, reduce_team, qr_thread, thread_sm_threads, z_ok ? z_global : 0);
     const int limit = p.path == GeevPlan::kBlock    ? block_threads
                       : p.path == GeevPlan::kGlobal ? global_threads
                                                     : warp_threads;
@@ -327,13 +337,13 @@ bool fits_int(int64_t n, int64_t ld) {
 
 template <class T>
 size_t geev_workspace_bytes(bool wantvr, int64_t n, int64_t batch) {
-    return plan_for<T>(wantvr, n, batch).ws_bytes;
+    return plan_for<T>(wantvr, n, batch).ws_bytes;  // z_ok makes no difference to it
 }
 
 template <class T>
 cudaError_t geev_launch(const GeevProblem<T> &p, void *ws, size_t ws_bytes, cudaStream_t stream) {
     if (p.batch <= 0) return cudaSuccess;
-    const GeevPlan plan = plan_for<T>(p.wantvr, p.n, p.batch);
+    const GeevPlan plan = plan_for<T>(p.wantvr, p.n, p.batch, fits_int(p.n, p.ldvr));
     cudaError_t err = cudaSuccess;
     switch (plan.path) {
         case GeevPlan::kNothing: {
@@ -344,22 +354,20 @@ cudaError_t geev_launch(const GeevProblem<T> &p, void *ws, size_t ws_bytes, cuda
             break;
         }
         case GeevPlan::kWarp: {
-            if constexpr (!kIsComplex<T>) {
-                if (plan.band && fits_int(p.n, p.lda)) {  // stage 2 indexes A with int
-                    const GeevWarpShape &r = plan.reduce, &q = plan.qr;
-                    const auto reduce = reduce_kernel<T>(r.team);
-                    const auto qr = band_kernel<T>(q.team);
-                    err = allow_smem(reduce, r.smem_bytes);
-                    if (err == cudaSuccess) err = allow_smem(qr, q.smem_bytes);
-                    if (err != cudaSuccess) return err;
-                    reduce<<<static_cast<unsigned>(r.grid), r.threads, r.smem_bytes, stream>>>(
-                        p, plan.ld, r.mats_per_block, r.matrix_bytes);
-                    qr<<<static_cast<unsigned>(q.grid), q.threads, q.smem_bytes, stream>>>(
-                        p, q.mats_per_block, q.matrix_bytes);
-                    break;
-                }
+            if (plan.band && fits_int(p.n, p.lda)) {  // stage 2 indexes A with int
+                const GeevWarpShape &r = plan.reduce, &q = plan.qr;
+                const auto reduce = reduce_kernel<T>(r.team);
+                const auto qr = band_kernel<T>(q.team);
+                err = allow_smem(reduce, r.smem_bytes);
+                if (err == cudaSuccess) err = allow_smem(qr, q.smem_bytes);
+                if (err != cudaSuccess) return err;
+                reduce<<<static_cast<unsigned>(r.grid), r.threads, r.smem_bytes, stream>>>(
+                    p, plan.ld, r.mats_per_block, r.matrix_bytes);
+                qr<<<static_cast<unsigned>(q.grid), q.threads, q.smem_bytes, stream>>>(
+                    p, q.mats_per_block, q.matrix_bytes);
+                break;
             }
-            const auto kernel = warp_kernel<T>(p.wantvr, plan.team);
+            const auto kernel = warp_kernel<T>(p.wantvr, plan.team, plan.z_global);
             err = allow_smem(kernel, plan.smem_bytes);
             if (err != cudaSuccess) return err;
             kernel<<<static_cast<unsigned>(plan.grid), plan.threads, plan.smem_bytes, stream>>>(

@@ -41,6 +41,9 @@ struct GeevPlan {
     // the reduction to Hessenberg form, then the QR iteration on band storage.
     bool band = false;
     GeevWarpShape reduce, qr;
+    // kWarp with vectors: Z is the user's VR in global memory, not in shared memory (matrix_bytes
+    // then holds H and the vectors of geev_shared_elems without vectors).
+    bool z_global = false;
 };
 
 constexpr int kGeevWarpMaxN = 64;                   // a warp's lanes cover two rows' worth at most
@@ -72,17 +75,20 @@ inline size_t geev_shared_elems(bool wantvr, int64_t n) {
 /// room for 12 warps of four matrices per SM, too few to hide the QR's latencies; float's
 /// half-size band fits 22. With vectors the 8-lane kernel measured faster than 32 lanes up to
 /// n = 30 in double.
-/// Complex double (16-byte elements, the only ones wider than 8) holds a quarter as many
-/// matrices per SM as real double's 8-lane teams were tuned for: past n = 12 four matrices a warp
-/// would leave a few warps per SM (3 at 30x30 eigenvalues only), so the teams widen with n and
-/// every matrix keeps its own warp sooner (a choice by shared-memory residency; the widths of the
-/// other element types are measured).
-constexpr int64_t kGeevTeam8MaxNComplexDouble = 12;
-constexpr int64_t kGeevTeam16MaxNComplexDouble = 20;
+/// Complex elements (either precision) take their own widths, measured on sm_90 at n = 8..64:
+/// without vectors 8 lanes up to n = 30 (band QR), then 32; with vectors (Z in global memory, see
+/// geev_plan) 8 lanes up to n = 24, 16 up to 32, then 32. A complex element is two reals, so at
+/// the same n a team has twice the arithmetic per shared-memory byte of a real team of the same
+/// element size, and the narrow teams stay ahead to larger n than the real double rule's.
+constexpr int64_t kGeevTeam8MaxNComplex = 30;
+constexpr int64_t kGeevTeam8MaxNComplexVectors = 24;
+constexpr int64_t kGeevTeam16MaxNComplexVectors = 32;
 constexpr int64_t kGeevTeam8MaxNDouble = 29;
-inline int geev_team_width(size_t elem, bool wantvr, int64_t n) {
-    if (elem > 8)
-        return n <= kGeevTeam8MaxNComplexDouble ? 8 : n <= kGeevTeam16MaxNComplexDouble ? 16 : 32;
+inline int geev_team_width(size_t elem, bool cplx, bool wantvr, int64_t n) {
+    if (cplx) {
+        if (!wantvr) return n <= kGeevTeam8MaxNComplex ? 8 : 32;
+        return n <= kGeevTeam8MaxNComplexVectors ? 8 : n <= kGeevTeam16MaxNComplexVectors ? 16 : 32;
+    }
     if (wantvr) return n <= 30 ? 8 : (elem <= 4 && n <= 32) ? 16 : 32;
     if (n <= (elem <= 4 ? 32 : kGeevTeam8MaxNDouble)) return 8;
     return n <= 32 ? 16 : 32;
@@ -205,19 +211,28 @@ inline bool geev_use_band(bool wantvr, int64_t n, int team, int band) {
 /// memory until its slowest matrix is done). team: lanes per matrix (0: geev_team_width);
 /// band: see geev_use_band; reduce_team: the band path's stage 1 lanes (8, 16 or 32; else the
 /// team's, for 8-lane teams 8 up to kGeevReduce8MaxN* and 16 above); qr_thread: see
-/// geev_use_qr_thread; thread_sm_threads: see geev_thread_shape.
-inline GeevPlan geev_plan(size_t elem, bool wantvr, int64_t n, int64_t batch, size_t smem_block,
-                          size_t smem_sm, int max_threads, int team = 0, int band = -1,
-                          int reduce_team = 0, int qr_thread = -1, int thread_sm_threads = 2048) {
+/// geev_use_qr_thread; thread_sm_threads: see geev_thread_shape; z_global: where the warp path
+/// with vectors keeps Z (GeevPlan::z_global): 1 in the user's VR, 0 in shared memory, -1 by
+/// element type. Complex elements keep it in VR: the halved shared-memory working set fits about
+/// twice the matrices per SM, which measured faster on sm_90 at every n and team width from
+/// n = 12; real double measured slower there (its QR sweeps read Z as often and its working set
+/// already fits enough warps), so real types keep Z in shared memory.
+inline GeevPlan geev_plan(size_t elem, bool cplx, bool wantvr, int64_t n, int64_t batch,
+                          size_t smem_block, size_t smem_sm, int max_threads, int team = 0,
+                          int band = -1, int reduce_team = 0, int qr_thread = -1,
+                          int thread_sm_threads = 2048, int z_global = -1) {
     GeevPlan p;
     if (n <= 0 || batch <= 0) return p;
     const size_t small =
         n <= INT_MAX / 2 ? geev_sat_mul(geev_shared_elems(wantvr, n), elem) : SIZE_MAX;
     if (n <= kGeevWarpMaxN && small <= smem_block) {
         p.path = GeevPlan::kWarp;
-        p.team = team == 8 || team == 16 || team == 32 ? team : geev_team_width(elem, wantvr, n);
+        p.z_global = wantvr && (z_global == 1 || (z_global == -1 && cplx));
+        const size_t working = p.z_global ? geev_shared_elems(false, n) * elem : small;
+        p.team =
+            team == 8 || team == 16 || team == 32 ? team : geev_team_width(elem, cplx, wantvr, n);
         p.ld = geev_shared_ld(n);
-        p.matrix_bytes = (small + 15) / 16 * 16;
+        p.matrix_bytes = (working + 15) / 16 * 16;
         if (p.matrix_bytes * static_cast<size_t>(32 / p.team) > smem_block) p.team = 32;
         const GeevWarpShape one =
             geev_warp_shape(p.team, p.matrix_bytes, batch, smem_block, smem_sm, max_threads);
@@ -233,6 +248,11 @@ inline GeevPlan geev_plan(size_t elem, bool wantvr, int64_t n, int64_t batch, si
                                                                                                : 16;
             p.reduce = geev_warp_shape(rt, geev_reduce_bytes(elem, n), batch, smem_block, smem_sm,
                                        max_threads);
+            // A narrower forced stage-1 team puts more matrices in a warp than a block may hold:
+            // the team's own width fits, since stage 1 needs less than the one-kernel path.
+            if (p.reduce.smem_bytes > smem_block)
+                p.reduce = geev_warp_shape(p.team, geev_reduce_bytes(elem, n), batch, smem_block,
+                                           smem_sm, max_threads);
             p.qr = geev_warp_shape(p.team, geev_band_bytes(elem, n), batch, smem_block, smem_sm,
                                    max_threads);
             if (geev_use_qr_thread(elem, n, p.team, qr_thread)) {
