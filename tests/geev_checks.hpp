@@ -381,4 +381,49 @@ void expect_eig_nonfinite_c(const EigOutC<R> &o, bool vectors) {
     }
 }
 
+/// EXPECTs that the band stages wrote only their matrix's band in B (entries stride apart from
+/// `slot`, band_entries of them, padded with `pad`): the entry past its end untouched and, with
+/// interleaved bands (stride > 1), every other slot's entries too.
+template <class E>
+void expect_own_band_only(const std::vector<E> &B, size_t band_entries, int stride, int slot,
+                          const E &pad) {
+    EXPECT_EQ(B[band_entries * size_t(stride) + size_t(slot)], pad) << "band written past its end";
+    if (stride > 1) {
+        size_t touched = 0;
+        for (size_t e = 0; e < B.size(); ++e)
+            touched += e % size_t(stride) != size_t(slot) && B[e] != pad;
+        EXPECT_EQ(touched, 0u) << "another matrix's band written";
+    }
+}
+
+/// The band stages (geev_band.hpp) against the one-stage team on each (n, A) of `mats`: sweep
+/// caps 0 (the default) and 2, 1 and 5 members (a team's reductions round by its size, so alike
+/// are compared), and for a lone member also the thread-per-matrix QR's interleaved bands.
+/// one_stage(n, A, members, itmax) and band_stages(n, A, members, itmax, interleaved) return
+/// results with `info`; same(n, one, two) EXPECTs bitwise equal eigenvalues. Returns how many
+/// one-stage runs failed (info > 0).
+template <class Mats, class OneStage, class BandStages, class Same>
+int compare_band_stages(const Mats &mats, OneStage one_stage, BandStages band_stages, Same same) {
+    int failed = 0;
+    for (const auto &m : mats) {
+        const int64_t n = m.first;
+        for (int itmax : {0, 2}) {
+            for (int members : {0, 5}) {
+                SCOPED_TRACE(testing::Message() << "n = " << n << ", itmax " << itmax << ", "
+                                                << members << " members");
+                const auto one = one_stage(n, m.second, members, itmax);
+                failed += one.info > 0;
+                for (bool interleaved : {false, true}) {
+                    if (interleaved && members != 0) continue;  // the GPU's lone thread only
+                    SCOPED_TRACE(interleaved ? "interleaved bands" : "one band");
+                    const auto two = band_stages(n, m.second, members, itmax, interleaved);
+                    EXPECT_EQ(two.info, one.info);
+                    same(n, one, two);
+                }
+            }
+        }
+    }
+    return failed;
+}
+
 }  // namespace gpusvd_test

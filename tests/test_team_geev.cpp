@@ -530,12 +530,7 @@ Result<T> run_band_stages(int64_t n, const std::vector<T> &A, int members, int q
     r.info = run_members(members, both);
     EXPECT_EQ(wr[sz(n)], pad) << "wr written past n";
     EXPECT_EQ(wi[sz(n)], pad) << "wi written past n";
-    EXPECT_EQ(B[sz(kg::band_elems(n) * stride + slot)], pad) << "band written past its end";
-    if (interleaved) {
-        size_t touched = 0;  // other slots' entries
-        for (size_t e = 0; e < B.size(); ++e) touched += e % S != kSlot && B[e] != pad;
-        EXPECT_EQ(touched, 0u) << "another matrix's band written";
-    }
+    expect_own_band_only(B, sz(kg::band_elems(n)), stride, slot, pad);
     EXPECT_TRUE(padding_intact(n, n, U.data(), lda, pad)) << "A written outside n x n";
     r.wr.assign(wr.begin(), wr.begin() + n);
     r.wi.assign(wi.begin(), wi.begin() + n);
@@ -580,30 +575,18 @@ TYPED_TEST(TeamGeevTest, BandStagesMatchOneStage) {
         A[sz(3 + 7 * 9)] = bad;
         mats.emplace_back(9, A);
     }
-    int failed = 0;
-    for (const auto &m : mats) {
-        const int64_t n = m.first;
-        for (int itmax : {0, 2}) {
-            for (int members : {0, 5}) {  // a team's reductions round by its size: compare alike
-                SCOPED_TRACE(testing::Message() << "n = " << n << ", itmax " << itmax << ", "
-                                                << members << " members");
-                const Result<T> one = run_team<T>(n, m.second, false, members, itmax);
-                failed += one.info > 0;
-                for (bool interleaved : {false, true}) {
-                    if (interleaved && members != 0) continue;  // the GPU's lone thread only
-                    SCOPED_TRACE(interleaved ? "interleaved bands" : "one band");
-                    const Result<T> two =
-                        run_band_stages<T>(n, m.second, members, itmax, interleaved);
-                    EXPECT_EQ(two.info, one.info);
-                    for (int64_t i = 0; i < n; ++i) {
-                        // Bitwise, NaN included (memcmp: NaN != NaN).
-                        EXPECT_EQ(std::memcmp(&two.wr[sz(i)], &one.wr[sz(i)], sizeof(T)), 0) << i;
-                        EXPECT_EQ(std::memcmp(&two.wi[sz(i)], &one.wi[sz(i)], sizeof(T)), 0) << i;
-                    }
-                }
+    const int failed = compare_band_stages(
+        mats,
+        [](int64_t n, const std::vector<T> &A, int members, int itmax) {
+            return run_team<T>(n, A, false, members, itmax);
+        },
+        run_band_stages<T>,
+        [](int64_t n, const Result<T> &one, const Result<T> &two) {
+            for (int64_t i = 0; i < n; ++i) {  // bitwise, NaN included (NaN != NaN)
+                EXPECT_EQ(std::memcmp(&two.wr[sz(i)], &one.wr[sz(i)], sizeof(T)), 0) << i;
+                EXPECT_EQ(std::memcmp(&two.wi[sz(i)], &one.wi[sz(i)], sizeof(T)), 0) << i;
             }
-        }
-    }
+        });
     EXPECT_GT(failed, 0) << "a cap of 2 sweeps should make some QR runs fail";
 }
 

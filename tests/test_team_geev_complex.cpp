@@ -119,12 +119,7 @@ Result<R> run_band_stages(int64_t n, const std::vector<Cx<R>> &A, int members, i
     Result<R> r;
     r.info = run_members(members, both);
     EXPECT_EQ(w[sz(n)], pad) << "w written past n";
-    EXPECT_EQ(B[sz(kg::band_elems(n) * stride + slot)], pad) << "band written past its end";
-    if (interleaved) {
-        size_t touched = 0;  // other slots' entries
-        for (size_t e = 0; e < B.size(); ++e) touched += e % S != kSlot && B[e] != pad;
-        EXPECT_EQ(touched, 0u) << "another matrix's band written";
-    }
+    expect_own_band_only(B, sz(kg::band_elems(n)), stride, slot, pad);
     EXPECT_TRUE(padding_intact(n, n, U.data(), lda, pad)) << "A written outside n x n";
     r.w.assign(w.begin(), w.begin() + n);
     return r;
@@ -145,6 +140,19 @@ template <typename R>
 std::vector<Cx<R>> random_complex(Rng &rng, int64_t n) {
     std::vector<Cx<R>> A(sz(n * n));
     for (auto &x : A) x = Cx<R>(R(rng.normal()), R(rng.normal()));
+    return A;
+}
+
+/// A scaled so that its largest modulus is near the overflow threshold (underflow: near the
+/// smallest normal), in two steps: target / max|a| alone may leave the range.
+template <typename R>
+std::vector<Cx<R>> scaled_near_limit(std::vector<Cx<R>> A, bool underflow) {
+    double amax = 0;
+    for (const auto &x : A) amax = std::max(amax, double(std::abs(x)));
+    const double target =
+        underflow ? double(near_underflow_max<R>()) : double(near_overflow_max<R>());
+    for (auto &x : A)
+        x = Cx<R>(R(double(x.real()) / amax * target), R(double(x.imag()) / amax * target));
     return A;
 }
 
@@ -340,13 +348,7 @@ TYPED_TEST(TeamGeevComplexTest, NearOverflowAndUnderflow) {
         for (int which = 0; which < 2; ++which) {
             SCOPED_TRACE(testing::Message()
                          << "n = " << n << (which ? " near underflow" : " near overflow"));
-            std::vector<Cx<R>> A = random_complex<R>(rng, n);
-            double amax = 0;
-            for (const auto &x : A) amax = std::max(amax, double(std::abs(x)));
-            const double target =
-                which ? double(near_underflow_max<R>()) : double(near_overflow_max<R>());
-            for (auto &x : A)  // two steps: target / amax alone may leave the range
-                x = Cx<R>(R(double(x.real()) / amax * target), R(double(x.imag()) / amax * target));
+            const std::vector<Cx<R>> A = scaled_near_limit<R>(random_complex<R>(rng, n), which);
             const Result<R> r = run_team<R>(n, A, true);
             check<R>(n, A, r, true);
         }
@@ -665,14 +667,7 @@ TYPED_TEST(TeamGeevComplexTest, BandStagesMatchOneStage) {
     for (int64_t n : {3, 4, 5, 8, 13, 16, 20, 21, 30, 33, 64})
         mats.emplace_back(n, random_complex<R>(rng, n));
     for (int which = 0; which < 2; ++which) {
-        std::vector<Cx<R>> A = random_complex<R>(rng, 20);
-        double amax = 0;
-        for (const auto &x : A) amax = std::max(amax, double(std::abs(x)));
-        const double target =
-            which ? double(near_underflow_max<R>()) : double(near_overflow_max<R>());
-        for (auto &x : A)  // two steps: target / amax alone may leave the range
-            x = Cx<R>(R(double(x.real()) / amax * target), R(double(x.imag()) / amax * target));
-        mats.emplace_back(20, A);
+        mats.emplace_back(20, scaled_near_limit<R>(random_complex<R>(rng, 20), which));
     }
     {
         const int64_t n = 17;  // isolated eigenvalues at both ends: ilo > 0, ihi < n-1
@@ -696,28 +691,17 @@ TYPED_TEST(TeamGeevComplexTest, BandStagesMatchOneStage) {
         A[sz(3 + 7 * 9)] = Cx<R>(R(1), bad);
         mats.emplace_back(9, A);
     }
-    int failed = 0;
-    for (const auto &m : mats) {
-        const int64_t n = m.first;
-        for (int itmax : {0, 2}) {
-            for (int members : {0, 5}) {  // a team's reductions round by its size: compare alike
-                SCOPED_TRACE(testing::Message() << "n = " << n << ", itmax " << itmax << ", "
-                                                << members << " members");
-                const Result<R> one = run_team<R>(n, m.second, false, members, itmax);
-                failed += one.info > 0;
-                for (bool interleaved : {false, true}) {
-                    if (interleaved && members != 0) continue;  // the GPU's lone thread only
-                    SCOPED_TRACE(interleaved ? "interleaved bands" : "one band");
-                    const Result<R> two =
-                        run_band_stages<R>(n, m.second, members, itmax, interleaved);
-                    EXPECT_EQ(two.info, one.info);
-                    for (int64_t i = 0; i < n; ++i)  // bitwise, NaN included (NaN != NaN)
-                        EXPECT_EQ(std::memcmp(&two.w[sz(i)], &one.w[sz(i)], sizeof(Cx<R>)), 0)
-                            << i << ": " << two.w[sz(i)] << " vs " << one.w[sz(i)];
-                }
-            }
-        }
-    }
+    const int failed = compare_band_stages(
+        mats,
+        [](int64_t n, const std::vector<Cx<R>> &A, int members, int itmax) {
+            return run_team<R>(n, A, false, members, itmax);
+        },
+        run_band_stages<R>,
+        [](int64_t n, const Result<R> &one, const Result<R> &two) {
+            for (int64_t i = 0; i < n; ++i)  // bitwise, NaN included (NaN != NaN)
+                EXPECT_EQ(std::memcmp(&two.w[sz(i)], &one.w[sz(i)], sizeof(Cx<R>)), 0)
+                    << i << ": " << two.w[sz(i)] << " vs " << one.w[sz(i)];
+        });
     EXPECT_GT(failed, 0) << "a cap of 2 iterations should make some runs fail";
 }
 
