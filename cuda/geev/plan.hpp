@@ -76,10 +76,10 @@ inline size_t geev_shared_elems(bool wantvr, int64_t n) {
 /// half-size band fits 22. With vectors the 8-lane kernel measured faster than 32 lanes up to
 /// n = 30 in double.
 /// Complex elements (either precision) take their own widths, measured on sm_90 at n = 8..64:
-/// without vectors 8 lanes up to n = 30 (band QR), then 32; with vectors (Z in global memory, see
-/// geev_plan) 8 lanes up to n = 24, 16 up to 32, then 32. A complex element is two reals, so at
-/// the same n a team has twice the arithmetic per shared-memory byte of a real team of the same
-/// element size, and the narrow teams stay ahead to larger n than the real double rule's.
+/// without vectors 8 lanes up to n = 30 (band QR), then 32 (16 lanes was never the fastest);
+/// with vectors (Z in the caller's VR, see geev_plan) 8 lanes up to n = 24, 16 up to 32, then
+/// 32. The element's bytes do not predict them: complex float, sized as real double, measured
+/// fastest with 8 lanes at n = 30 without vectors (real double: 16) and 16 with vectors (8).
 constexpr int64_t kGeevTeam8MaxNComplex = 30;
 constexpr int64_t kGeevTeam8MaxNComplexVectors = 24;
 constexpr int64_t kGeevTeam16MaxNComplexVectors = 32;
