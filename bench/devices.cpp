@@ -61,50 +61,64 @@ void ok(gpusvdHandle_t h, gpusvdStatus_t st) {
 
 // The host side's ceilings for a host-form call over `devices` GPUs: the copy of pageable
 // memory into page-locked staging on all cores (what the pipeline's packing does), and the
-// page-locked-to-device copies of all devices at once. Both in GB/s of data moved.
+// page-locked copies between the host and all devices at once: in, out, and both directions
+// together (a call's inputs go in while earlier chunks' results come out). All in GB/s of data
+// moved.
 void ceilings(int devices) {
     const size_t bytes = size_t(1) << 30;
     std::vector<char> src(bytes, 1);
     void *pinned = nullptr;
-    if (cudaHostAlloc(&pinned, bytes, cudaHostAllocDefault) != cudaSuccess) return;
+    if (cudaHostAlloc(&pinned, 2 * bytes, cudaHostAllocDefault) != cudaSuccess) return;
+    char *const in = static_cast<char *>(pinned), *const out = in + bytes;
     const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
     auto pack = [&] {
         std::vector<std::thread> t;
         const size_t piece = bytes / threads;
         for (unsigned i = 0; i < threads; ++i)
-            t.emplace_back([&, i] {
-                std::memcpy(static_cast<char *>(pinned) + i * piece, src.data() + i * piece, piece);
-            });
+            t.emplace_back([&, i] { std::memcpy(in + i * piece, src.data() + i * piece, piece); });
         for (auto &x : t) x.join();
     };
     const double pack_ms = median_ms(5, [] {}, pack);
-    std::vector<void *> dev(size_t(devices), nullptr);
-    std::vector<cudaStream_t> st(size_t(devices), nullptr);
-    const size_t per = bytes / size_t(devices);
-    for (int d = 0; d < devices; ++d) {
-        cudaSetDevice(d);
-        cudaMalloc(&dev[size_t(d)], per);
-        cudaStreamCreate(&st[size_t(d)]);
+    const size_t nd = size_t(devices), per = bytes / nd;
+    std::vector<void *> dev_in(nd, nullptr), dev_out(nd, nullptr);
+    std::vector<cudaStream_t> st_in(nd, nullptr), st_out(nd, nullptr);
+    for (size_t d = 0; d < nd; ++d) {
+        cudaSetDevice(int(d));
+        cudaMalloc(&dev_in[d], per);
+        cudaMalloc(&dev_out[d], per);
+        cudaStreamCreate(&st_in[d]);
+        cudaStreamCreate(&st_out[d]);
     }
-    auto h2d = [&] {
-        for (int d = 0; d < devices; ++d) {
-            cudaSetDevice(d);
-            cudaMemcpyAsync(dev[size_t(d)], static_cast<char *>(pinned) + per * size_t(d), per,
-                            cudaMemcpyHostToDevice, st[size_t(d)]);
+    // Every device's share in (to_dev), out (from_dev) or both, each direction on its own stream.
+    auto copies = [&](bool to_dev, bool from_dev) {
+        for (size_t d = 0; d < nd; ++d) {
+            cudaSetDevice(int(d));
+            if (to_dev)
+                cudaMemcpyAsync(dev_in[d], in + per * d, per, cudaMemcpyHostToDevice, st_in[d]);
+            if (from_dev)
+                cudaMemcpyAsync(out + per * d, dev_out[d], per, cudaMemcpyDeviceToHost, st_out[d]);
         }
-        for (int d = 0; d < devices; ++d) cudaStreamSynchronize(st[size_t(d)]);
+        for (size_t d = 0; d < nd; ++d) {
+            cudaStreamSynchronize(st_in[d]);
+            cudaStreamSynchronize(st_out[d]);
+        }
     };
-    const double h2d_ms = median_ms(5, [] {}, h2d);
-    for (int d = 0; d < devices; ++d) {
-        cudaSetDevice(d);
-        cudaFree(dev[size_t(d)]);
-        cudaStreamDestroy(st[size_t(d)]);
+    const double h2d_ms = median_ms(5, [] {}, [&] { copies(true, false); });
+    const double d2h_ms = median_ms(5, [] {}, [&] { copies(false, true); });
+    const double both_ms = median_ms(5, [] {}, [&] { copies(true, true); });
+    for (size_t d = 0; d < nd; ++d) {
+        cudaSetDevice(int(d));
+        cudaFree(dev_in[d]);
+        cudaFree(dev_out[d]);
+        cudaStreamDestroy(st_in[d]);
+        cudaStreamDestroy(st_out[d]);
     }
     cudaSetDevice(0);
     cudaFreeHost(pinned);
     std::printf("host ceilings: pageable -> page-locked copy on %u threads %.0f GB/s; page-locked "
-                "-> %d device(s) at once %.0f GB/s\n",
-                threads, bytes / pack_ms / 1e6, devices, bytes / h2d_ms / 1e6);
+                "-> %d device(s) at once %.0f GB/s, back %.0f GB/s, both ways %.0f GB/s\n",
+                threads, bytes / pack_ms / 1e6, devices, bytes / h2d_ms / 1e6,
+                bytes / d2h_ms / 1e6, 2 * bytes / both_ms / 1e6);
 }
 
 // Where the split's results differ from one device's: how many matrices, the first, the
