@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <cstring>
 #include <mutex>
+#include <utility>
 #include <thread>
 
 #include "geev/plan.hpp"
@@ -915,20 +916,27 @@ TEST(TeamGeevPlan, PicksTheDocumentedPaths) {
     EXPECT_EQ(plan(8, true, int64_t(1) << 60, 1 << 20).ws_bytes, SIZE_MAX) << "saturates";
 }
 
-// GPUSVD_GEEV_Z_GLOBAL=1 (geev_plan's z_global): the warp path's vectors kernel keeps Z in the
-// user's VR, so a matrix's shared memory is that of values only and more matrices fit an SM;
-// values-only plans, and the block and global paths, are unchanged.
+// geev_plan's z_global (GPUSVD_GEEV_Z_GLOBAL): with Z in the user's VR the warp path's vectors
+// kernel needs the shared memory of values only, so more matrices fit an SM; values-only plans,
+// and the block and global paths, are unchanged. By default complex types keep Z in VR and real
+// types in shared memory.
 TEST(TeamGeevPlan, ZInGlobalMemoryHalvesTheVectorsWorkingSet) {
     namespace gg = gpusvd::gpu;
     const size_t optin = 232448, per_sm = 233472;
-    for (size_t e : {sizeof(float), sizeof(double), 2 * sizeof(double)})
+    const std::pair<size_t, bool> types[] = {
+        {sizeof(float), false}, {sizeof(double), false}, {8, true}, {16, true}};
+    for (const auto &[e, cplx] : types)
         for (int64_t n : {5, 20, 30, 64, 100}) {
-            SCOPED_TRACE(testing::Message() << "elem " << e << ", n = " << n);
-            const gg::GeevPlan z =
-                gg::geev_plan(e, false, true, n, 1000, optin, per_sm, 1024, 0, -1, 0, -1, 2048, 1);
-            const gg::GeevPlan s = gg::geev_plan(e, false, true, n, 1000, optin, per_sm, 1024);
+            SCOPED_TRACE(testing::Message() << "elem " << e << (cplx ? " complex" : " real")
+                                            << ", n = " << n);
+            auto plan = [&, e = e, cplx = cplx](bool v, int z_global) {
+                return gg::geev_plan(e, cplx, v, n, 1000, optin, per_sm, 1024, 0, -1, 0, -1, 2048,
+                                     z_global);
+            };
+            const gg::GeevPlan z = plan(true, 1), s = plan(true, 0), d = plan(true, -1);
             EXPECT_FALSE(s.z_global);
             EXPECT_EQ(z.path, s.path);
+            EXPECT_EQ(d.z_global, cplx ? z.z_global : false) << "the element type's default";
             if (s.path != gg::GeevPlan::kWarp) {
                 EXPECT_FALSE(z.z_global);
                 EXPECT_EQ(z.smem_bytes, s.smem_bytes);
@@ -937,11 +945,9 @@ TEST(TeamGeevPlan, ZInGlobalMemoryHalvesTheVectorsWorkingSet) {
             EXPECT_TRUE(z.z_global);
             EXPECT_EQ(z.matrix_bytes, (gg::geev_shared_elems(false, n) * e + 15) / 16 * 16);
             EXPECT_LT(z.matrix_bytes, s.matrix_bytes);
-            EXPECT_GE(z.mats_per_block, s.mats_per_block);
             EXPECT_LE(z.smem_bytes, optin);
-            const gg::GeevPlan vz =
-                gg::geev_plan(e, false, false, n, 1000, optin, per_sm, 1024, 0, -1, 0, -1, 2048, 1);
-            EXPECT_FALSE(vz.z_global);
+            EXPECT_GE(z.mats_per_block, s.mats_per_block);
+            EXPECT_FALSE(plan(false, 1).z_global);
         }
 }
 

@@ -269,9 +269,11 @@ template <class T>
 GeevPlan plan_for(bool wantvr, int64_t n, int64_t batch, bool z_ok = true) {
     static const int warp_threads = [] {
         int m = 1024;
-        for (bool v : {false, true})
-            for (int w : {8, 16, 32}) m = std::min(m, max_threads(warp_kernel<T>(v, w, v)));
-        for (int w : {8, 16, 32}) m = std::min(m, max_threads(warp_kernel<T>(true, w)));
+        for (int w : {8, 16, 32}) {
+            m = std::min(m, max_threads(warp_kernel<T>(false, w)));
+            for (bool z_global : {false, true})
+                m = std::min(m, max_threads(warp_kernel<T>(true, w, z_global)));
+        }
         for (int w : {1, 8, 16, 32}) m = std::min(m, max_threads(band_kernel<T>(w)));
         for (int w : {8, 16, 32}) m = std::min(m, max_threads(reduce_kernel<T>(w)));
         return m;

@@ -214,9 +214,9 @@ inline bool geev_use_band(bool wantvr, int64_t n, int team, int band) {
 /// geev_use_qr_thread; thread_sm_threads: see geev_thread_shape; z_global: where the warp path
 /// with vectors keeps Z (GeevPlan::z_global): 1 in the user's VR, 0 in shared memory, -1 by
 /// element type. Complex elements keep it in VR: the halved shared-memory working set fits about
-/// twice the matrices per SM, which measured faster on sm_90 at every n and team width from
-/// n = 12; real double measured slower there (its QR sweeps read Z as often and its working set
-/// already fits enough warps), so real types keep Z in shared memory.
+/// twice the matrices per SM, which measured faster on sm_90 from n = 12 at the widths
+/// geev_team_width picks (level at n = 8); real double measured slower with Z in VR (n = 30), so
+/// real types keep Z in shared memory.
 inline GeevPlan geev_plan(size_t elem, bool cplx, bool wantvr, int64_t n, int64_t batch,
                           size_t smem_block, size_t smem_sm, int max_threads, int team = 0,
                           int band = -1, int reduce_team = 0, int qr_thread = -1,
