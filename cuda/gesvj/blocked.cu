@@ -8,6 +8,7 @@
 #include "common/launch.cuh"
 #include "common/teams.cuh"
 #include "gesvj/blocked.hpp"
+#include "gesvj/gram_register_v.cuh"
 #include "kernels/jacobi_finish.hpp"
 #include "kernels/jacobi_gram.hpp"
 #include "kernels/jacobi_team.hpp"
@@ -136,22 +137,31 @@ __global__ void pointers_kernel(BlockedWork<T> bw, BlockedPlan pl, bool all) {
     }
 }
 
+/// Threads of the Gram solve with V in registers (GramRegisterV): the plans' 256 at 2nb = 64.
+constexpr int kGramRegisterThreads = 256;
+
 /// Shared memory of one pair's solve: G and V, each n2 x n2 with leading dimension n2 (even: no
 /// bank conflicts in gram_jacobi; V starts 16-byte aligned for its two-row accesses), the
-/// rotation scratch.
+/// rotation scratch. With V in registers: G and the scratch, and room for V's staging at the
+/// end (n2 x (n2 + 1) from G's start).
 template <class T>
-__host__ __device__ size_t pair_smem(int n2) {
-    return sizeof(T) * (2 * size_t(n2) * n2 + kernels::kGramRotArrays<T> * size_t(n2 / 2));
+__host__ __device__ size_t pair_smem(int n2, bool register_v) {
+    const size_t rot = kernels::kGramRotArrays<T> * size_t(n2 / 2);
+    if (!register_v) return sizeof(T) * (2 * size_t(n2) * n2 + rot);
+    const size_t g = size_t(n2) * n2 + rot, stage = size_t(n2) * (n2 + 1);
+    return sizeof(T) * (g > stage ? g : stage);
 }
 
 /// Pair g of the round (pair g % pairs of the list's matrix g / pairs) into shared memory,
-/// gram_jacobi by team t, V out for the update GEMM.
-template <class T, class Team>
+/// gram_jacobi by team t, V out for the update GEMM. With RegisterV (2nb = 64, blocks of
+/// kGramRegisterThreads) V lives in registers (GramRegisterV) and the shared memory holds G,
+/// the rotation scratch and, at the end, V's staging for its coalesced store.
+template <class T, bool RegisterV, class Team>
 __device__ __forceinline__ void gram_pair(const Team &t, const BlockedWork<T> &bw, int64_t g,
                                           int pairs, int n2, int split, RealOf<T> tol, int max_sweeps,
                                           bool cross, T *smem) {
     const int ld = n2;  // even: no bank conflicts in gram_jacobi (see there)
-    T *G = smem, *V = G + n2 * ld, *rot = V + n2 * n2;
+    T *G = smem, *V = G + n2 * ld, *rot = V + (RegisterV ? 0 : n2 * n2);
     const T *gb = bw.gram + g * split * n2 * n2;
     T *v = bw.rot + g * n2 * n2;
     BlockedControl *ctl = bw.ctl + bw.list[g / pairs];
@@ -168,9 +178,15 @@ __device__ __forceinline__ void gram_pair(const Team &t, const BlockedWork<T> &b
         G[idx % n2 + idx / n2 * ld] = sum;
     }
     t.sync();
-    const kernels::GramResult<T> r =
-        kernels::gram_jacobi(t, G, ld, V, n2, n2, tol, max_sweeps, rot, cross);
-    for (int idx = t.rank(); idx < n2 * n2; idx += t.size()) v[idx] = V[idx];
+    kernels::GramResult<T> r;
+    if constexpr (RegisterV) {
+        GramRegisterV<T, kGramRegisterThreads> vr(cross);
+        r = kernels::gram_jacobi(t, G, ld, vr, n2, tol, max_sweeps, rot, cross);
+        vr.store(t, G, v);  // G is done with (gram_jacobi ends on a team-wide max)
+    } else {
+        r = kernels::gram_jacobi(t, G, ld, V, n2, n2, tol, max_sweeps, rot, cross);
+        for (int idx = t.rank(); idx < n2 * n2; idx += t.size()) v[idx] = V[idx];
+    }
     if (t.rank() == 0) {
         if (r.rotated) atomicAdd(&ctl->rotated, 1);
         atomic_max_nonneg(&ctl->off_bits, static_cast<double>(r.off));
@@ -186,20 +202,44 @@ __global__ void gram_block_kernel(BlockedWork<T> bw, int pairs, int n2, int spli
                                   int max_sweeps) {
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ double scratch[32];
-    gram_pair(BlockTeam<double>{scratch}, bw, blockIdx.x, pairs, N2 > 0 ? N2 : n2, split, tol,
-              max_sweeps, Cross, reinterpret_cast<T *>(smem));
+    gram_pair<T, false>(BlockTeam<double>{scratch}, bw, blockIdx.x, pairs, N2 > 0 ? N2 : n2, split,
+                        tol, max_sweeps, Cross, reinterpret_cast<T *>(smem));
+}
+
+/// 2nb = 64 with V in registers (real data), four blocks per SM: with V out of shared memory the
+/// registers bound the occupancy, and capping them at 64 a thread (a few bytes spill for double)
+/// for a fourth block measured faster on sm_90 than three blocks without spills, and than blocks
+/// of 128 threads (four or five per SM) or 512 (two).
+template <class T, bool Cross>
+__global__ void __launch_bounds__(kGramRegisterThreads, 4)
+    gram_register_kernel(BlockedWork<T> bw, int pairs, int split, RealOf<T> tol, int max_sweeps) {
+    extern __shared__ __align__(16) unsigned char smem[];
+    __shared__ double scratch[32];
+    gram_pair<T, true>(BlockTeam<double>{scratch}, bw, blockIdx.x, pairs, 64, split, tol,
+                       max_sweeps, Cross, reinterpret_cast<T *>(smem));
 }
 
 template <class T, int N2, bool Cross>
 cudaError_t launch_gram(const BlockedPlan &pl, const BlockedWork<T> &bw, int64_t listed, RealOf<T> tol,
                         cudaStream_t s) {
     const int n2 = 2 * pl.nb, pairs = pl.nblocks / 2;
-    const size_t smem = pair_smem<T>(n2);
+    const unsigned grid = static_cast<unsigned>(listed * pairs);
+    // Complex data keeps V in shared memory: in registers it would take twice as many.
+    if constexpr (N2 == 64 && !kernels::kIsComplex<T>) {
+        if (pl.inner_threads == kGramRegisterThreads) {
+            const size_t smem = pair_smem<T>(n2, true);
+            const cudaError_t e = allow_smem(gram_register_kernel<T, Cross>, smem);
+            if (e != cudaSuccess) return e;
+            gram_register_kernel<T, Cross><<<grid, kGramRegisterThreads, smem, s>>>(
+                bw, pairs, pl.gram_split, tol, pl.inner_sweeps);
+            return cudaGetLastError();
+        }
+    }
+    const size_t smem = pair_smem<T>(n2, false);
     const cudaError_t e = allow_smem(gram_block_kernel<T, N2, Cross>, smem);
     if (e != cudaSuccess) return e;
-    gram_block_kernel<T, N2, Cross>
-        <<<static_cast<unsigned>(listed * pairs), pl.inner_threads, smem, s>>>(
-            bw, pairs, n2, pl.gram_split, tol, pl.inner_sweeps);
+    gram_block_kernel<T, N2, Cross><<<grid, pl.inner_threads, smem, s>>>(
+        bw, pairs, n2, pl.gram_split, tol, pl.inner_sweeps);
     return cudaGetLastError();
 }
 

@@ -130,10 +130,51 @@ GPUSVD_HD void gram_round_pair(int k, int round, int n2, bool cross, int &p, int
 /// Rounds of a gram_jacobi sweep.
 GPUSVD_HD int gram_rounds(int n2, bool cross) { return cross ? n2 / 2 : n2 - 1; }
 
+/// The accumulated rotations V of gram_jacobi in team-shared memory (any team, host or device):
+/// the round's update pass turns V's columns (p_k, q_k) by pair k's rotation, two rows per item
+/// (ldv even and V aligned to 2 * sizeof(T), for its two-row accesses). A holder of V tells
+/// gram_jacobi how many of the update pass's items are its own (`items`), turns one (`item`), and
+/// may instead turn V by itself after the pass (`after_round`; here nothing).
+template <class T>
+struct GramSharedV {
+    T *V;
+    int ldv;
+    template <class Team>
+    GPUSVD_HD void init(const Team &t, int n2) const {
+        for (int idx = t.rank(); idx < n2 * n2; idx += t.size()) {
+            const int i = idx % n2, j = idx / n2;
+            V[i + j * ldv] = i == j ? T(RealOf<T>(1)) : T(RealOf<T>(0));
+        }
+    }
+    GPUSVD_HD int items(int npairs) const { return npairs * npairs; }
+    /// Item kl: rows 2l, 2l + 1 of columns (p_k, q_k), k = kl / npairs, l = kl % npairs, so that
+    /// consecutive members touch consecutive rows of one column (no shared-memory bank
+    /// conflicts).
+    GPUSVD_HD void item(int kl, int npairs, int round, int n2, bool cross, const T *rs,
+                        const T *rtau, const T *rph) const {
+        const int k = kl / npairs, l = kl - k * npairs;
+        const RealOf<T> sk = real(rs[k]), tk = real(rtau[k]);
+        if (sk == RealOf<T>(0)) return;
+        T ek = T(RealOf<T>(1));
+        if constexpr (kIsComplex<T>) ek = rph[k];
+        int pk, qk;
+        gram_round_pair(k, round, n2, cross, pk, qk);
+        T *x = V + 2 * l + pk * ldv, *y = V + 2 * l + qk * ldv;
+        Two<T> vx = load_two(x), vy = load_two(y);
+        gram_turn(vx.a, vy.a, sk, tk, ek);
+        gram_turn(vx.b, vy.b, sk, tk, ek);
+        store_two(x, vx);
+        store_two(y, vy);
+    }
+    template <class Team>
+    GPUSVD_HD void after_round(const Team &, int, int, bool, const T *, const T *,
+                               const T *) const {}
+};
+
 /// Diagonalises the symmetric (complex: Hermitian) positive semidefinite n2 x n2 G (n2 even;
 /// only entries are read, so G may be padded) by parallel rounds of disjoint rotations (complex:
-/// unitary, the phase of g_pq first), and sets V to their product (V starts as I; ldv even and
-/// V aligned to 2 * sizeof(T), for its two-row accesses). Only G's diagonal and upper triangle
+/// unitary, the phase of g_pq first), and sets the holder's V to their product (V starts as I;
+/// GramSharedV, or a holder of the same interface). Only G's diagonal and upper triangle
 /// are read and kept up to date. A pair rotates when |g_pq| > tol sqrt(g_pp g_qq); stops after
 /// a sweep that rotates nothing or after max_sweeps. rot: kGramRotArrays<T> * n2 / 2
 /// team-shared scratch values (arrays, so that consecutive members touch consecutive words).
@@ -145,15 +186,12 @@ GPUSVD_HD int gram_rounds(int n2, bool cross) { return cross ? n2 / 2 : n2 - 1; 
 /// an outer sweep, which meets the pairs inside each block, and its later rounds need only the
 /// pairs across (an outer sweep still meets every column pair, so one that rotates nothing still
 /// ends the loop).
-template <class T, class Team>
-GPUSVD_HD GramResult<T> gram_jacobi(const Team &t, T *G, int ldg, T *V, int ldv, int n2,
+template <class T, class Team, class VHolder>
+GPUSVD_HD GramResult<T> gram_jacobi(const Team &t, T *G, int ldg, VHolder &v, int n2,
                                     RealOf<T> tol, int max_sweeps, T *rot, bool cross = false) {
     using Rl = RealOf<T>;
     using R = Real<Rl>;
-    for (int idx = t.rank(); idx < n2 * n2; idx += t.size()) {
-        const int i = idx % n2, j = idx / n2;
-        V[i + j * ldv] = i == j ? T(Rl(1)) : T(Rl(0));
-    }
+    v.init(t, n2);
     GramResult<T> res{gram_off(t, G, ldg, n2), 0};
     t.sync();
     if (!(res.off > tol)) return res;
@@ -212,29 +250,16 @@ GPUSVD_HD GramResult<T> gram_jacobi(const Team &t, T *G, int ldg, T *V, int ldv,
                 }
             }
             t.sync();
-            // J^H G J and V J in one pass over disjoint items, so no member reads or writes what
-            // another updates: item (u, d) owns the 2 x 2 block of rows (p_a, q_a) and columns
-            // (p_b, q_b) of pairs a = u, b = u + d (mod npairs); it turns the block's columns by
-            // pair b's rotation, then its rows by pair a's (conjugate phase: J^H). A rotated
-            // pair's own block (d = 0) gets its exact new diagonal and a zero off-diagonal. V's
-            // item (k, l) turns columns (p_k, q_k) of rows 2l, 2l + 1 by pair k's rotation:
-            // consecutive members touch consecutive rows of one column (two-element accesses,
-            // no shared-memory bank conflicts).
+            // J^H G J (and V J, where V is the holder's items) in one pass over disjoint items,
+            // so no member reads or writes what another updates: item (u, d) owns the 2 x 2 block
+            // of rows (p_a, q_a) and columns (p_b, q_b) of pairs a = u, b = u + d (mod npairs);
+            // it turns the block's columns by pair b's rotation, then its rows by pair a's
+            // (conjugate phase: J^H). A rotated pair's own block (d = 0) gets its exact new
+            // diagonal and a zero off-diagonal.
             const int gitems = npairs * (npairs / 2 + 1);
-            for (int idx = t.rank(); idx < gitems + npairs * npairs; idx += t.size()) {
+            for (int idx = t.rank(); idx < gitems + v.items(npairs); idx += t.size()) {
                 if (idx >= gitems) {
-                    const int kl = idx - gitems, k = kl / npairs, l = kl - k * npairs;
-                    const Rl sk = real(rs[k]), tk = real(rtau[k]);
-                    if (sk == Rl(0)) continue;
-                    const T ek = phase(k);
-                    int pk, qk;
-                    gram_round_pair(k, round, n2, cross, pk, qk);
-                    T *x = V + 2 * l + pk * ldv, *y = V + 2 * l + qk * ldv;
-                    Two<T> vx = load_two(x), vy = load_two(y);
-                    gram_turn(vx.a, vy.a, sk, tk, ek);
-                    gram_turn(vx.b, vy.b, sk, tk, ek);
-                    store_two(x, vx);
-                    store_two(y, vy);
+                    v.item(idx - gitems, npairs, round, n2, cross, rs, rtau, rph);
                     continue;
                 }
                 const int u = idx % npairs, d = idx / npairs;
@@ -272,6 +297,7 @@ GPUSVD_HD GramResult<T> gram_jacobi(const Team &t, T *G, int ldg, T *V, int ldv,
                 put(qa, pb, gy, y);
                 put(qa, qb, gz, z);
             }
+            v.after_round(t, round, n2, cross, rs, rtau, rph);
             t.sync();
         }
         res.rotated |= rotated;
@@ -279,6 +305,14 @@ GPUSVD_HD GramResult<T> gram_jacobi(const Team &t, T *G, int ldg, T *V, int ldv,
     }
     res.rotated = t.max(res.rotated);
     return res;
+}
+
+/// gram_jacobi with V in team-shared memory (GramSharedV).
+template <class T, class Team>
+GPUSVD_HD GramResult<T> gram_jacobi(const Team &t, T *G, int ldg, T *V, int ldv, int n2,
+                                    RealOf<T> tol, int max_sweeps, T *rot, bool cross = false) {
+    GramSharedV<T> v{V, ldv};
+    return gram_jacobi(t, G, ldg, v, n2, tol, max_sweeps, rot, cross);
 }
 
 }  // namespace kernels
