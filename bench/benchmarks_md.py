@@ -25,7 +25,8 @@ as it is from an earlier benchmarks.md when this run has none (a run of the C be
 --table-run LOG CSV COMMAND COMMIT DATE puts the tables of a later gpusvd-bench run (same
 machine kind) in place of the main run's tables of the same names, each naming its own run and
 its floors from that run's ceilings: a routine re-measured after a change without re-running
-every table.
+every table. --keep-table NAME (with --keep) copies the table NAME as it is from the earlier
+benchmarks.md, where it names its own run whose files are not at hand.
 
 Every figure README.md quotes comes from the file this writes; regenerate both together.
 """
@@ -276,6 +277,9 @@ def main():
                    metavar=("LOG", "CSV", "COMMAND", "COMMIT", "DATE"),
                    help="a later gpusvd-bench run whose tables replace the main run's of the "
                    "same names (may be repeated)")
+    p.add_argument("--keep-table", action="append", default=[], metavar="NAME",
+                   help="a table copied as it is from --keep's file, where it names its own "
+                   "run (may be repeated)")
     p.add_argument("--devices-log", help="the output of gpusvd-bench-devices (its own run)")
     p.add_argument("--devices-command", default="gpusvd-bench-devices")
     p.add_argument("--devices-machine", help="the machine of --devices-log, in words")
@@ -316,7 +320,15 @@ def main():
     md += ["", "To regenerate: build with CUDA on a GPU machine and run the commands at the top "
            "of `bench/benchmarks_md.py` (the command above, its output to a log, then that "
            "script); README.md quotes the rows.", ""]
+    if a.keep_table and not a.keep:
+        p.error("--keep-table needs --keep")
     for name, rows in tables.items():
+        if name in a.keep_table:
+            kept = kept_section(a.keep, "## `%s`" % name)
+            if not kept or not any(line.startswith("Its own run:") for line in kept):
+                p.error("--keep-table %s: no such table naming its own run in %s" % (name, a.keep))
+            md += kept
+            continue
         run = None
         if name in later:
             rows, (t_host, t_gpu), run = later[name]
