@@ -23,7 +23,7 @@ struct Options {
     bool gpu = true;                  // cuSOLVER/GPU tables when a device is present
     bool host_on_gpu_rows = true;     // the host-LAPACK column of the GPU tables
     std::vector<int64_t> gesvdj_n;    // single-matrix Jacobi sizes of the GPU table
-    int64_t gpusvd_gesvj_max = 1024;  // GPU tables: gpusvd's single-matrix gesvj skipped above n
+    int64_t gpusvd_gesvj_max = 4096;  // GPU tables: gpusvd's single-matrix gesvj skipped above n
     Budget budget() const { return Budget{reps, budget_s}; }
 };
 

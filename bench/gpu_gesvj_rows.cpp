@@ -196,7 +196,7 @@ struct SvdOut {
 };
 
 /// gpusvd's single-matrix gesvj_gpu (U and V), timed and checked against `want`; "skipped"
-/// above --gpusvd-gesvj-max (the single-matrix GPU path is still a slow fallback for large n).
+/// above --gpusvd-gesvj-max (to keep a run short on a machine where large n is slow).
 template <class T, class Prep>
 Stat gpusvd_one(Gpu &c, Row &r, Check &ck, Prep &&prep, int64_t m, int64_t n, T *A,
                 const std::vector<real_t<T>> &want) {

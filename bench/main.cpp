@@ -99,12 +99,12 @@ void usage(std::FILE *f) {
                  "                   quick 5); a warm-up longer than S/2 is the only sample.\n"
                  "                   GPU tables: S/2 for the GPU columns, S/4 for the host one\n"
                  "  --gesvdj-sizes   single-matrix Jacobi sizes of the GPU table (default\n"
-                 "                   1024,2048; quick 256): gpusvd dgesvj_gpu vs cuSOLVER\n"
+                 "                   1024,2048,4096; quick 256): gpusvd dgesvj_gpu vs cuSOLVER\n"
                  "                   Dgesvdj and Xgesvdp; sgesvj at the first size (not quick)\n"
                  "  --gpusvd-gesvj-max N\n"
                  "                   skip gpusvd's single-matrix gesvj_gpu above n = N in the GPU\n"
                  "                   tables (\"skipped\"; cuSOLVER and host still run; default\n"
-                 "                   1024)\n"
+                 "                   4096)\n"
                  "  --no-gpu         skip the cuSOLVER/GPU tables\n"
                  "  --no-host        skip the host-LAPACK column of the GPU tables\n");
 }
@@ -205,7 +205,7 @@ int main(int argc, char **argv) {
     }
     if (!budget_set && o.quick) o.budget_s = 5.0;
     if (!sizes_set)
-        o.gesvdj_n = o.quick ? std::vector<int64_t>{256} : std::vector<int64_t>{1024, 2048};
+        o.gesvdj_n = o.quick ? std::vector<int64_t>{256} : std::vector<int64_t>{1024, 2048, 4096};
 
     std::printf(
         "gpusvd-bench: gpusvd %s, %s sizes, median of %d runs after a warm-up, budget %g s "
