@@ -208,8 +208,7 @@ __global__ void gram_block_kernel(BlockedWork<T> bw, int pairs, int n2, int spli
 
 /// 2nb = 64 with V in registers (real data), four blocks per SM: with V out of shared memory the
 /// registers bound the occupancy, and capping them at 64 a thread (a few bytes spill for double)
-/// for a fourth block measured faster on sm_90 than three blocks without spills, and than blocks
-/// of 128 threads (four or five per SM) or 512 (two).
+/// for a fourth block measured faster on sm_90 than three blocks without spills.
 template <class T, bool Cross>
 __global__ void __launch_bounds__(kGramRegisterThreads, 4)
     gram_register_kernel(BlockedWork<T> bw, int pairs, int split, RealOf<T> tol, int max_sweeps) {
