@@ -223,7 +223,7 @@ cudaError_t launch_gram(const BlockedPlan &pl, const BlockedWork<T> &bw, int64_t
                         cudaStream_t s) {
     const int n2 = 2 * pl.nb, pairs = pl.nblocks / 2;
     const unsigned grid = static_cast<unsigned>(listed * pairs);
-    // Complex data keeps V in shared memory: in registers it would take twice as many.
+    // GramRegisterV holds real data only; complex data keep V in shared memory.
     if constexpr (N2 == 64 && !kernels::kIsComplex<T>) {
         if (pl.inner_threads == kGramRegisterThreads) {
             const size_t smem = pair_smem<T>(n2, true);

@@ -12,26 +12,16 @@
 namespace gpusvd {
 namespace gpu {
 
-template <class T>
-__device__ __forceinline__ T shfl(T v, int lane) {
-    if constexpr (kernels::kIsComplex<T>) {
-        v.re = __shfl_sync(0xffffffffu, v.re, lane);
-        v.im = __shfl_sync(0xffffffffu, v.im, lane);
-        return v;
-    } else {
-        return __shfl_sync(0xffffffffu, v, lane);
-    }
-}
-
-/// V of gram_jacobi for 2nb = 64 (32 pairs: a lane each) and blocks of kThreads threads. Lane k
+/// V of gram_jacobi for real data (complex data keep V in shared memory: here it would take
+/// twice the registers), 2nb = 64 (32 pairs: a lane each) and blocks of kThreads threads. Lane k
 /// holds, in round r, the columns of pair k: with the cross ordering column k (x) and
 /// 32 + (k + r) mod 32 (y); with the round-robin one the players at positions k (x) and 63 - k
 /// (y) of round_robin_player. After a whole number of sweeps (the only way gram_jacobi returns)
 /// the columns are those of round 0: x = column k, y = column 32 + k (cross) or 63 - k.
 template <class T, int kThreads>
 struct GramRegisterV {
-    using Rl = kernels::RealOf<T>;
     static constexpr int kN2 = 64, kRows = kN2 / (kThreads / 32);
+    static_assert(!kernels::kIsComplex<T>, "real data only");
     static_assert(kThreads % 32 == 0 && kN2 % (kThreads / 32) == 0, "whole rows per warp");
     bool cross;  // the solve's ordering
     T x[kRows], y[kRows];  // rows row0 + i of the lane's two columns
@@ -45,8 +35,8 @@ struct GramRegisterV {
         const int k = lane(), r0 = row0(), ycol = cross ? 32 + k : 63 - k;
 #pragma unroll
         for (int i = 0; i < kRows; ++i) {
-            x[i] = r0 + i == k ? T(Rl(1)) : T(Rl(0));
-            y[i] = r0 + i == ycol ? T(Rl(1)) : T(Rl(0));
+            x[i] = r0 + i == k ? T(1) : T(0);
+            y[i] = r0 + i == ycol ? T(1) : T(0);
         }
     }
     __device__ int items(int) const { return 0; }
@@ -56,16 +46,14 @@ struct GramRegisterV {
     /// round's columns from the neighbouring lanes.
     template <class Team>
     __device__ void after_round(const Team &, int round, int, bool, const T *rs,
-                                const T *rtau, const T *rph) {
+                                const T *rtau, const T *) {
         const int k = lane();
-        const auto s = kernels::real(rs[k]), tau = kernels::real(rtau[k]);
-        T e = T(Rl(1));
-        if constexpr (kernels::kIsComplex<T>) e = rph[k];
+        const T s = rs[k], tau = rtau[k], e = T(1);  // e: the phase, 1 for real data
         // x is the pair's p (the smaller column) except where the round-robin places the
         // larger player at position k.
         const bool x_is_p = cross || kernels::round_robin_player(k, round, kN2) <
                                          kernels::round_robin_player(kN2 - 1 - k, round, kN2);
-        if (s != Rl(0)) {
+        if (s != T(0)) {
             if (x_is_p) {
 #pragma unroll
                 for (int i = 0; i < kRows; ++i) kernels::gram_turn(x[i], y[i], s, tau, e);
@@ -77,7 +65,7 @@ struct GramRegisterV {
         if (cross) {
             // next round: column 32 + (k + r + 1) mod 32, lane k + 1's this round
 #pragma unroll
-            for (int i = 0; i < kRows; ++i) y[i] = shfl(y[i], (k + 1) & 31);
+            for (int i = 0; i < kRows; ++i) y[i] = __shfl_sync(0xffffffffu, y[i], (k + 1) & 31);
             return;
         }
         // Circle method: position 0 stays; position j >= 1 takes position j + 1's player,
@@ -85,8 +73,9 @@ struct GramRegisterV {
         // position 63 - k (y) is lane k - 1's y, or lane 1's x for lane 0.
 #pragma unroll
         for (int i = 0; i < kRows; ++i) {
-            const T up = shfl(x[i], (k + 1) & 31), down = shfl(y[i], (k + 31) & 31),
-                    first = shfl(x[i], 1);
+            const T up = __shfl_sync(0xffffffffu, x[i], (k + 1) & 31),
+                    down = __shfl_sync(0xffffffffu, y[i], (k + 31) & 31),
+                    first = __shfl_sync(0xffffffffu, x[i], 1);
             const T nx = k == 0 ? x[i] : k == 31 ? y[i] : up;
             y[i] = k == 0 ? first : down;
             x[i] = nx;
