@@ -322,6 +322,9 @@ def main():
            "script); README.md quotes the rows.", ""]
     if a.keep_table and not a.keep:
         p.error("--keep-table needs --keep")
+    for name in a.keep_table:
+        if name not in tables:
+            p.error("--keep-table %s: no table of that name in the run's CSV files" % name)
     for name, rows in tables.items():
         if name in a.keep_table:
             kept = kept_section(a.keep, "## `%s`" % name)
