@@ -665,6 +665,64 @@ TYPED_TEST(GpuGesvjTest, BlockedOneMatrixBlockWidthAndOneBlockKernel) {
     }
 }
 
+TYPED_TEST(GpuGesvjTest, BlockedFullGramTestSavesTheSweepThatRotatesNothing) {
+    // The blocked path tests the full Gram after a sweep that converged far enough, instead of
+    // running one more sweep that rotates nothing. Against GPUSVD_JACOBI_CHECK=0 (no test) on
+    // random matrices: never more sweeps (one matrix, the graph path), one fewer for a batch's
+    // slowest member (host loop); the results pass check_gesvj either way and agree to twice
+    // its threshold, and the largest |cos| reported is within tol. (Whether a given test passes
+    // is decided at rounding level: converged columns keep cosines just under tol, where the
+    // rotations' own rounding leaves them.)
+    using T = TypeParam;
+    if (gpu_as_cpu()) GTEST_SKIP() << "the CPU backend runs LAPACK's own loop";
+    Rng rng(38);
+    const Shape s = kBlockedSquare;
+    const int64_t m = s.m, n = s.n, k = std::min(m, n);
+    const double tol = std::sqrt(double(std::max(m, n))) * eps<T>();
+    const std::vector<T> A0 = gaussian<T>(rng, m, n);
+    auto one = [&](std::vector<T> *S) {
+        int sweeps = -1;
+        double off = -1;
+        check_gesvj<T>(this->h, m, n, A0, S);
+        GPUSVD_EXPECT_OK(this->h, gpusvdGetJacobiStats(this->h, &sweeps, &off));
+        EXPECT_LE(off, tol);
+        return sweeps;
+    };
+    std::vector<T> S, S_off;
+    const int sweeps = one(&S);
+    int sweeps_off = -1;
+    {
+        const ScopedEnv env("GPUSVD_JACOBI_CHECK", "0");
+        sweeps_off = one(&S_off);
+    }
+    EXPECT_LE(sweeps, sweeps_off) << "one matrix";
+    EXPECT_LT(sv_compare(k, S.data(), S_off.data()), 2 * sv_threshold(m, n));
+
+    const int64_t bm = 140, bn = 128, batch = 6;
+    std::vector<std::vector<T>> mats;
+    for (int64_t b = 0; b < batch; ++b) mats.push_back(gaussian<T>(rng, bm, bn));
+    auto many = [&](GesvjBatchOut<T> *out) {
+        int sweeps_b = -1;
+        double off = -1;
+        *out = check_gesvj_batched(this->h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, bm, bn, mats, true);
+        GPUSVD_EXPECT_OK(this->h, gpusvdGetJacobiStats(this->h, &sweeps_b, &off));
+        EXPECT_LE(off, std::sqrt(double(bm)) * eps<T>());
+        return sweeps_b;
+    };
+    GesvjBatchOut<T> with, without;
+    const int bsweeps = many(&with);
+    int bsweeps_off = -1;
+    {
+        const ScopedEnv env("GPUSVD_JACOBI_CHECK", "0");
+        bsweeps_off = many(&without);
+    }
+    EXPECT_LT(bsweeps, bsweeps_off) << "the batch's largest sweep count";
+    for (int64_t b = 0; b < batch; ++b)
+        EXPECT_LT(sv_compare(bn, with.S.data() + b * with.sS, without.S.data() + b * without.sS),
+                  2 * sv_threshold(bm, bn))
+            << "matrix " << b;
+}
+
 TYPED_TEST(GpuGesvjTest, BlockedOneMatrixNonFiniteAndZero) {
     // NaN / Inf anywhere (first, middle, last entry), with and without vectors: info
     // GPUSVD_INFO_NONFINITE and NaN outputs. Then, on the same handle, a zero matrix: info 0, S
@@ -819,9 +877,10 @@ TYPED_TEST(GpuGesvjTest, BlockedBatchGradedHighRelativeAccuracy) {
 
 TYPED_TEST(GpuGesvjTest, BlockedBatchForcedPathsAgree) {
     // The same batch on the blocked path and on the one-block kernels (forced either way, also
-    // below the crossover at 64 columns), and in chunks of 3: every run passes
-    // check_gesvj_batched, their values agree to twice its threshold against LAPACK, and on the
-    // GPU the forced settings change the device workspace (the path was reached).
+    // below the crossover at 64 columns), in chunks of 3, and with cuBLAS's update GEMM instead
+    // of gpusvd's own update kernel (double): every run passes check_gesvj_batched, their values
+    // agree to twice its threshold against LAPACK, and on the GPU the forced settings change the
+    // device workspace (the path was reached).
     using T = TypeParam;
     Rng rng(43);
     const ScopedEnv no_force("GPUSVD_JACOBI_BLOCKED", nullptr), no_chunk("GPUSVD_JACOBI_CHUNK",
@@ -857,6 +916,14 @@ TYPED_TEST(GpuGesvjTest, BlockedBatchForcedPathsAgree) {
             values.push_back(check_gesvj_batched(this->h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, s.m, s.n,
                                                  mats, false)
                                  .S);
+        }
+        {
+            SCOPED_TRACE(testing::Message() << s.batch << " x " << s.m << " x " << s.n
+                                            << " blocked, cuBLAS's update GEMM");
+            const ScopedEnv env("GPUSVD_JACOBI_BLOCKED", "1"), own("GPUSVD_JACOBI_OWN_UPDATE", "0");
+            values.push_back(
+                check_gesvj_batched(this->h, GPUSVD_JOB_VEC, GPUSVD_JOB_VEC, s.m, s.n, mats, false)
+                    .S);
         }
         if (!gpu_as_cpu()) {
             EXPECT_NE(bytes[0], bytes[1]) << "the forced setting is not used";

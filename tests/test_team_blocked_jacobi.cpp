@@ -6,6 +6,7 @@
 // schedule as the kernels) against LAPACK's singular values.
 #include <algorithm>
 #include <complex>
+#include <cstring>
 #include <random>
 #include <set>
 #include <utility>
@@ -315,12 +316,40 @@ TYPED_TEST(TeamBlockedJacobiTest, GramJacobiCrossLeavesPairsInsideTheBlocksAlone
     }
 }
 
+/// The bits of a non-negative double, as the control words hold it (their maxima order alike).
+unsigned long long bits_of(double v) {
+    unsigned long long b;
+    std::memcpy(&b, &v, sizeof b);
+    return b;
+}
+
+/// check_kernel's full-Gram test in serial loops, after a sweep that left the matrix's W
+/// (rows x cols of A, leading dimension ld) at W, if the matrix wants it.
+template <typename T>
+void model_check(gg::BlockedControl &c, const T *W, int64_t ld, int64_t rows, int64_t cols,
+                 double near) {
+    if (!gg::blocked_check_wanted(c, near)) return;
+    auto dot = [&](int64_t i, int64_t j) {
+        T s = 0;
+        for (int64_t r = 0; r < rows; ++r) s += W[sz(r + i * ld)] * W[sz(r + j * ld)];
+        return s;
+    };
+    T off = 0;
+    for (int64_t j = 0; j < cols; ++j)
+        for (int64_t i = 0; i < j; ++i)
+            off = std::max(off, gk::gram_cos(dot(i, j), dot(i, i), dot(j, j)));
+    c.check_bits = bits_of(double(off));
+    c.checked = 1;
+}
+
 /// The sweep loop of blocked.cpp with loops for its GEMMs: W = [A; I] in slots of nb columns,
-/// every round Gram blocks, gram_jacobi per pair, the update writing halves to the next slots.
-/// Returns the singular values (descending) and the sweeps used.
+/// every round Gram blocks, gram_jacobi per pair, the update writing halves to the next slots,
+/// the full-Gram test from `near` (blocked_check_near; 0: never) and blocked_schedule after
+/// each sweep. Returns the singular values (descending) and the sweeps used.
 template <typename T>
 std::pair<std::vector<double>, int> blocked_model(const std::vector<T> &A, int64_t m, int64_t n,
-                                                  int nb, T tol, int max_sweeps) {
+                                                  int nb, T tol, int max_sweeps, double near = -1) {
+    if (near < 0) near = gg::blocked_check_near(double(tol));
     const gg::BlockedPlan pl = gg::blocked_plan(sizeof(T), false, true, m, n, nb);
     const int64_t ld = pl.shape.ld, rows = pl.shape.rows, n2 = 2 * pl.nb;
     std::vector<T> W(sz(ld) * sz(pl.cols_padded), T(0)), Wn = W;
@@ -329,10 +358,9 @@ std::pair<std::vector<double>, int> blocked_model(const std::vector<T> &A, int64
         W[sz(pl.shape.voff + j + j * ld)] = T(1);
     }
     std::vector<T> G(sz(n2 * n2)), V(sz(n2 * n2)), rot(sz(2 * n2));
-    int sweeps = 0;
-    while (sweeps < max_sweeps) {
-        ++sweeps;
-        int rotated = 0;
+    gg::BlockedControl ctl{};
+    gg::blocked_schedule(ctl, max_sweeps, 0, false, true, double(tol));
+    while (!ctl.done) {
         for (int round = 0; round < pl.nblocks - 1; ++round) {
             for (int k = 0; k < pl.nblocks / 2; ++k) {
                 const T *X = W.data() + sz(2 * k * pl.nb * ld);
@@ -343,9 +371,11 @@ std::pair<std::vector<double>, int> blocked_model(const std::vector<T> &A, int64
                             s += X[sz(r + i * ld)] * X[sz(r + j * ld)];
                         G[sz(i + j * n2)] = s;
                     }
-                rotated += gk::gram_jacobi(gk::SerialTeam{}, G.data(), int(n2), V.data(), int(n2),
-                                           int(n2), tol, pl.inner_sweeps, rot.data(), round > 0)
-                               .rotated;
+                const gk::GramResult<T> r =
+                    gk::gram_jacobi(gk::SerialTeam{}, G.data(), int(n2), V.data(), int(n2), int(n2),
+                                    tol, pl.inner_sweeps, rot.data(), round > 0);
+                ctl.rotated += r.rotated;
+                ctl.off_bits = std::max(ctl.off_bits, bits_of(double(r.off)));
                 for (int h = 0; h < 2; ++h) {
                     T *C = Wn.data() +
                            sz(int64_t(gg::blocked_next_slot(2 * k + h, pl.nblocks)) * pl.nb * ld);
@@ -360,8 +390,10 @@ std::pair<std::vector<double>, int> blocked_model(const std::vector<T> &A, int64
             }
             std::swap(W, Wn);
         }
-        if (rotated == 0) break;
+        model_check(ctl, W.data(), ld, rows, n, near);
+        gg::blocked_schedule(ctl, max_sweeps, 0, false, false, double(tol));
     }
+    const int sweeps = ctl.sweeps;
     // Padding columns stay exactly zero (they never rotate) and the blocks are back home.
     for (int64_t j = n; j < pl.cols_padded; ++j)
         for (int64_t r = 0; r < ld; ++r) EXPECT_EQ(W[sz(r + j * ld)], T(0)) << "padding column";
@@ -455,17 +487,17 @@ TEST(BlockedJacobiPlan, BatchLayoutHoldsEveryMatrixAndChunksFitTheBudget) {
 TEST(BlockedJacobiSchedule, MatricesLeaveTheLoopAndTheirCopyIsKnown) {
     gg::BlockedControl c{};
     c.nonfinite = 1;
-    EXPECT_FALSE(gg::blocked_schedule(c, 5, 0, false, true)) << "NaN/Inf never sweeps";
+    EXPECT_FALSE(gg::blocked_schedule(c, 5, 0, false, true, 1e-15)) << "NaN/Inf never sweeps";
     EXPECT_EQ(c.done, 1);
-    EXPECT_FALSE(gg::blocked_schedule(c, 5, 1, false, false));
+    EXPECT_FALSE(gg::blocked_schedule(c, 5, 1, false, false, 1e-15));
     EXPECT_EQ(c.sweeps, 0);
     EXPECT_EQ(c.copy, 0) << "not swept: stays where it was";
 
     gg::BlockedControl d{};
-    EXPECT_TRUE(gg::blocked_schedule(d, 3, 0, false, true));
+    EXPECT_TRUE(gg::blocked_schedule(d, 3, 0, false, true, 1e-15));
     d.rotated = 4;
     d.off_bits = 77;
-    EXPECT_TRUE(gg::blocked_schedule(d, 3, 1, false, false));
+    EXPECT_TRUE(gg::blocked_schedule(d, 3, 1, false, false, 1e-15));
     EXPECT_EQ(d.sweeps, 1);
     EXPECT_EQ(d.copy, 1);
     EXPECT_EQ(d.converged, 0);
@@ -473,24 +505,69 @@ TEST(BlockedJacobiSchedule, MatricesLeaveTheLoopAndTheirCopyIsKnown) {
     EXPECT_EQ(d.rotated, 0) << "counters reset for the next sweep";
     EXPECT_EQ(d.off_bits, 0u);
     d.off_bits = 5;  // converges: nothing rotated
-    EXPECT_FALSE(gg::blocked_schedule(d, 3, 0, false, false));
+    EXPECT_FALSE(gg::blocked_schedule(d, 3, 0, false, false, 1e-15));
     EXPECT_EQ(d.converged, 1);
     EXPECT_EQ(d.sweeps, 2);
     EXPECT_EQ(d.copy, 0);
-    EXPECT_FALSE(gg::blocked_schedule(d, 3, 1, false, false));
+    EXPECT_FALSE(gg::blocked_schedule(d, 3, 1, false, false, 1e-15));
     EXPECT_EQ(d.sweeps, 2) << "a done matrix is not swept";
     EXPECT_EQ(d.copy, 0) << "host path: frozen in its copy";
-    EXPECT_FALSE(gg::blocked_schedule(d, 3, 1, true, false));
+    EXPECT_FALSE(gg::blocked_schedule(d, 3, 1, true, false, 1e-15));
     EXPECT_EQ(d.copy, 1) << "graph path: moved with everyone";
 
     gg::BlockedControl f{};  // out of sweeps
-    gg::blocked_schedule(f, 2, 0, false, true);
+    gg::blocked_schedule(f, 2, 0, false, true, 1e-15);
     f.rotated = 1;
-    EXPECT_TRUE(gg::blocked_schedule(f, 2, 1, false, false));
+    EXPECT_TRUE(gg::blocked_schedule(f, 2, 1, false, false, 1e-15));
     f.rotated = 1;
-    EXPECT_FALSE(gg::blocked_schedule(f, 2, 0, false, false));
+    EXPECT_FALSE(gg::blocked_schedule(f, 2, 0, false, false, 1e-15));
     EXPECT_EQ(f.converged, 0);
     EXPECT_EQ(f.sweeps, 2);
+}
+
+TEST(BlockedJacobiSchedule, FullGramTestEndsTheLoopWithoutTheSweepThatRotatesNothing) {
+    const double tol = 1e-14, near = gg::blocked_check_near(tol);
+    EXPECT_GT(near, tol);
+    gg::BlockedControl c{};
+    EXPECT_TRUE(gg::blocked_schedule(c, 30, 0, false, true, tol));
+    c.rotated = 3;
+    c.off_bits = bits_of(0.5);
+    EXPECT_FALSE(gg::blocked_check_wanted(c, near)) << "far from converged";
+    c.off_bits = bits_of(near / 2);
+    EXPECT_TRUE(gg::blocked_check_wanted(c, near));
+    c.checked = 1;
+    c.check_bits = bits_of(4 * tol);  // a pair still above tol: sweep again
+    EXPECT_TRUE(gg::blocked_schedule(c, 30, 1, false, false, tol));
+    EXPECT_EQ(c.converged, 0);
+    EXPECT_EQ(c.off_last, bits_of(near / 2)) << "the sweep's own largest |cos|";
+    EXPECT_EQ(c.checked, 0) << "reset for the next sweep";
+    EXPECT_EQ(c.check_bits, 0u);
+    c.rotated = 1;
+    c.off_bits = bits_of(1e-9);
+    c.checked = 1;
+    c.check_bits = bits_of(tol / 2);
+    EXPECT_FALSE(gg::blocked_schedule(c, 30, 0, false, false, tol)) << "converged by the test";
+    EXPECT_EQ(c.converged, 1);
+    EXPECT_EQ(c.sweeps, 2);
+    EXPECT_EQ(c.copy, 0);
+    EXPECT_EQ(c.off_last, bits_of(tol / 2)) << "the test's largest |cos|";
+    EXPECT_FALSE(gg::blocked_check_wanted(c, near)) << "done";
+
+    gg::BlockedControl d{};  // nothing rotated: converged without a test
+    gg::blocked_schedule(d, 30, 0, false, true, tol);
+    d.off_bits = bits_of(tol / 4);
+    EXPECT_FALSE(gg::blocked_check_wanted(d, near));
+    EXPECT_FALSE(gg::blocked_schedule(d, 30, 1, false, false, tol));
+    EXPECT_EQ(d.converged, 1);
+
+    gg::BlockedControl e{};  // a NaN largest |cos| never passes
+    gg::blocked_schedule(e, 30, 0, false, true, tol);
+    e.rotated = 1;
+    e.off_bits = bits_of(1e-9);
+    e.checked = 1;
+    e.check_bits = bits_of(std::nan(""));
+    EXPECT_TRUE(gg::blocked_schedule(e, 30, 1, false, false, tol));
+    EXPECT_EQ(e.converged, 0);
 }
 
 /// The batched sweep loop of blocked.cpp / blocked.cu with loops for its GEMMs and kernels: every
@@ -508,7 +585,8 @@ struct BatchModel {
 
 template <typename T>
 BatchModel<T> batch_model(const std::vector<std::vector<T>> &As, int64_t m, int64_t n, int nb,
-                          T tol, int max_sweeps, bool all_move) {
+                          T tol, int max_sweeps, bool all_move, double near = -1) {
+    if (near < 0) near = gg::blocked_check_near(double(tol));
     const int64_t B = int64_t(As.size());
     const gg::BlockedPlan pl = gg::blocked_plan(sizeof(T), false, true, m, n, nb, B, true);
     const int64_t ld = pl.shape.ld, rows = pl.shape.rows, n2 = 2 * pl.nb, mat = pl.mat_elems;
@@ -530,8 +608,8 @@ BatchModel<T> batch_model(const std::vector<std::vector<T>> &As, int64_t m, int6
     auto schedule = [&](int end_copy, bool first) {
         active = 0;
         for (int64_t b = 0; b < B; ++b) {
-            const bool act =
-                gg::blocked_schedule(out.ctl[sz(b)], max_sweeps, end_copy, all_move, first);
+            const bool act = gg::blocked_schedule(out.ctl[sz(b)], max_sweeps, end_copy, all_move,
+                                                  first, double(tol));
             if (all_move) {
                 if (first) list[sz(b)] = int(b);
             } else if (act) {
@@ -578,6 +656,7 @@ BatchModel<T> batch_model(const std::vector<std::vector<T>> &As, int64_t m, int6
                 for (int64_t idx = 0; idx < n2 * n2; ++idx)
                     v[idx] = V[sz(idx % n2 + idx / n2 * ldg)];
                 ct.rotated += r.rotated;
+                ct.off_bits = std::max(ct.off_bits, bits_of(double(r.off)));
                 ++out.pair_solves;
             }
             for (int64_t i = 0; i < listed; ++i)
@@ -595,6 +674,9 @@ BatchModel<T> batch_model(const std::vector<std::vector<T>> &As, int64_t m, int6
                         }
                 }
         }
+        for (int64_t i = 0; i < listed; ++i)  // the sweep left every listed matrix in copy c
+            model_check(out.ctl[sz(list[sz(i)])], w[c].data() + list[sz(i)] * mat, ld, rows, n,
+                        near);
         if (all_move) {
             schedule(0, false);
             w[0] = w[1];
@@ -679,6 +761,23 @@ TYPED_TEST(TeamBlockedJacobiTest, BatchModelMatchesLapackPerMatrixAndSkipsDoneOn
             EXPECT_LE(std::abs(host.s[b][sz(j)] - double(ref[sz(j)])), 50 * n * eps * double(ref[0]))
                 << "s_" << j;
         }
+    }
+    // Without the full-Gram test every member ends with a sweep that rotates nothing. The test
+    // saves that sweep, and nothing else changes (W is the same, bit for bit), wherever it is
+    // tried. The graded and the random member's last rotating sweep converged quadratically
+    // (tested, saved); the zero and orthogonal members never rotate (no test). The rank-5
+    // member's last rotating sweep may end above the test's threshold and still leave nothing
+    // to rotate (double here): then nothing is saved.
+    const BatchModel<T> untested = batch_model(As, m, n, nb, tol, 30, false, 0.0);
+    for (size_t b : {size_t(0), size_t(1), size_t(2), size_t(4), size_t(5)}) {
+        SCOPED_TRACE(testing::Message() << "member " << b << " with and without the test");
+        const int saved = untested.ctl[b].sweeps - host.ctl[b].sweeps;
+        if (b == 4)
+            EXPECT_TRUE(saved == 0 || saved == 1) << saved;
+        else
+            EXPECT_EQ(saved, b == 0 || b == 5 ? 1 : 0);
+        EXPECT_LE(gg::blocked_bits_value(host.ctl[b].off_last), double(tol));
+        EXPECT_EQ(host.s[b], untested.s[b]);
     }
     // A sweep limit: members stop at it, not converged, the converged ones unaffected.
     const BatchModel<T> capped = batch_model(As, m, n, nb, tol, 2, false);

@@ -40,7 +40,8 @@ bool device_loop() {
 
 /// GPUSVD_JACOBI_INNER (>= 1) overrides the cap on each pair's inner sweeps per round,
 /// GPUSVD_JACOBI_THREADS the Gram kernel's block size, GPUSVD_JACOBI_GRAM_SPLIT=1 turns the Gram
-/// GEMM's row split off (tuning).
+/// GEMM's row split off, GPUSVD_JACOBI_CHECK=0 the full-Gram test, GPUSVD_JACOBI_OWN_UPDATE=0
+/// the own update kernel (tuning, comparisons).
 BlockedPlan plan_of(size_t elem, bool wantu, bool wantv, int64_t m, int64_t n, int64_t batch,
                     bool batched) {
     BlockedPlan pl = blocked_plan(elem, wantu, wantv, m, n, nb_override(), batch, batched);
@@ -48,6 +49,17 @@ BlockedPlan plan_of(size_t elem, bool wantu, bool wantv, int64_t m, int64_t n, i
     if (v && std::atoi(v) >= 1) pl.inner_sweeps = std::atoi(v);
     v = std::getenv("GPUSVD_JACOBI_GRAM_SPLIT");    // "1": one Gram GEMM chunk (comparisons)
     if (v && std::atoi(v) == 1) pl.gram_split = 1;  // the layout still fits: it only shrinks
+    v = std::getenv("GPUSVD_JACOBI_CHECK");
+    if (v && std::strcmp(v, "0") == 0) pl.check = false;
+    // The own update kernel needs sm_80's cp.async and FP64 MMA.
+    int dev = 0, major = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) {
+        (void)cudaGetLastError();
+        major = 0;
+    }
+    v = std::getenv("GPUSVD_JACOBI_OWN_UPDATE");
+    if (major < 8 || (v && std::strcmp(v, "0") == 0)) pl.own_update = false;
     v = std::getenv("GPUSVD_JACOBI_THREADS");  // 32..1024, a multiple of 32 (tuning)
     if (v && std::atoi(v) >= 32 && std::atoi(v) <= 1024 && std::atoi(v) % 32 == 0)
         pl.inner_threads = std::atoi(v);
@@ -114,6 +126,11 @@ gpusvdStatus_t enqueue_sweep(gpusvdHandle_t h, const char *routine, const Blocke
         // blocks, so the later rounds solve only the pairs across (gram_jacobi's `cross`).
         const cudaError_t e = blocked_rotations<T>(pl, bw, listed, tol, round > 0, s);
         if (e != cudaSuccess) return cuda_fail(h, routine, "launching the Gram Jacobi", e);
+        if (blocked_own_update<T>(pl)) {
+            const cudaError_t ue = blocked_update<T>(pl, bw, listed, c, s);
+            if (ue != cudaSuccess) return cuda_fail(h, routine, "launching the block update", ue);
+            continue;
+        }
         bs = blas::gemm_batched<T>(b, CUBLAS_OP_N, CUBLAS_OP_N, ld, nb, n2, bw.ptr[c], ld,
                                    bw.ptr[c] + slots, n2, bw.ptr[c] + 2 * slots, ld,
                                    listed * pl.nblocks);
@@ -146,7 +163,8 @@ gpusvdStatus_t sweeps_captured(gpusvdHandle_t h, const char *routine, const Bloc
         int c = 0;
         if (b) inner = enqueue_sweep<T>(h, routine, pl, bw, b, tol, bw.count, c, bs);
         if (inner == GPUSVD_STATUS_SUCCESS) {
-            const cudaError_t e = blocked_sweep_end<T>(pl, bw, p.max_sweeps, 0, true, bs);
+            const cudaError_t e =
+                blocked_sweep_end<T>(pl, bw, bw.count, tol, p.max_sweeps, c, 0, true, bs);
             if (e != cudaSuccess) inner = cuda_fail(h, routine, "ending a sweep", e);
         }
         return inner == GPUSVD_STATUS_SUCCESS ? cudaSuccess : cudaErrorUnknown;
@@ -177,7 +195,7 @@ gpusvdStatus_t sweeps_host(gpusvdHandle_t h, const char *routine, const BlockedP
         if ((st = enqueue_sweep<T>(h, routine, pl, bw, b, tol, loop.active, c, s)) !=
             GPUSVD_STATUS_SUCCESS)
             return st;
-        e = blocked_sweep_end<T>(pl, bw, p.max_sweeps, c, false, s);
+        e = blocked_sweep_end<T>(pl, bw, loop.active, tol, p.max_sweeps, c, c, false, s);
         if (e == cudaSuccess) e = read();
     }
     return e == cudaSuccess ? GPUSVD_STATUS_SUCCESS
@@ -207,7 +225,8 @@ gpusvdStatus_t gesvj_blocked(gpusvdHandle_t h, const char *routine, const GesvjP
             u(p.U),         uint64_t(p.ldu),   u(p.V),            uint64_t(p.ldv),
             u(p.info),      u(p.stats),        u(ws),             uint64_t(ws_bytes),
             tol_bits,       uint64_t(p.max_sweeps), uint64_t(pl.nb), uint64_t(pl.inner_sweeps),
-            uint64_t(pl.gram_split), uint64_t(pl.inner_threads)};
+            uint64_t(pl.gram_split), uint64_t(pl.inner_threads), uint64_t(pl.check),
+            uint64_t(pl.own_update)};
         gpusvdStatus_t bst;  // cuBLAS starts outside the capture (it allocates)
         if (!blas_handle(h, routine, s, &bst)) return bst;
         return run_as_graph(h, routine, s, key, [&](cudaStream_t cs) {

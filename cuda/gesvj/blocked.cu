@@ -5,6 +5,8 @@
 // Grids stride over the matrices in y or z (at most 65535 blocks there).
 #include <cuda_runtime.h>
 
+#include <type_traits>
+
 #include "common/launch.cuh"
 #include "common/teams.cuh"
 #include "gesvj/blocked.hpp"
@@ -258,7 +260,8 @@ cudaError_t launch_gram(const BlockedPlan &pl, const BlockedWork<T> &bw, int64_t
 /// totals. One block: a block-wide count per 1024 matrices.
 template <class T>
 __global__ void __launch_bounds__(1024)
-    schedule_kernel(BlockedWork<T> bw, int max_sweeps, int end_copy, bool all_move, bool first) {
+    schedule_kernel(BlockedWork<T> bw, int max_sweeps, int end_copy, bool all_move, bool first,
+                    double tol) {
     __shared__ int warp_count[32];
     __shared__ int base;
     if (threadIdx.x == 0) base = 0;
@@ -267,7 +270,8 @@ __global__ void __launch_bounds__(1024)
     for (int64_t b0 = 0; b0 < bw.count; b0 += blockDim.x) {
         const int64_t b = b0 + threadIdx.x;
         bool act = false;
-        if (b < bw.count) act = blocked_schedule(bw.ctl[b], max_sweeps, end_copy, all_move, first);
+        if (b < bw.count)
+            act = blocked_schedule(bw.ctl[b], max_sweeps, end_copy, all_move, first, tol);
         const unsigned mask = __ballot_sync(0xffffffffu, act);
         if (lane == 0) warp_count[warp] = __popc(mask);
         __syncthreads();
@@ -289,6 +293,218 @@ __global__ void __launch_bounds__(1024)
         bw.loop->active = base;
         bw.loop->cont = base > 0;
         bw.loop->sweeps = first ? 0 : bw.loop->sweeps + 1;
+    }
+}
+
+/// The update of a round for double data at 2nb = 64, in place of cuBLAS's pointer-array GEMM.
+/// That GEMM computes each 32-column half of a pair's result on its own, so it reads the pair's
+/// 64 source columns twice; here a thread block takes a pair's rows in tiles of kUpdateRows,
+/// reads each tile once for both halves, multiplies it by the pair's rotation block (in shared
+/// memory once per block) with FP64 tensor-core MMAs (m8n8k4, k in increasing order: the sums
+/// cuBLAS forms) and writes the halves to the slots their blocks move to. The next tile arrives
+/// (cp.async) while this one is multiplied and stored.
+constexpr int kUpdateRows = 64, kUpdateThreads = 256;
+// Row tiles per block: up to 8 (measured on sm_90 at 128-512 columns: 2% faster than 4 at 512,
+// level with 16), fewer where the blocks would not fill the device several times over (one
+// matrix of 1024 columns has 16 pairs of 32 tiles).
+constexpr int kUpdateTilesMax = 8;
+constexpr int64_t kUpdateMinBlocks = 1024;
+constexpr int kUpdateLdX = kUpdateRows + 8;  // a warp's A-fragment loads in two wavefronts
+constexpr int kUpdateLdR = 64 + 4;           // likewise its B-fragment loads
+constexpr size_t kUpdateSmem = sizeof(double) * (2 * 64 * kUpdateLdX + 64 * kUpdateLdR);
+
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+__device__ __forceinline__ void dmma_8x8x4(double (&d)[2], double a, double b) {
+    asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"
+                 : "+d"(d[0]), "+d"(d[1])
+                 : "d"(a), "d"(b));
+}
+
+__device__ __forceinline__ void copy16_async(double *dst, const double *src) {
+    const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(d), "l"(src));
+}
+#endif
+
+/// ptr: the update's pointer arrays of one copy (`slots` entries each: sources, rotation halves,
+/// destinations); grid.x: groups of per_block row tiles, grid.y strides over the `pairs`.
+__global__ void __launch_bounds__(kUpdateThreads, 2)
+    update_kernel(double *const *ptr, int64_t slots, int64_t pairs, int64_t ld, int per_block) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800  // cp.async, FP64 MMA (blocked_own_update)
+    constexpr int kUpdateLdO = kUpdateRows + 4;  // the accumulators' stores in two wavefronts
+    extern __shared__ __align__(16) double sm_upd[];
+    double *const sR = sm_upd, *const sX0 = sm_upd + 64 * kUpdateLdR;
+    const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
+    const int fr = lane >> 2, fk = lane & 3;
+    // Warp w: rows 16 (w / 2) .. + 15 (two 8-row tiles) of columns 32 (w % 2) .. + 31 (four
+    // 8-column tiles): one half of the result, one destination.
+    const int wr = 16 * (warp >> 1), wc = 32 * (warp & 1);
+    const int64_t first = int64_t(blockIdx.x) * per_block * kUpdateRows;
+    const int64_t left = (ld - first + kUpdateRows - 1) / kUpdateRows;
+    const int tiles = static_cast<int>(left < per_block ? left : per_block);
+    for (int64_t g = blockIdx.y; g < pairs; g += gridDim.y) {
+        const double *const src = ptr[2 * g], *const R = ptr[slots + 2 * g];
+        double *const dst0 = ptr[2 * slots + 2 * g], *const dst1 = ptr[2 * slots + 2 * g + 1];
+        // Tile i's rows (ld is a multiple of 32: every 16-byte piece is in or out whole).
+        auto fetch = [&](int i) {
+            const int64_t r0 = first + int64_t(i) * kUpdateRows;
+            double *const sX = sX0 + (i & 1) * 64 * kUpdateLdX;
+            for (int e = t; e < 64 * kUpdateRows / 2; e += kUpdateThreads) {
+                const int c = e / (kUpdateRows / 2), r = 2 * (e % (kUpdateRows / 2));
+                if (r0 + r < ld) copy16_async(sX + c * kUpdateLdX + r, src + r0 + r + c * ld);
+            }
+            asm volatile("cp.async.commit_group;");
+        };
+        fetch(0);
+        for (int e = t; e < 64 * 64 / 2; e += kUpdateThreads) {
+            const int c = e / 32, k = 2 * (e % 32);
+            *reinterpret_cast<double2 *>(sR + c * kUpdateLdR + k) =
+                *reinterpret_cast<const double2 *>(R + k + c * 64);
+        }
+        for (int i = 0; i < tiles; ++i) {
+            asm volatile("cp.async.wait_group 0;");
+            __syncthreads();  // tile i (and R) in; tile i - 1's stores done with the other buffer
+            if (i + 1 < tiles) fetch(i + 1);
+            const double *const sX = sX0 + (i & 1) * 64 * kUpdateLdX;
+            double acc[2][4][2] = {};
+#pragma unroll 4
+            for (int k0 = 0; k0 < 64; k0 += 4) {
+                const double a0 = sX[(k0 + fk) * kUpdateLdX + wr + fr];
+                const double a1 = sX[(k0 + fk) * kUpdateLdX + wr + 8 + fr];
+#pragma unroll
+                for (int j = 0; j < 4; ++j) {
+                    const double b = sR[(wc + 8 * j + fr) * kUpdateLdR + k0 + fk];
+                    dmma_8x8x4(acc[0][j], a0, b);
+                    dmma_8x8x4(acc[1][j], a1, b);
+                }
+            }
+            __syncthreads();  // every warp is done with tile i: its output stages in its place
+            double *const sO = sX0 + (i & 1) * 64 * kUpdateLdX;
+#pragma unroll
+            for (int h = 0; h < 2; ++h)
+#pragma unroll
+                for (int j = 0; j < 4; ++j)
+#pragma unroll
+                    for (int v = 0; v < 2; ++v)
+                        sO[(wc + 8 * j + 2 * fk + v) * kUpdateLdO + wr + 8 * h + fr] = acc[h][j][v];
+            __syncthreads();
+            const int64_t r0 = first + int64_t(i) * kUpdateRows;
+            for (int e = t; e < 64 * kUpdateRows / 2; e += kUpdateThreads) {
+                const int c = e / (kUpdateRows / 2), r = 2 * (e % (kUpdateRows / 2));
+                if (r0 + r < ld)
+                    *reinterpret_cast<double2 *>((c < 32 ? dst0 : dst1) + r0 + r + (c % 32) * ld) =
+                        *reinterpret_cast<const double2 *>(sO + c * kUpdateLdO + r);
+            }
+        }
+        __syncthreads();  // the next pair reuses the shared memory
+    }
+#endif
+}
+
+/// Tiles of the full-Gram test: 64 x 64 entries of the Gram matrix per block of 256 threads
+/// (4 x 4 each, 16 apart), through the rows in steps of kCheckRows (128 bytes of each column a
+/// step: longer steps' prefetched rows spill registers at two blocks per SM).
+constexpr int kCheckTile = 64, kCheckThreads = 256;
+template <class T>
+constexpr int kCheckRows = static_cast<int>(128 / sizeof(T));
+
+/// The full-Gram test (blocked_check_near) of the listed matrices that want it: block x is one
+/// tile pair (I <= J) of the matrix at list position y, whose largest |cos| between distinct
+/// columns of W's A part (in copy `copy`) goes into check_bits. Each tile's column norms come from
+/// the same loads, so the test needs no pass of its own over the norms. Every thread sums its
+/// entries in row order; the next step's rows are loaded into registers while this step's are
+/// summed.
+template <class T>
+__global__ void __launch_bounds__(kCheckThreads, 2)
+    check_kernel(BlockedWork<T> bw, BlockedPlan pl, int64_t listed, int copy, double near) {
+    using Rl = RealOf<T>;
+    // Column-major tiles with an odd leading dimension: the columns a warp reads at one row, 16
+    // apart, fall in distinct banks.
+    constexpr int kRows = kCheckRows<T>, kLd = kRows + 1;
+    constexpr int kPer = kRows * kCheckTile / kCheckThreads;  // a thread's loads per tile
+    __shared__ T ta[kCheckTile][kLd], tb[kCheckTile][kLd];
+    __shared__ Rl na[kCheckTile], nb[kCheckTile];
+    __shared__ double scratch[32];
+    const int cols = static_cast<int>(pl.shape.cols);
+    const int64_t rows = pl.shape.rows, ld = pl.shape.ld;
+    // Tile pair x = J (J + 1) / 2 + I, I <= J.
+    int J = static_cast<int>((::sqrt(8.0 * blockIdx.x + 1.0) - 1.0) / 2.0);
+    while ((J + 1) * (J + 2) / 2 <= static_cast<int>(blockIdx.x)) ++J;
+    while (J * (J + 1) / 2 > static_cast<int>(blockIdx.x)) --J;
+    const int I = static_cast<int>(blockIdx.x) - J * (J + 1) / 2;
+    const int i0 = I * kCheckTile, j0 = J * kCheckTile;
+    const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+    for (int64_t pos = blockIdx.y; pos < listed; pos += gridDim.y) {
+        const int64_t b = bw.list[pos];
+        BlockedControl *ctl = bw.ctl + b;
+        if (!blocked_check_wanted(*ctl, near)) continue;  // the whole block
+        const T *W = (copy ? bw.w[1] : bw.w[0]) + b * pl.mat_elems;  // no local copy of bw
+        T la[kPer], lb[kPer];
+        auto load = [&](int64_t k0) {
+#pragma unroll
+            for (int e = 0; e < kPer; ++e) {
+                const int idx = threadIdx.x + e * kCheckThreads;
+                const int kk = idx % kRows, col = idx / kRows;
+                const bool in = k0 + kk < rows;
+                la[e] = in && i0 + col < cols ? W[(i0 + col) * ld + k0 + kk] : T(Rl(0));
+                lb[e] = in && j0 + col < cols ? W[(j0 + col) * ld + k0 + kk] : T(Rl(0));
+            }
+        };
+        T acc[4][4];
+#pragma unroll
+        for (int r = 0; r < 4; ++r)
+#pragma unroll
+            for (int c = 0; c < 4; ++c) acc[r][c] = T(Rl(0));
+        Rl norm = Rl(0);  // threads < 64: column i0 + t's, 64..127: column j0 + t - 64's
+        load(0);
+        for (int64_t k0 = 0; k0 < rows; k0 += kRows) {
+#pragma unroll
+            for (int e = 0; e < kPer; ++e) {
+                const int idx = threadIdx.x + e * kCheckThreads;
+                ta[idx / kRows][idx % kRows] = la[e];
+                tb[idx / kRows][idx % kRows] = lb[e];
+            }
+            __syncthreads();
+            if (k0 + kRows < rows) load(k0 + kRows);
+            if (threadIdx.x < 2 * kCheckTile) {
+                const T *col =
+                    threadIdx.x < kCheckTile ? ta[threadIdx.x] : tb[threadIdx.x - kCheckTile];
+                for (int kk = 0; kk < kRows; ++kk)
+                    norm += kernels::real(kernels::conj(col[kk]) * col[kk]);
+            }
+#pragma unroll 4
+            for (int kk = 0; kk < kRows; ++kk) {
+                T av[4], bv[4];
+#pragma unroll
+                for (int r = 0; r < 4; ++r) av[r] = kernels::conj(ta[ty + 16 * r][kk]);
+#pragma unroll
+                for (int c = 0; c < 4; ++c) bv[c] = tb[tx + 16 * c][kk];
+#pragma unroll
+                for (int r = 0; r < 4; ++r)
+#pragma unroll
+                    for (int c = 0; c < 4; ++c) acc[r][c] = acc[r][c] + av[r] * bv[c];
+            }
+            __syncthreads();
+        }
+        if (threadIdx.x < kCheckTile) na[threadIdx.x] = norm;
+        else if (threadIdx.x < 2 * kCheckTile) nb[threadIdx.x - kCheckTile] = norm;
+        __syncthreads();
+        Rl off = Rl(0);
+#pragma unroll
+        for (int r = 0; r < 4; ++r)
+#pragma unroll
+            for (int c = 0; c < 4; ++c) {
+                const int i = ty + 16 * r, j = tx + 16 * c;
+                if (i0 + i >= j0 + j || j0 + j >= cols) continue;  // distinct pairs, once each
+                const Rl cs = kernels::gram_cos(acc[r][c], na[i], nb[j]);
+                if (cs > off) off = cs;
+            }
+        off = BlockTeam<double>{scratch}.max(off);
+        if (threadIdx.x == 0) {
+            atomic_max_nonneg(&ctl->check_bits, static_cast<double>(off));
+            ctl->checked = 1;
+        }
+        __syncthreads();  // the tiles and norms are reused by the next matrix
     }
 }
 
@@ -411,13 +627,37 @@ cudaError_t launch_pointers(const BlockedPlan &pl, const BlockedWork<T> &bw, boo
 
 template <class T>
 cudaError_t launch_schedule(const BlockedWork<T> &bw, int max_sweeps, int end_copy, bool all_move,
-                            bool first, cudaStream_t s) {
+                            bool first, double tol, cudaStream_t s) {
     const int threads = bw.count >= 1024 ? 1024 : static_cast<int>((bw.count + 31) / 32 * 32);
-    schedule_kernel<T><<<1, threads, 0, s>>>(bw, max_sweeps, end_copy, all_move, first);
+    schedule_kernel<T><<<1, threads, 0, s>>>(bw, max_sweeps, end_copy, all_move, first, tol);
     return cudaGetLastError();
 }
 
 }  // namespace
+
+template <class T>
+bool blocked_own_update(const BlockedPlan &pl) {
+    return std::is_same_v<T, double> && pl.nb == 32 && pl.own_update;  // own_update: sm_80+
+}
+
+template <class T>
+cudaError_t blocked_update(const BlockedPlan &pl, const BlockedWork<T> &bw, int64_t listed, int c,
+                           cudaStream_t s) {
+    if constexpr (std::is_same_v<T, double>) {
+        const cudaError_t e = allow_smem(update_kernel, kUpdateSmem);
+        if (e != cudaSuccess) return e;
+        const int64_t pairs = listed * (pl.nblocks / 2);
+        const int64_t tiles = (pl.shape.ld + kUpdateRows - 1) / kUpdateRows;
+        int per = static_cast<int>(pairs * tiles / kUpdateMinBlocks);
+        per = per < 1 ? 1 : per > kUpdateTilesMax ? kUpdateTilesMax : per;
+        const dim3 grid(static_cast<unsigned>((tiles + per - 1) / per), grid_y(pairs));
+        update_kernel<<<grid, kUpdateThreads, kUpdateSmem, s>>>(bw.ptr[c], pl.batch * pl.nblocks,
+                                                                 pairs, pl.shape.ld, per);
+        return cudaGetLastError();
+    } else {
+        return cudaErrorNotSupported;
+    }
+}
 
 template <class T>
 cudaError_t blocked_prepare(const BlockedPlan &pl, const GesvjProblem<T> &p,
@@ -434,7 +674,7 @@ cudaError_t blocked_prepare(const BlockedPlan &pl, const GesvjProblem<T> &p,
     load_kernel<T><<<tiles, dim3(kTile, 8), 0, s>>>(p, bw, pl);
     scale_kernel<T><<<dim3(grid_x(sh.rows, 256, 64), grid_y(sh.cols), grid_y(bw.count)), 256, 0,
                       s>>>(bw, pl);
-    e = launch_schedule<T>(bw, p.max_sweeps, 0, all_move, true, s);
+    e = launch_schedule<T>(bw, p.max_sweeps, 0, all_move, true, p.tol, s);
     if (e == cudaSuccess) e = launch_pointers<T>(pl, bw, all_move, s);
     return e;
 }
@@ -447,9 +687,20 @@ cudaError_t blocked_rotations(const BlockedPlan &pl, const BlockedWork<T> &bw, i
 }
 
 template <class T>
-cudaError_t blocked_sweep_end(const BlockedPlan &pl, const BlockedWork<T> &bw, int max_sweeps,
-                              int end_copy, bool all_move, cudaStream_t s) {
-    cudaError_t e = launch_schedule<T>(bw, max_sweeps, end_copy, all_move, false, s);
+cudaError_t blocked_sweep_end(const BlockedPlan &pl, const BlockedWork<T> &bw, int64_t listed,
+                              RealOf<T> tol, int max_sweeps, int data_copy, int end_copy,
+                              bool all_move, cudaStream_t s) {
+    cudaError_t e = cudaSuccess;
+    if (pl.check) {
+        const int tiles = static_cast<int>((pl.shape.cols + kCheckTile - 1) / kCheckTile);
+        check_kernel<T><<<dim3(static_cast<unsigned>(tiles * (tiles + 1) / 2), grid_y(listed)),
+                          kCheckThreads, 0, s>>>(bw, pl, listed, data_copy,
+                                                 blocked_check_near(static_cast<double>(tol)));
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess)
+        e = launch_schedule<T>(bw, max_sweeps, end_copy, all_move, false,
+                               static_cast<double>(tol), s);
     if (e != cudaSuccess) return e;
     if (!all_move) return launch_pointers<T>(pl, bw, false, s);
     return cudaMemcpyAsync(bw.w[0], bw.w[1], sizeof(T) * static_cast<size_t>(pl.mat_elems * bw.count),
@@ -474,10 +725,14 @@ cudaError_t blocked_finish(const BlockedPlan &pl, const GesvjProblem<T> &p,
 #define GPUSVD_INSTANTIATE(T)                                                                  \
     template cudaError_t blocked_prepare<T>(const BlockedPlan &, const GesvjProblem<T> &,      \
                                             const BlockedWork<T> &, bool, cudaStream_t);       \
+    template bool blocked_own_update<T>(const BlockedPlan &);                                 \
+    template cudaError_t blocked_update<T>(const BlockedPlan &, const BlockedWork<T> &, int64_t,  \
+                                           int, cudaStream_t);                                 \
     template cudaError_t blocked_rotations<T>(const BlockedPlan &, const BlockedWork<T> &,     \
                                               int64_t, RealOf<T>, bool, cudaStream_t);         \
-    template cudaError_t blocked_sweep_end<T>(const BlockedPlan &, const BlockedWork<T> &, int, \
-                                              int, bool, cudaStream_t);                        \
+    template cudaError_t blocked_sweep_end<T>(const BlockedPlan &, const BlockedWork<T> &,     \
+                                              int64_t, RealOf<T>, int, int, int, bool,         \
+                                              cudaStream_t);                                   \
     template cudaError_t blocked_finish<T>(const BlockedPlan &, const GesvjProblem<T> &,       \
                                            const BlockedWork<T> &, cudaStream_t);
 GPUSVD_INSTANTIATE(float)

@@ -71,6 +71,17 @@ template <class T>
 cudaError_t blocked_prepare(const BlockedPlan &pl, const GesvjProblem<T> &p,
                             const BlockedWork<T> &bw, bool all_move, cudaStream_t s);
 
+/// Whether a round's update runs gpusvd's own kernel (blocked_update) rather than cuBLAS's
+/// pointer-array GEMM: double data at 2nb = 64.
+template <class T>
+bool blocked_own_update(const BlockedPlan &pl);
+
+/// The update of a round from copy c (the pointer arrays' operands): each listed pair's 2nb
+/// columns times its rotation block, the halves into the slots their blocks move to.
+template <class T>
+cudaError_t blocked_update(const BlockedPlan &pl, const BlockedWork<T> &bw, int64_t listed, int c,
+                           cudaStream_t s);
+
 /// Diagonalises the Gram block of each pair of the first `listed` matrices of the list
 /// (gram_jacobi) into its rotation block; counts rotated pairs and the largest |cos| in each
 /// matrix's control. Done matrices (and those holding NaN or Inf) get V = I. `cross`: only the
@@ -79,14 +90,17 @@ template <class T>
 cudaError_t blocked_rotations(const BlockedPlan &pl, const BlockedWork<T> &bw, int64_t listed,
                               kernels::RealOf<T> tol, bool cross, cudaStream_t s);
 
-/// The end of a sweep that ended in copy end_copy: blocked_schedule for every matrix, the list
-/// and BlockedLoop rebuilt. The host path (all_move false) lists only the matrices that sweep
-/// again and rebuilds the pointer arrays for them; the graph path keeps every matrix listed and
-/// copies copy 1 (where its sweeps end) back to copy 0, so that every sweep of its loop starts
-/// from the same buffers.
+/// The end of a sweep of the first `listed` matrices of the list, whose data it left in copy
+/// data_copy: the full-Gram test of those that want it (blocked_check_near), then
+/// blocked_schedule for every matrix (recording end_copy as the copy that holds each swept
+/// one), the list and BlockedLoop rebuilt. The host path (all_move false) lists only the
+/// matrices that sweep again and rebuilds the pointer arrays for them; the graph path keeps
+/// every matrix listed and copies copy 1 (where its sweeps end) back to copy 0 (its end_copy), so
+/// that every sweep of its loop starts from the same buffers.
 template <class T>
-cudaError_t blocked_sweep_end(const BlockedPlan &pl, const BlockedWork<T> &bw, int max_sweeps,
-                              int end_copy, bool all_move, cudaStream_t s);
+cudaError_t blocked_sweep_end(const BlockedPlan &pl, const BlockedWork<T> &bw, int64_t listed,
+                              kernels::RealOf<T> tol, int max_sweeps, int data_copy, int end_copy,
+                              bool all_move, cudaStream_t s);
 
 /// From each matrix's converged copy to S, U, V (descending; U's columns completed where S is
 /// zero), info and the call's statistics; NaN outputs and info GPUSVD_INFO_NONFINITE for the

@@ -16,12 +16,15 @@
 // A batch keeps each matrix's W one after the other (mat_elems apart), so the pairs of all
 // matrices are equally spaced too: a round is still three launches for the whole batch. The
 // matrices still sweeping are listed (blocked_schedule): the Gram solve and the GEMMs of a
-// round run over the listed ones only, a matrix whose sweep rotated nothing (or that ran out of
-// sweeps, or holds NaN/Inf) drops out of the list and keeps its W, in the copy it ended in.
+// round run over the listed ones only, a matrix that has converged (its sweep rotated nothing,
+// or the full Gram tested after it showed that the next would not: blocked_check_near), ran out
+// of sweeps or holds NaN/Inf drops out of the list and keeps its W, in the copy it ended in.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "kernels/jacobi_types.hpp"
 
@@ -36,6 +39,8 @@ struct BlockedPlan {
     int inner_threads = 0;         // threads of the per-pair Gram kernel (a block per pair)
     int inner_sweeps = 0;          // cap on gram_jacobi's sweeps per round
     int gram_split = 1;            // row chunks of the Gram GEMM (partial Grams, summed per pair)
+    bool check = true;             // the full-Gram test after a sweep (blocked_check_near)
+    bool own_update = true;        // blocked_update where it applies (sm_80+), else cuBLAS's GEMM
     int64_t batch = 1;             // matrices the layout holds (a call's chunk of its batch)
     int64_t mat_elems = 0;         // ld * cols_padded: one matrix's W
     // Workspace layout, in bytes from the base (each offset 256-byte aligned).
@@ -52,10 +57,12 @@ struct BlockedControl {
     int nonfinite;                 // A holds NaN or Inf
     unsigned long long amax_bits;  // max |a_ij| (bits of a non-negative double)
     int sweeps;                    // sweeps done
-    int converged;                 // the last sweep rotated nothing
+    int converged;                 // the last sweep rotated nothing, or the full Gram then passed
     unsigned long long off_last;   // off_bits of the last sweep
     int done;                      // out of the sweep loop (converged, out of sweeps, NaN/Inf)
     int copy;                      // the copy of W that holds the matrix
+    unsigned long long check_bits;  // largest |cos| of the full Gram after the sweep (bits)
+    int checked;                    // the full Gram was tested after the sweep
 };
 
 /// The sweep loop of the whole chunk (blocked_schedule's totals).
@@ -65,12 +72,46 @@ struct BlockedLoop {
     int sweeps;  // sweeps run
 };
 
+/// The double whose bits a control word holds.
+GPUSVD_HD double blocked_bits_value(unsigned long long bits) {
+#if defined(__CUDA_ARCH__)
+    return __longlong_as_double(static_cast<long long>(bits));
+#else
+    double v;
+    std::memcpy(&v, &bits, sizeof v);
+    return v;
+#endif
+}
+
+/// The sweep that ends the loop rotates nothing, yet costs as much as any other: every round's
+/// Gram blocks, solves and (identity) updates. Instead, after a sweep that rotated, a matrix
+/// whose largest |cos| was already below `near` gets its full Gram tested (check_kernel): if no
+/// column pair's |cos| exceeds tol, that sweep would have rotated nothing, and the matrix has
+/// converged now. Convergence is quadratic by then: after a sweep whose largest |cos| is c, the
+/// full Gram's is at most about c^2 / 4 (a model of the sweeps on random and graded 128 x 128
+/// matrices), so the test passes from about 2 sqrt(tol) down. It is tried from 4 sqrt(tol): a
+/// test that fails costs a fraction of a sweep, one not tried a whole sweep.
+GPUSVD_HD double blocked_check_near(double tol) {
+#if defined(__CUDA_ARCH__)
+    return 4 * ::sqrt(tol);
+#else
+    return 4 * std::sqrt(tol);
+#endif
+}
+
+/// Whether a matrix's full Gram is tested after the sweep it just ran (see blocked_check_near).
+GPUSVD_HD bool blocked_check_wanted(const BlockedControl &c, double near) {
+    return !c.done && c.rotated > 0 && blocked_bits_value(c.off_bits) < near;
+}
+
 /// One matrix's step of the schedule, at the start (first) or after a sweep that ended in copy
 /// end_copy: its counters into sweeps / converged / off_last and reset; whether it sweeps again.
-/// With all_move (the graph path, whose rounds move every matrix, listed or not, and whose
-/// sweeps all end in copy end_copy) every matrix's copy follows, else only the swept ones'.
+/// A sweep converges the matrix when it rotated nothing or when the full Gram tested after it
+/// has no |cos| above tol (off_last is then the test's). With all_move (the graph path, whose
+/// rounds move every matrix, listed or not, and whose sweeps all end in copy end_copy) every
+/// matrix's copy follows, else only the swept ones'.
 GPUSVD_HD bool blocked_schedule(BlockedControl &c, int max_sweeps, int end_copy, bool all_move,
-                                bool first) {
+                                bool first, double tol) {
     if (first) {
         c.done = c.nonfinite != 0;
         c.copy = 0;
@@ -78,13 +119,16 @@ GPUSVD_HD bool blocked_schedule(BlockedControl &c, int max_sweeps, int end_copy,
         const bool swept = !c.done;
         if (swept) {
             ++c.sweeps;
-            c.converged = c.rotated == 0;
-            c.off_last = c.off_bits;
+            const bool orthogonal = c.checked && blocked_bits_value(c.check_bits) <= tol;
+            c.converged = c.rotated == 0 || orthogonal;
+            c.off_last = orthogonal ? c.check_bits : c.off_bits;
             c.done = c.converged || c.sweeps >= max_sweeps;
         }
         if (swept || all_move) c.copy = end_copy;
         c.off_bits = 0;
         c.rotated = 0;
+        c.check_bits = 0;
+        c.checked = 0;
     }
     return !c.done;
 }

@@ -79,22 +79,28 @@ GPUSVD_HD RealOf<T> gram_abs(T g, T &e) {
     }
 }
 
+/// |cos| of two columns from their Gram entry g and their squared norms gii, gjj; 0 where either
+/// column is zero (orthogonal to everything).
+template <class T>
+GPUSVD_HD RealOf<T> gram_cos(T g, RealOf<T> gii, RealOf<T> gjj) {
+    using Rl = RealOf<T>;
+    const Rl d = Real<Rl>::sqrt(gii) * Real<Rl>::sqrt(gjj);
+    if (!(d > Rl(0))) return Rl(0);
+    T e;
+    return gram_abs(g, e) / d;
+}
+
 /// Largest |cos| between distinct columns, from their Gram matrix (zero columns count as
 /// orthogonal to everything: their row of G is exactly zero).
 template <class T, class Team>
 GPUSVD_HD RealOf<T> gram_off(const Team &t, const T *G, int ldg, int n2) {
     using Rl = RealOf<T>;
-    using R = Real<Rl>;
     Rl off = Rl(0);
     for (int idx = t.rank(); idx < n2 * n2; idx += t.size()) {
         const int i = idx % n2, j = idx / n2;
         if (i >= j) continue;
-        const Rl d = R::sqrt(real(G[i + i * ldg])) * R::sqrt(real(G[j + j * ldg]));
-        if (d > Rl(0)) {
-            T e;
-            const Rl c = gram_abs(G[i + j * ldg], e) / d;
-            if (c > off) off = c;
-        }
+        const Rl c = gram_cos(G[i + j * ldg], real(G[i + i * ldg]), real(G[j + j * ldg]));
+        if (c > off) off = c;
     }
     return t.max(off);
 }
