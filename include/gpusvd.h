@@ -223,7 +223,9 @@ GPUSVD_API gpusvdStatus_t gpusvdSetJacobiMaxSweeps(gpusvdHandle_t handle, int ma
 
 /** Statistics of the last gesvj / gesvj_batched call on this handle (batched: the maximum over
  *  the batch). @param[out] sweeps sweeps used (may be NULL); @param[out] offNorm largest
- *  |cos(a_i, a_j)| over column pairs in the last sweep (may be NULL). Both 0 before any call.
+ *  |cos(a_i, a_j)| over column pairs in the last sweep, or in the test of all column pairs that
+ *  the GPU's blocked Jacobi runs instead of a last sweep that would rotate nothing (may be NULL).
+ *  Both 0 before any call.
  *  After a `_gpu` call this waits for it to finish on the handle's stream. */
 GPUSVD_API gpusvdStatus_t gpusvdGetJacobiStats(gpusvdHandle_t handle, int *sweeps,
                                                double *offNorm);
