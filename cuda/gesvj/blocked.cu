@@ -300,9 +300,9 @@ __global__ void __launch_bounds__(1024)
 /// That GEMM computes each 32-column half of a pair's result on its own, so it reads the pair's
 /// 64 source columns twice; here a thread block takes a pair's rows in tiles of kUpdateRows,
 /// reads each tile once for both halves, multiplies it by the pair's rotation block (in shared
-/// memory once per block) with FP64 tensor-core MMAs (m8n8k4, k in increasing order: the sums
-/// cuBLAS forms) and writes the halves to the slots their blocks move to. The next tile arrives
-/// (cp.async) while this one is multiplied and stored.
+/// memory once per block) with FP64 tensor-core MMAs (m8n8k4, k in increasing order: on sm_90
+/// the sums cuBLAS forms, bit for bit) and writes the halves to the slots their blocks move to.
+/// The next tile arrives (cp.async) while this one is multiplied and stored.
 constexpr int kUpdateRows = 64, kUpdateThreads = 256;
 // Row tiles per block: up to 8 (measured on sm_90 at 128-512 columns: 2% faster than 4 at 512,
 // level with 16), fewer where the blocks would not fill the device several times over (one
