@@ -129,12 +129,12 @@ gpusvdStatus_t enqueue_sweep(gpusvdHandle_t h, const char *routine, const Blocke
         if (blocked_own_update<T>(pl)) {
             const cudaError_t ue = blocked_update<T>(pl, bw, listed, c, s);
             if (ue != cudaSuccess) return cuda_fail(h, routine, "launching the block update", ue);
-            continue;
+        } else {
+            bs = blas::gemm_batched<T>(b, CUBLAS_OP_N, CUBLAS_OP_N, ld, nb, n2, bw.ptr[c], ld,
+                                       bw.ptr[c] + slots, n2, bw.ptr[c] + 2 * slots, ld,
+                                       listed * pl.nblocks);
+            if (bs != CUBLAS_STATUS_SUCCESS) return blas_fail(h, routine, "block update GEMM", bs);
         }
-        bs = blas::gemm_batched<T>(b, CUBLAS_OP_N, CUBLAS_OP_N, ld, nb, n2, bw.ptr[c], ld,
-                                   bw.ptr[c] + slots, n2, bw.ptr[c] + 2 * slots, ld,
-                                   listed * pl.nblocks);
-        if (bs != CUBLAS_STATUS_SUCCESS) return blas_fail(h, routine, "block update GEMM", bs);
     }
     return GPUSVD_STATUS_SUCCESS;
 }

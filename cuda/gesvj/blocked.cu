@@ -87,7 +87,7 @@ __global__ void scale_kernel(BlockedWork<T> bw, BlockedPlan pl) {
         if (!c.nonfinite)
             kernels::jacobi_scale_exponents(
                 w,
-                static_cast<RealOf<T>>(__longlong_as_double(static_cast<long long>(c.amax_bits))),
+                static_cast<RealOf<T>>(blocked_bits_value(c.amax_bits)),
                 e1, e2);
         using R = Real<RealOf<T>>;
         const RealOf<T> f1 = R::ldexp(RealOf<T>(1), e1), f2 = R::ldexp(RealOf<T>(1), e2);
@@ -555,7 +555,7 @@ __global__ void __launch_bounds__(1024)
             info[b] = c.converged ? 0 : c.sweeps;
             if (stats)
                 record_jacobi_stats(stats, c.sweeps,
-                                    __longlong_as_double(static_cast<long long>(c.off_last)));
+                                    blocked_bits_value(c.off_last));
         }
         t.sync();  // the next matrix reuses the scratch
     }
@@ -576,7 +576,7 @@ __global__ void store_kernel(BlockedWork<T> bw, BlockedPlan pl, GesvjProblem<T> 
         const int64_t lduw = tr ? p.ldv : p.ldu, ldvw = tr ? p.ldu : p.ldv;
         int e1, e2;
         kernels::jacobi_scale_exponents(
-            w, static_cast<RealOf<T>>(__longlong_as_double(static_cast<long long>(c.amax_bits))),
+            w, static_cast<RealOf<T>>(blocked_bits_value(c.amax_bits)),
             e1, e2);
         kernels::jacobi_store(t, WarpTeam{}, slice(w, c0, slice_count(w.cols)), e1, e2,
                               p.S + b * p.sS, uw, lduw, vw, ldvw);
@@ -634,11 +634,6 @@ cudaError_t launch_schedule(const BlockedWork<T> &bw, int max_sweeps, int end_co
 }
 
 }  // namespace
-
-template <class T>
-bool blocked_own_update(const BlockedPlan &pl) {
-    return std::is_same_v<T, double> && pl.nb == 32 && pl.own_update;  // own_update: sm_80+
-}
 
 template <class T>
 cudaError_t blocked_update(const BlockedPlan &pl, const BlockedWork<T> &bw, int64_t listed, int c,
@@ -725,7 +720,6 @@ cudaError_t blocked_finish(const BlockedPlan &pl, const GesvjProblem<T> &p,
 #define GPUSVD_INSTANTIATE(T)                                                                  \
     template cudaError_t blocked_prepare<T>(const BlockedPlan &, const GesvjProblem<T> &,      \
                                             const BlockedWork<T> &, bool, cudaStream_t);       \
-    template bool blocked_own_update<T>(const BlockedPlan &);                                 \
     template cudaError_t blocked_update<T>(const BlockedPlan &, const BlockedWork<T> &, int64_t,  \
                                            int, cudaStream_t);                                 \
     template cudaError_t blocked_rotations<T>(const BlockedPlan &, const BlockedWork<T> &,     \

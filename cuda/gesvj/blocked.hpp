@@ -5,6 +5,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <type_traits>
+
 #include "gesvj/blocked_plan.hpp"
 #include "gesvj/gesvj.hpp"
 #include "kernels/jacobi_types.hpp"
@@ -72,9 +74,11 @@ cudaError_t blocked_prepare(const BlockedPlan &pl, const GesvjProblem<T> &p,
                             const BlockedWork<T> &bw, bool all_move, cudaStream_t s);
 
 /// Whether a round's update runs gpusvd's own kernel (blocked_update) rather than cuBLAS's
-/// pointer-array GEMM: double data at 2nb = 64.
+/// pointer-array GEMM: double data at 2nb = 64 (the plan's own_update: sm_80 and newer).
 template <class T>
-bool blocked_own_update(const BlockedPlan &pl);
+bool blocked_own_update(const BlockedPlan &pl) {
+    return std::is_same_v<T, double> && pl.nb == 32 && pl.own_update;
+}
 
 /// The update of a round from copy c (the pointer arrays' operands): each listed pair's 2nb
 /// columns times its rotation block, the halves into the slots their blocks move to.

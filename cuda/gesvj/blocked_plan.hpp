@@ -21,7 +21,6 @@
 // of sweeps or holds NaN/Inf drops out of the list and keeps its W, in the copy it ended in.
 #pragma once
 
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -92,11 +91,7 @@ GPUSVD_HD double blocked_bits_value(unsigned long long bits) {
 /// matrices), so the test passes from about 2 sqrt(tol) down. It is tried from 4 sqrt(tol): a
 /// test that fails costs a fraction of a sweep, one not tried a whole sweep.
 GPUSVD_HD double blocked_check_near(double tol) {
-#if defined(__CUDA_ARCH__)
-    return 4 * ::sqrt(tol);
-#else
-    return 4 * std::sqrt(tol);
-#endif
+    return 4 * kernels::Real<double>::sqrt(tol);
 }
 
 /// Whether a matrix's full Gram is tested after the sweep it just ran (see blocked_check_near).
