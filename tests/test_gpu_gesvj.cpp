@@ -14,6 +14,8 @@
 // memory standing in for device memory and the host forms for the `_gpu` forms: it checks the
 // tests themselves on a machine without a GPU. What only the GPU backend promises (honouring
 // gpusvdSetJacobiMaxSweeps, stopping at exactly the Jacobi tolerance) is skipped or relaxed there.
+#include <stdexcept>
+
 #include "cuda_rt.hpp"
 #include "svd_checks.hpp"
 
@@ -805,6 +807,8 @@ namespace {
 /// zero member and a rank-3 member among them (batch >= 6).
 template <typename T>
 std::vector<std::vector<T>> blocked_batch(Rng &rng, int64_t m, int64_t n, int64_t batch) {
+    // (members 1, 2 and 4 are replaced below)
+    if (batch < 6) throw std::invalid_argument("blocked_batch needs 6 members or more");
     std::vector<std::vector<T>> mats;
     for (int64_t b = 0; b < batch; ++b)
         mats.push_back(b % 3 == 1 ? prescribed_sv<T>(rng, m, n, SigmaMode::Geometric, 1e10)
