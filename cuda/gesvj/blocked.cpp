@@ -14,6 +14,7 @@
 
 #include "common/cublas.hpp"
 #include "common/graph.hpp"
+#include "common/launch.cuh"
 #include "common/runtime.hpp"
 #include "gesvj/blocked_run.hpp"
 
@@ -52,12 +53,7 @@ BlockedPlan plan_of(size_t elem, bool wantu, bool wantv, int64_t m, int64_t n, i
     v = std::getenv("GPUSVD_JACOBI_CHECK");
     if (v && std::strcmp(v, "0") == 0) pl.check = false;
     // The own update kernel needs sm_80's cp.async and FP64 MMA.
-    int dev = 0, major = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) {
-        (void)cudaGetLastError();
-        major = 0;
-    }
+    const int major = device_attribute(cudaDevAttrComputeCapabilityMajor, 0);
     v = std::getenv("GPUSVD_JACOBI_OWN_UPDATE");
     if (major < 8 || (v && std::strcmp(v, "0") == 0)) pl.own_update = false;
     v = std::getenv("GPUSVD_JACOBI_THREADS");  // 32..1024, a multiple of 32 (tuning)
